@@ -1,0 +1,183 @@
+"""Credentials: read from environment variables, attached as the card's security scheme says, sent only
+to the agent's own origin, and redacted from everything the tool shows or writes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from .errors import CredentialsMissingError
+from .model import AgentCard, SecurityScheme
+
+# Environment variables the A2A CLI spec names for the credential flags.
+DEFAULT_BEARER_ENV = "A2ACLI_BEARER"
+DEFAULT_API_KEY_ENV = "A2ACLI_API_KEY"
+DEFAULT_API_KEY_HEADER = "X-API-Key"
+
+REDACTED = "[redacted]"
+_SENSITIVE_HEADERS = {"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"}
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """Secret values for one agent. Built from the environment, never from files on disk."""
+
+    bearer: str | None = None
+    api_key: str | None = None
+
+    @property
+    def secrets(self) -> list[str]:
+        return [s for s in (self.bearer, self.api_key) if s]
+
+    def __repr__(self) -> str:  # never print a secret by accident
+        return f"Credentials(bearer={'set' if self.bearer else None}, api_key={'set' if self.api_key else None})"
+
+
+def credentials_from_env(
+    bearer_env: str | None = None, api_key_env: str | None = None, env: Mapping[str, str] | None = None
+) -> Credentials:
+    """Read credentials from the named variables (or the A2ACLI_* defaults).
+
+    A variable the caller named explicitly but left unset is an error: the caller meant to authenticate.
+    """
+    env = os.environ if env is None else env
+
+    def read(name: str | None, default: str, what: str) -> str | None:
+        if name:
+            value = env.get(name)
+            if not value:
+                raise CredentialsMissingError(
+                    f"the environment variable {name} named for the {what} is not set",
+                    hint=f"export {name}=... before running, or name another variable",
+                )
+            return value
+        return env.get(default) or None
+
+    return Credentials(
+        bearer=read(bearer_env, DEFAULT_BEARER_ENV, "bearer token"),
+        api_key=read(api_key_env, DEFAULT_API_KEY_ENV, "API key"),
+    )
+
+
+@dataclass
+class AuthPlan:
+    """What to attach to each request: headers, query parameters and cookies."""
+
+    headers: dict[str, str] = field(default_factory=dict)
+    params: dict[str, str] = field(default_factory=dict)
+    cookies: dict[str, str] = field(default_factory=dict)
+    scheme_name: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.headers or self.params or self.cookies)
+
+
+def _attach(scheme: SecurityScheme, creds: Credentials, plan: AuthPlan) -> bool:
+    """Add what `scheme` needs to `plan`; False when the credentials cannot satisfy it."""
+    if scheme.type == "apiKey":
+        if not creds.api_key:
+            return False
+        name = scheme.param_name or DEFAULT_API_KEY_HEADER
+        target = {"query": plan.params, "cookie": plan.cookies}.get(scheme.location or "header", plan.headers)
+        target[name] = creds.api_key
+        return True
+    http_bearer = scheme.type == "http" and (scheme.scheme or "bearer").lower() == "bearer"
+    # An OAuth2 / OIDC access token obtained elsewhere is presented as a bearer token.
+    if http_bearer or scheme.type in ("oauth2", "openIdConnect"):
+        if not creds.bearer:
+            return False
+        plan.headers["Authorization"] = f"Bearer {creds.bearer}"
+        return True
+    return False
+
+
+def describe_scheme(name: str, scheme: SecurityScheme) -> str:
+    """One line for people: what the scheme wants and how to give it."""
+    if scheme.type == "apiKey":
+        where = scheme.location or "header"
+        return (
+            f"{name}: API key in {where} {scheme.param_name or DEFAULT_API_KEY_HEADER} "
+            f"(--api-key-env VAR or {DEFAULT_API_KEY_ENV})"
+        )
+    if scheme.type == "http":
+        return f"{name}: HTTP {scheme.scheme or 'bearer'} token (--bearer-env VAR or {DEFAULT_BEARER_ENV})"
+    if scheme.type in ("oauth2", "openIdConnect"):
+        return f"{name}: {scheme.type} access token as bearer (--bearer-env VAR or {DEFAULT_BEARER_ENV})"
+    return f"{name}: {scheme.type} (not supported by this tool)"
+
+
+def plan_auth(card: AgentCard | None, creds: Credentials) -> AuthPlan:
+    """Choose how to present `creds` to the agent behind `card`.
+
+    The first security requirement the credentials satisfy wins. When the card requires security and
+    nothing satisfies it, this raises CredentialsMissingError with a hint naming the scheme. When the
+    card declares nothing, given credentials are still sent (many cards omit their security).
+    """
+    plan = AuthPlan()
+    schemes = card.security_schemes if card else {}
+    requirements = list(card.security) if card else []
+    if not requirements and schemes:
+        requirements = [{name: []} for name in schemes]
+    if not requirements:
+        if creds.bearer:
+            plan.headers["Authorization"] = f"Bearer {creds.bearer}"
+        if creds.api_key:
+            plan.headers[DEFAULT_API_KEY_HEADER] = creds.api_key
+        return plan
+    for requirement in requirements:
+        trial = AuthPlan()
+        if requirement and all(name in schemes and _attach(schemes[name], creds, trial) for name in requirement):
+            trial.scheme_name = ", ".join(requirement)
+            return trial
+    if not (card and card.security):
+        return plan  # schemes offered but none required: go without
+    wanted = sorted({name for req in requirements for name in req})
+    lines = [describe_scheme(n, schemes[n]) if n in schemes else f"{n}: (undeclared scheme)" for n in wanted]
+    raise CredentialsMissingError(
+        f"{card.name} requires credentials: " + "; ".join(lines),
+        hint="Put the secret in an environment variable and name it with --api-key-env or --bearer-env "
+        "(or the agent's apiKeyEnv in the agents file).",
+    )
+
+
+def origin_of(url: str) -> str:
+    """scheme://host:port with the default port made explicit, for exact origin comparison."""
+    parts = urlsplit(url)
+    scheme = (parts.scheme or "http").lower()
+    port = parts.port or (443 if scheme == "https" else 80)
+    return f"{scheme}://{(parts.hostname or '').lower()}:{port}"
+
+
+class Redactor:
+    """Replaces secret values, and values of credential headers, with a fixed marker."""
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        self._secrets: list[str] = []
+        self.add(*secrets)
+
+    def add(self, *secrets: str) -> None:
+        for secret in secrets:
+            # Very short values would redact ordinary text; they are still masked in credential headers.
+            if secret and len(secret) >= 4 and secret not in self._secrets:
+                self._secrets.append(secret)
+        self._secrets.sort(key=len, reverse=True)
+
+    def text(self, value: str) -> str:
+        for secret in self._secrets:
+            if secret in value:
+                value = value.replace(secret, REDACTED)
+        return value
+
+    def headers(self, headers: Iterable[tuple[str, str]], extra_sensitive: Iterable[str] = ()) -> dict[str, str]:
+        sensitive = _SENSITIVE_HEADERS | {h.lower() for h in extra_sensitive}
+        out: dict[str, str] = {}
+        for name, value in headers:
+            if name.lower() in sensitive:
+                scheme, _, rest = value.partition(" ")
+                out[name] = f"{scheme} {REDACTED}" if rest and scheme.lower() in ("bearer", "basic") else REDACTED
+            else:
+                out[name] = self.text(value)
+        return out

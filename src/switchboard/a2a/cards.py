@@ -1,0 +1,217 @@
+"""Discovery: find and read an agent card, choose the interface and wire version, and lint the card."""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from .auth import origin_of
+from .errors import CardInvalidError, CardNotFoundError, ProtocolUnsupportedError, SwitchboardError
+from .http import http_status_error, parse_json, tapped_request
+from .model import AgentCard
+from .tap import Tap
+from .wire import v03, v10
+from .wire.common import Notes, WireFormatError
+
+CARD_PATH = "/.well-known/agent-card.json"
+LEGACY_CARD_PATH = "/.well-known/agent.json"  # the <= 0.2.x path; sdk 0.3 still serves it
+SUPPORTED_VERSIONS = ("1.0", "0.3")
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where and how to talk to an agent: one JSON-RPC interface and its wire version."""
+
+    url: str
+    version: str  # "1.0" or "0.3"
+    tenant: str | None = None
+
+
+@dataclass
+class ResolvedCard:
+    card: AgentCard
+    card_url: str  # where it was read from (a URL, or file://...)
+    notes: Notes
+
+
+def parse_card(data: Any, notes: Notes | None = None) -> AgentCard:
+    """A card with supportedInterfaces is v1.0 (legacy fields beside it are ignored); else it is legacy."""
+    notes = Notes() if notes is None else notes
+    if not isinstance(data, dict):
+        raise CardInvalidError(f"an agent card must be a JSON object, got {type(data).__name__}")
+    try:
+        return v10.decode_card(data, notes) if "supportedInterfaces" in data else v03.decode_card(data, notes)
+    except WireFormatError as exc:
+        raise CardInvalidError(f"the agent card is malformed: {exc.message}") from None
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def candidate_urls(ref: str) -> list[str]:
+    """Card URLs to try for a reference: a card file URL as is, else the well-known paths of the origin/base.
+
+    A bare host gets http:// when it is loopback and https:// otherwise.
+    """
+    ref = ref.strip()
+    if "://" not in ref:
+        host = urlsplit("//" + ref).hostname or ""
+        ref = ("http://" if _is_loopback(host) else "https://") + ref
+    parts = urlsplit(ref)
+    if parts.path.endswith(".json"):
+        return [ref]
+    base = ref.split("?", 1)[0].rstrip("/")
+    return [base + CARD_PATH, base + LEGACY_CARD_PATH]
+
+
+def _local_path(ref: str) -> Path | None:
+    if ref.startswith("file://"):
+        return Path(urlsplit(ref).path)
+    if "://" not in ref and (ref.startswith(("/", "./", "../", "~")) or ref.endswith(".json")):
+        path = Path(ref).expanduser()
+        return path if path.exists() or ref.startswith(("/", "./", "../", "~")) else None
+    return None
+
+
+async def fetch_card(
+    ref: str, http: httpx.AsyncClient, *, tap: Tap | None = None, headers: dict[str, str] | None = None
+) -> ResolvedCard:
+    """Resolve a card reference (URL, bare host, card file URL, or local file) to a parsed card."""
+    notes = Notes()
+    path = _local_path(ref)
+    if path is not None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CardNotFoundError(
+                f"cannot read the card file {path}: {exc.strerror}", hint="Check the path."
+            ) from None
+        card = parse_card(parse_json(str(path), text), notes)
+        return ResolvedCard(card, path.resolve().as_uri(), notes)
+
+    urls = candidate_urls(ref)
+    tried: list[str] = []
+    for url in urls:
+        response = await tapped_request(
+            http, "GET", url, tap=tap, headers={"Accept": "application/json", **(headers or {})}
+        )
+        if response.status_code == 404 and url != urls[-1]:
+            tried.append(f"{url} (404)")
+            continue
+        if response.status_code == 404:
+            tried.append(f"{url} (404)")
+            raise CardNotFoundError(
+                "no agent card at " + ", ".join(tried),
+                hint="Give the agent's base URL (its /.well-known/agent-card.json is found from there) "
+                "or the full URL of its card.",
+                url=url,
+            )
+        if response.status_code >= 400:
+            raise http_status_error(url, response.status_code, response.text)
+        if url.endswith(LEGACY_CARD_PATH) and url != urls[0]:
+            notes.add(f"card served only at the legacy path {LEGACY_CARD_PATH}")
+        try:
+            card = parse_card(parse_json(url, response.text), notes)
+        except SwitchboardError as exc:
+            raise CardInvalidError(exc.message, hint="The agent's card is not valid JSON for A2A.", url=url) from None
+        return ResolvedCard(card, url, notes)
+    raise CardNotFoundError(f"no agent card for {ref}", url=ref)  # unreachable: the loop returns or raises
+
+
+def wire_version(protocol_version: str | None) -> str | None:
+    """Map a declared protocol version to the wire we speak: 1.x -> 1.0, 0.2.x / 0.3.x -> 0.3."""
+    if not protocol_version:
+        return "0.3"
+    bits = protocol_version.strip().split(".")
+    if bits[0] == "1":
+        return "1.0"
+    if bits[0] == "0" and len(bits) > 1 and bits[1] in ("2", "3"):
+        return "0.3"
+    return None
+
+
+def choose_endpoint(card: AgentCard, prefer_version: str | None = None) -> Endpoint:
+    """The first JSON-RPC interface, preferring protocol 1.0 (or `prefer_version`), else 0.3.
+
+    Legacy cards speak the 0.3 wire at `url`, including 0.2.x cards (the same wire).
+    """
+    jsonrpc = [i for i in card.interfaces if i.binding.upper() == "JSONRPC"]
+    order = [prefer_version] if prefer_version else []
+    order += [v for v in SUPPORTED_VERSIONS if v not in order]
+    if card.shape == "legacy":
+        jsonrpc = [i.model_copy(update={"protocol_version": "0.3"}) for i in jsonrpc]
+    for version in order:
+        for iface in jsonrpc:
+            if wire_version(iface.protocol_version) == version:
+                return Endpoint(iface.url, version, iface.tenant)
+    offered = ", ".join(f"{i.binding} {i.protocol_version}" for i in card.interfaces) or "no interfaces"
+    if prefer_version and any(wire_version(i.protocol_version) for i in jsonrpc):
+        hint = f"The agent does not offer protocol {prefer_version}; drop --a2a-version to use what it offers."
+    else:
+        hint = "switchboard speaks JSON-RPC at protocol 1.0 and 0.3 (0.2.x included)."
+    raise ProtocolUnsupportedError(f"{card.name} offers {offered}", hint=hint)
+
+
+def lint_card(card: AgentCard, card_url: str | None = None) -> list[str]:
+    """What is missing or odd in a card: warnings for people, never a failure."""
+    warnings: list[str] = []
+    if card.name == "(unnamed agent)":
+        warnings.append("the card has no name")
+    if not card.description:
+        warnings.append("the card has no description")
+    if not card.version:
+        warnings.append("the card has no version")
+    if not card.interfaces:
+        warnings.append("the card declares no interface (no supportedInterfaces, no url)")
+    if card.shape == "legacy":
+        if card.legacy_protocol_version is None:
+            warnings.append("legacy card without protocolVersion; 0.3 assumed")
+        elif card.legacy_protocol_version.startswith("0.2"):
+            warnings.append(f"protocolVersion {card.legacy_protocol_version} is pre-0.3; spoken as the 0.3 wire")
+    try:
+        choose_endpoint(card)
+    except ProtocolUnsupportedError as exc:
+        warnings.append(f"no interface this tool can use: {exc.message}")
+    for iface in card.interfaces:
+        parts = urlsplit(iface.url)
+        if parts.scheme not in ("http", "https"):
+            warnings.append(f"interface URL {iface.url} is not http(s)")
+        elif parts.scheme == "http" and not _is_loopback(parts.hostname or ""):
+            warnings.append(f"interface {iface.url} is plain http on a non-local host")
+        if card_url and card_url.startswith("http") and origin_of(iface.url) != origin_of(card_url):
+            warnings.append(
+                f"interface {iface.url} is on another origin than the card; credentials are not sent there "
+                "unless you allow it"
+            )
+    if not card.skills:
+        warnings.append("the card lists no skills")
+    for skill in card.skills:
+        if not skill.description:
+            warnings.append(f"skill {skill.id} has no description")
+        if not skill.examples:
+            warnings.append(f"skill {skill.id} has no examples")
+    if card.capabilities.streaming is None:
+        warnings.append("capabilities.streaming is not declared; streaming is assumed off")
+    if not card.default_input_modes:
+        warnings.append("defaultInputModes is empty")
+    if not card.default_output_modes:
+        warnings.append("defaultOutputModes is empty")
+    for requirement in card.security:
+        for name in requirement:
+            if name not in card.security_schemes:
+                warnings.append(f"security requirement names {name}, which securitySchemes does not declare")
+    for name, scheme in card.security_schemes.items():
+        if scheme.type == "unknown":
+            warnings.append(f"security scheme {name} has an unknown type")
+    return warnings

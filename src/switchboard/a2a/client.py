@@ -1,0 +1,363 @@
+"""A2AClient: one client for v0.3 and v1.0 agents over JSON-RPC, with SSE streams via httpx-sse."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import uuid
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import httpx
+from httpx_sse import EventSource
+
+from .auth import AuthPlan, Credentials, Redactor, origin_of, plan_auth
+from .cards import Endpoint, ResolvedCard, choose_endpoint, fetch_card, parse_card
+from .errors import InvalidResponseError, SwitchboardError, UsageError, protocol_error_from
+from .http import http_status_error, network_error, new_http_client, parse_json, tapped_request
+from .model import AgentCard, Message, Part, Role, StreamEvent, Task, TaskPage, TaskState, TextPart
+from .tap import Tap
+from .wire import codec_for
+from .wire.common import Notes, WireFormatError
+
+CORRELATION_HEADER = "X-Correlation-Id"
+
+
+def new_message(
+    parts: list[Part] | str,
+    *,
+    task_id: str | None = None,
+    context_id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> Message:
+    """A user message with a fresh messageId."""
+    if isinstance(parts, str):
+        parts = [TextPart(text=parts)]
+    return Message(
+        message_id=str(uuid.uuid4()),
+        role=Role.USER,
+        parts=parts,
+        task_id=task_id,
+        context_id=context_id,
+        metadata=metadata,
+    )
+
+
+class StreamBrokenError(SwitchboardError):
+    """The SSE connection failed mid-stream; the follower reconciles with get-task."""
+
+    code = "A2ACLI_ERR_UNREACHABLE"
+    exit_code = 3
+
+
+class A2AClient:
+    """Talks to one agent through the interface its card offers.
+
+    Credentials are planned from the card's security schemes and sent only to the origin the card came
+    from; an interface on another origin gets none unless `trust_interface_origin` is set.
+    """
+
+    def __init__(
+        self,
+        card: AgentCard,
+        *,
+        card_url: str,
+        http: httpx.AsyncClient | None = None,
+        credentials: Credentials | None = None,
+        tap: Tap | None = None,
+        prefer_version: str | None = None,
+        correlation_id: str | None = None,
+        extra_headers: dict[str, str] | None = None,
+        trust_interface_origin: bool = False,
+        on_note: Callable[[str], None] | None = None,
+    ) -> None:
+        self.card = card
+        self.card_url = card_url
+        self.endpoint: Endpoint = choose_endpoint(card, prefer_version)
+        self.codec = codec_for(self.endpoint.version)
+        self._owns_http = http is None
+        self.http = http or new_http_client()
+        self.tap = tap
+        self.correlation_id = correlation_id
+        self.notes = Notes()
+        self._on_note = on_note
+        self._ids = itertools.count(1)
+        credentials = credentials or Credentials()
+        if tap:
+            tap.redactor.add(*credentials.secrets)
+        self.auth: AuthPlan = plan_auth(card, credentials)
+        self._headers = {"Content-Type": "application/json", **(extra_headers or {})}
+        if self.endpoint.version == "1.0":
+            self._headers["A2A-Version"] = "1.0"
+        if correlation_id:
+            self._headers[CORRELATION_HEADER] = correlation_id
+        same_origin = not card_url.startswith("http") or origin_of(self.endpoint.url) == origin_of(card_url)
+        if not self.auth.empty and not same_origin and not trust_interface_origin:
+            self.note(
+                f"credentials withheld: the card at {origin_of(card_url)} points its interface at "
+                f"{origin_of(self.endpoint.url)} (allow it with --trust-interface-origin)"
+            )
+            self.auth = AuthPlan()
+        if tap:
+            tap.sensitive_headers.update(self.auth.headers)
+
+    @classmethod
+    async def connect(
+        cls,
+        ref: str,
+        *,
+        http: httpx.AsyncClient | None = None,
+        tap: Tap | None = None,
+        card_headers: dict[str, str] | None = None,
+        **kwargs: Any,
+    ) -> A2AClient:
+        """Fetch the card for `ref` (URL, host, card URL or file) and build a client for it."""
+        owns = http is None
+        http = http or new_http_client()
+        try:
+            resolved = await fetch_card(ref, http, tap=tap, headers=card_headers)
+        except BaseException:
+            if owns:
+                await http.aclose()
+            raise
+        client = cls.from_resolved(resolved, http=http, tap=tap, **kwargs)
+        client._owns_http = owns
+        return client
+
+    @classmethod
+    def from_resolved(cls, resolved: ResolvedCard, **kwargs: Any) -> A2AClient:
+        client = cls(resolved.card, card_url=resolved.card_url, **kwargs)
+        for note in resolved.notes:
+            client.note(note)
+        return client
+
+    async def aclose(self) -> None:
+        if self._owns_http:
+            await self.http.aclose()
+
+    async def __aenter__(self) -> A2AClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    # --- helpers ---------------------------------------------------------------------------------------
+
+    def note(self, text: str) -> None:
+        self.notes.add(text)
+        if self._on_note:
+            self._on_note(text)
+
+    def _drain_notes(self, notes: Notes) -> None:
+        for text in notes:
+            self.note(text)
+
+    def _body(self, op: str, params: dict[str, Any]) -> tuple[int, bytes]:
+        method = self.codec.METHODS.get(op)
+        if method is None:
+            raise UsageError(
+                f"{op} is not part of the A2A {self.endpoint.version} JSON-RPC binding",
+                hint="Listing tasks needs an agent that speaks protocol 1.0.",
+            )
+        request_id = next(self._ids)
+        body = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+        return request_id, json.dumps(body, separators=(",", ":")).encode()
+
+    def _request_headers(self, accept: str) -> dict[str, str]:
+        return {**self._headers, **self.auth.headers, "Accept": accept}
+
+    def _with_trace(self, message: Message) -> Message:
+        if not self.correlation_id:
+            return message
+        metadata = {**(message.metadata or {}), "correlationId": self.correlation_id}
+        return message.model_copy(update={"metadata": metadata})
+
+    def _tenant(self) -> dict[str, str]:
+        return {"tenant": self.endpoint.tenant} if self.endpoint.tenant and self.endpoint.version == "1.0" else {}
+
+    def _result(self, payload: Any) -> Any:
+        url = self.endpoint.url
+        if not isinstance(payload, dict):
+            raise InvalidResponseError(f"{url} answered with a JSON {type(payload).__name__}, not a JSON-RPC response")
+        if "error" in payload and payload["error"] is not None:
+            raise protocol_error_from(payload["error"], url)
+        if "result" not in payload:
+            raise InvalidResponseError(f"{url} answered without a result or an error", url=url)
+        return payload["result"]
+
+    async def _call(self, op: str, params: dict[str, Any]) -> Any:
+        _, body = self._body(op, params)
+        url = self.endpoint.url
+        response = await tapped_request(
+            self.http,
+            "POST",
+            url,
+            tap=self.tap,
+            headers=self._request_headers("application/json"),
+            params=self.auth.params or None,
+            content=body,
+        )
+        if response.status_code != 200:
+            raise http_status_error(url, response.status_code, response.text)
+        return self._result(parse_json(url, response.text))
+
+    def _decode(self, decode: Callable[[Any, Notes], Any], value: Any, what: str) -> Any:
+        notes = Notes()
+        try:
+            return decode(value, notes)
+        except WireFormatError as exc:
+            raise InvalidResponseError(
+                f"{what} from {self.endpoint.url}: {exc.message}", url=self.endpoint.url
+            ) from None
+        finally:
+            self._drain_notes(notes)
+
+    # --- operations ------------------------------------------------------------------------------------
+
+    def _send_params(self, message: Message, blocking: bool, history_length: int | None, metadata) -> dict:
+        return self.codec.send_params(
+            self._with_trace(message),
+            blocking=blocking,
+            history_length=history_length,
+            accepted_output_modes=None,
+            metadata=metadata,
+            **self._tenant(),
+        )
+
+    async def send(
+        self,
+        message: Message,
+        *,
+        blocking: bool = True,
+        history_length: int | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> Task | Message:
+        """message/send or SendMessage. Blocking returns at a terminal or interrupted state."""
+        result = await self._call("send", self._send_params(message, blocking, history_length, metadata))
+        return self._decode(self.codec.decode_send_result, result, "the send result")
+
+    def stream(
+        self, message: Message, *, history_length: int | None = None, metadata: dict[str, Any] | None = None
+    ) -> AsyncIterator[StreamEvent]:
+        """message/stream or SendStreamingMessage: the events as they arrive."""
+        return self._stream("stream", self._send_params(message, True, history_length, metadata))
+
+    def subscribe(self, task_id: str) -> AsyncIterator[StreamEvent]:
+        """tasks/resubscribe or SubscribeToTask: re-attach to a running task's stream."""
+        return self._stream("subscribe", self.codec.id_params(task_id, **self._tenant()))
+
+    async def get_task(self, task_id: str, *, history_length: int | None = None) -> Task:
+        result = await self._call("get", self.codec.get_params(task_id, history_length, **self._tenant()))
+        return self._decode(self.codec.decode_task, result, "the task")
+
+    async def cancel_task(self, task_id: str) -> Task:
+        result = await self._call("cancel", self.codec.id_params(task_id, **self._tenant()))
+        return self._decode(self.codec.decode_task, result, "the canceled task")
+
+    async def list_tasks(
+        self,
+        *,
+        context_id: str | None = None,
+        state: TaskState | None = None,
+        page_size: int | None = None,
+        page_token: str | None = None,
+        history_length: int | None = None,
+    ) -> TaskPage:
+        """ListTasks (v1.0 only)."""
+        if self.endpoint.version != "1.0":
+            self._body("list", {})  # raises the explanatory UsageError
+        params = self.codec.list_params(
+            context_id=context_id,
+            state=state,
+            page_size=page_size,
+            page_token=page_token,
+            history_length=history_length,
+            **self._tenant(),
+        )
+        result = await self._call("list", params)
+        return self._decode(self.codec.decode_task_page, result, "the task list")
+
+    async def extended_card(self) -> AgentCard:
+        """The authenticated extended card, read through the agent's wire version."""
+        params: dict[str, Any] = self._tenant() if self.endpoint.version == "1.0" else {}
+        result = await self._call("extended_card", params)
+        notes = Notes()
+        card = parse_card(result, notes)
+        self._drain_notes(notes)
+        return card
+
+    # --- streaming -------------------------------------------------------------------------------------
+
+    async def _stream(self, op: str, params: dict[str, Any]) -> AsyncIterator[StreamEvent]:
+        _, body = self._body(op, params)
+        url = self.endpoint.url
+        request = self.http.build_request(
+            "POST",
+            url,
+            headers=self._request_headers("text/event-stream"),
+            params=self.auth.params or None,
+            content=body,
+        )
+        tap = self.tap
+        exchange = tap.request("POST", str(request.url), request.headers.items(), body) if tap else 0
+        try:
+            response = await self.http.send(request, stream=True)
+        except httpx.HTTPError as exc:
+            if tap:
+                tap.error(exchange, f"{type(exc).__name__}: {exc}")
+            raise network_error(url, exc) from None
+        try:
+            content_type = response.headers.get("content-type", "")
+            if response.status_code != 200 or "text/event-stream" not in content_type:
+                # A streaming call answered with plain JSON: an error (or, from some servers, a result).
+                await response.aread()
+                if tap:
+                    tap.response(exchange, response.status_code, response.headers.items(), response.content)
+                if response.status_code != 200:
+                    raise http_status_error(url, response.status_code, response.text)
+                result = self._result(parse_json(url, response.text))
+                yield self._decode(self.codec.decode_event, result, "the stream result")
+                return
+            if tap:
+                tap.response(exchange, response.status_code, response.headers.items(), None)
+            try:
+                async for sse in EventSource(response).aiter_sse():
+                    if tap:
+                        tap.frame(exchange, sse.event, sse.data)
+                    event = self._frame(sse.event, sse.data)
+                    if event is not None:
+                        yield event
+            except httpx.HTTPError as exc:
+                if tap:
+                    tap.error(exchange, f"{type(exc).__name__}: {exc}")
+                raise StreamBrokenError(f"the stream from {url} broke: {exc or type(exc).__name__}", url=url) from None
+        finally:
+            await response.aclose()
+            if tap:
+                tap.done(exchange)
+
+    def _frame(self, event_name: str, data: str) -> StreamEvent | None:
+        """One SSE frame -> one event. Garbage is a note, an error frame raises."""
+        if not data.strip():
+            return None
+        try:
+            payload = json.loads(data)
+        except ValueError:
+            self.note(f"ignored an SSE frame that is not JSON: {data[:80]!r}")
+            return None
+        if event_name == "error" or (isinstance(payload, dict) and payload.get("error") is not None):
+            error = payload.get("error", payload) if isinstance(payload, dict) else payload
+            raise protocol_error_from(error, self.endpoint.url)
+        try:
+            result = self._result(payload)
+        except InvalidResponseError as exc:
+            self.note(f"ignored an SSE frame: {exc.message}")
+            return None
+        notes = Notes()
+        try:
+            return self.codec.decode_event(result, notes)
+        except WireFormatError as exc:
+            self.note(f"ignored an SSE frame: {exc.message}")
+            return None
+        finally:
+            self._drain_notes(notes)

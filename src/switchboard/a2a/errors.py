@@ -1,0 +1,157 @@
+"""Stable error codes.
+
+Two vocabularies meet here. Protocol errors keep their A2A names (`TaskNotFoundError`, ...). Failures that
+happen before or outside a request carry a CLI-local code from the A2A CLI spec (`A2ACLI_ERR_*`), which
+maps onto the workflow engine's codes (`A2A_CREDENTIALS_MISSING`, ...) through `workflow_code`.
+Every error carries the sentence a person needs: what happened, and a hint saying what to do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# JSON-RPC code -> A2A error name (SPEC-NOTES §8). -32007 has a v0.3 and a v1.0 name; v1.0's is used.
+A2A_ERROR_NAMES: dict[int, str] = {
+    -32700: "JSONParseError",
+    -32600: "InvalidRequestError",
+    -32601: "MethodNotFoundError",
+    -32602: "InvalidParamsError",
+    -32603: "InternalError",
+    -32001: "TaskNotFoundError",
+    -32002: "TaskNotCancelableError",
+    -32003: "PushNotificationNotSupportedError",
+    -32004: "UnsupportedOperationError",
+    -32005: "ContentTypeNotSupportedError",
+    -32006: "InvalidAgentResponseError",
+    -32007: "ExtendedAgentCardNotConfiguredError",
+    -32008: "ExtensionSupportRequiredError",
+    -32009: "VersionNotSupportedError",
+}
+
+# ErrorInfo.reason (v1.0 `data`) -> name, for servers that send a neighbouring code.
+_REASON_NAMES = {
+    "TASK_NOT_FOUND": "TaskNotFoundError",
+    "TASK_NOT_CANCELABLE": "TaskNotCancelableError",
+    "UNSUPPORTED_OPERATION": "UnsupportedOperationError",
+    "VERSION_NOT_SUPPORTED": "VersionNotSupportedError",
+}
+
+_PROTOCOL_HINTS = {
+    "TaskNotFoundError": "Check the task id; `switchboard task list AGENT` shows the agent's tasks (v1.0 agents).",
+    "TaskNotCancelableError": "The task already finished; `switchboard task get AGENT TASK_ID` shows its state.",
+    "UnsupportedOperationError": "The agent does not allow this here (a finished task takes no new messages; "
+    "start a new task with --context-id to stay in the same context).",
+    "VersionNotSupportedError": "The agent does not speak this protocol version; try --a2a-version 0.3 or 1.0.",
+    "MethodNotFoundError": "The agent does not implement this operation for its protocol version.",
+    "InvalidParamsError": "The agent rejected the request parameters; run with --verbose to see the exchange.",
+}
+
+
+class SwitchboardError(Exception):
+    """Base of every failure the tool reports. `code` is stable; `message` and `hint` are for people."""
+
+    code = "A2ACLI_ERR_INTERNAL"
+    workflow_code = "A2A_PROVIDER_ERROR"
+    exit_code = 1
+
+    def __init__(self, message: str, *, hint: str | None = None, url: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.url = url
+
+    @property
+    def a2a_code(self) -> int | None:
+        return None
+
+    def envelope(self) -> dict[str, Any]:
+        """The A2A CLI error envelope (a2a-cli SPEC Appendix B)."""
+        return {"error": {"code": self.code, "message": self.message, "hint": self.hint, "a2aCode": self.a2a_code}}
+
+
+class UsageError(SwitchboardError):
+    code = "A2ACLI_ERR_USAGE"
+    workflow_code = "A2A_CONFIG_INVALID"
+    exit_code = 2
+
+
+class CardNotFoundError(SwitchboardError):
+    code = "A2ACLI_ERR_CARD_NOT_FOUND"
+    exit_code = 3
+
+
+class CardInvalidError(SwitchboardError):
+    code = "A2ACLI_ERR_CARD_INVALID"
+
+
+class UnreachableError(SwitchboardError):
+    code = "A2ACLI_ERR_UNREACHABLE"
+    exit_code = 3
+
+
+class CredentialsMissingError(SwitchboardError):
+    code = "A2ACLI_ERR_CREDENTIALS_MISSING"
+    workflow_code = "A2A_CREDENTIALS_MISSING"
+    exit_code = 4
+
+
+class AuthFailedError(SwitchboardError):
+    code = "A2ACLI_ERR_AUTH_FAILED"
+    workflow_code = "A2A_AUTH_REQUIRED"
+    exit_code = 4
+
+
+class TimedOutError(SwitchboardError):
+    code = "A2ACLI_ERR_TIMEOUT"
+    workflow_code = "TIMEOUT"
+    exit_code = 5
+
+
+class ProtocolUnsupportedError(SwitchboardError):
+    """The agent offers no interface this tool speaks (e.g. only gRPC)."""
+
+    code = "A2ACLI_ERR_INTERNAL"
+    workflow_code = "DELEGATE_PROTOCOL_UNSUPPORTED"
+
+
+class InvalidResponseError(SwitchboardError):
+    """The agent answered with something that is not the protocol (bad JSON, wrong shape, HTTP 5xx)."""
+
+    code = "InvalidAgentResponseError"
+
+    @property
+    def a2a_code(self) -> int | None:
+        return -32006
+
+
+class ProtocolError(SwitchboardError):
+    """A JSON-RPC error the agent returned, under its A2A name."""
+
+    def __init__(self, rpc_code: int, message: str, *, data: Any = None, url: str | None = None) -> None:
+        self.rpc_code = rpc_code
+        self.data = data
+        self.code = _name_for(rpc_code, data)
+        super().__init__(message or self.code, hint=_PROTOCOL_HINTS.get(self.code), url=url)
+
+    @property
+    def a2a_code(self) -> int | None:
+        return self.rpc_code
+
+
+def _name_for(rpc_code: int, data: Any) -> str:
+    if isinstance(data, list):
+        for item in data:
+            if isinstance(item, dict) and item.get("reason") in _REASON_NAMES:
+                return _REASON_NAMES[item["reason"]]
+    return A2A_ERROR_NAMES.get(rpc_code, f"JSONRPCError({rpc_code})")
+
+
+def protocol_error_from(obj: Any, url: str | None = None) -> ProtocolError:
+    """Build a ProtocolError from a JSON-RPC `error` member, tolerating odd shapes."""
+    if not isinstance(obj, dict):
+        return ProtocolError(-32603, f"agent sent a malformed error: {str(obj)[:200]}", url=url)
+    code = obj.get("code")
+    if not isinstance(code, int) or isinstance(code, bool):
+        code = -32603
+    message = obj.get("message")
+    return ProtocolError(code, message if isinstance(message, str) else "", data=obj.get("data"), url=url)

@@ -1,0 +1,143 @@
+"""Follow a task to the end of its turn: stream it, and when the stream ends too early, reconcile.
+
+A turn ends at a terminal or interrupted state. A stream that closes or breaks before that is not the end:
+the task is read with get-task, and if it still runs the stream is re-attached (subscribe), with backoff
+and a bound. After a re-attachment the final get-task snapshot settles every artifact's text, so nothing is
+lost and nothing doubled. Polling takes over where streaming is not offered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Literal
+
+from .client import A2AClient, StreamBrokenError
+from .errors import InvalidResponseError, ProtocolError, SwitchboardError, UnreachableError
+from .model import Message, StreamEvent, Task
+from .turn import TaskView
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the person should know about the connection itself (not from the agent)."""
+
+    text: str
+    level: Literal["info", "warning"] = "info"
+    kind: str = "notice"
+
+
+TurnEvent = StreamEvent | Notice
+
+
+@dataclass
+class FollowPolicy:
+    poll_interval: float = 2.0
+    max_reattach: int = 5
+    backoff: float = 0.25
+    max_backoff: float = 5.0
+
+    def delay(self, attempt: int) -> float:
+        return min(self.max_backoff, self.backoff * 2 ** max(0, attempt - 1))
+
+
+async def _get_with_retry(client: A2AClient, task_id: str, policy: FollowPolicy) -> Task:
+    """get-task, retried on network failures (a dropped stream often means a flaky link)."""
+    for attempt in range(1, policy.max_reattach + 2):
+        try:
+            return await client.get_task(task_id)
+        except (UnreachableError, InvalidResponseError):
+            if attempt > policy.max_reattach:
+                raise
+            await asyncio.sleep(policy.delay(attempt))
+    raise AssertionError("unreachable")
+
+
+async def poll_task(client: A2AClient, task_id: str, policy: FollowPolicy) -> AsyncIterator[Task]:
+    """get-task every poll interval until the turn is over; yields each snapshot whose state changed."""
+    last = None
+    while True:
+        task = await _get_with_retry(client, task_id, policy)
+        if last is None or task.status != last:
+            yield task
+        last = task.status
+        if task.status.state.ends_turn:
+            return
+        await asyncio.sleep(policy.poll_interval)
+
+
+async def follow_turn(
+    client: A2AClient,
+    message: Message | None = None,
+    *,
+    task_id: str | None = None,
+    streaming: bool | None = None,
+    policy: FollowPolicy | None = None,
+) -> AsyncIterator[TurnEvent]:
+    """Send `message` (or re-attach to `task_id`) and yield every event until the turn ends."""
+    if message is None and task_id is None:
+        raise ValueError("follow_turn needs a message or a task id")
+    policy = policy or FollowPolicy()
+    view = TaskView()
+    use_stream = bool(client.card.capabilities.streaming) if streaming is None else streaming
+
+    if not use_stream:
+        if message is not None:
+            result = await client.send(message)
+            view.apply(result)
+            yield result
+            if view.turn_over or view.task_id is None:
+                return
+        async for task in poll_task(client, view.task_id or task_id, policy):
+            yield task
+        return
+
+    source = client.stream(message) if message is not None else client.subscribe(task_id)
+    if task_id:
+        view.task_id = task_id
+    attempts = 0
+    reattached = False
+    while True:
+        problem: SwitchboardError | None = None
+        try:
+            async for event in source:
+                view.apply(event)
+                yield event
+                if view.turn_over:
+                    break
+        except StreamBrokenError as exc:
+            problem = exc
+        except ProtocolError as exc:
+            if not reattached or view.task_id is None:
+                raise
+            problem = exc  # subscribing to a task that finished meanwhile: read it instead
+        if view.turn_over and not reattached:
+            return
+        if view.task_id is None:
+            if problem:
+                raise problem
+            raise InvalidResponseError(
+                f"the stream from {client.endpoint.url} closed before the agent said anything",
+                hint="Run with --verbose to see the exchange.",
+                url=client.endpoint.url,
+            )
+        if not view.turn_over:
+            why = f"broke ({problem.message})" if problem else "closed"
+            yield Notice(f"the stream {why} before the turn ended; reading the task", "warning")
+        task = await _get_with_retry(client, view.task_id, policy)
+        view.apply(task)
+        yield task
+        if view.turn_over:
+            yield Notice(f"reconciled with get-task: {task.status.state.value}")
+            return
+        attempts += 1
+        if attempts > policy.max_reattach:
+            yield Notice("the stream keeps dropping; polling instead", "warning")
+            async for polled in poll_task(client, view.task_id, policy):
+                yield polled
+            return
+        await asyncio.sleep(policy.delay(attempts))
+        yield Notice(f"task is still {task.status.state.value}; re-subscribing (attempt {attempts})")
+        source = client.subscribe(view.task_id)
+        reattached = True

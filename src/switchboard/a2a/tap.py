@@ -1,0 +1,155 @@
+"""The wire tap: every request, response and SSE frame as data, timed and redacted.
+
+The client reports to a Tap; the TUI's wire view and `--verbose` read its records. Secrets never enter a
+record: headers and bodies pass through the Redactor before they are stored.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .auth import Redactor
+
+RecordKind = Literal["request", "response", "sse", "error", "note"]
+
+
+@dataclass(frozen=True, slots=True)
+class WireRecord:
+    exchange: int  # links a request to its response and frames
+    kind: RecordKind
+    at: float  # seconds since the tap was created
+    method: str = ""
+    url: str = ""
+    status: int | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    body: str = ""
+    elapsed_ms: float | None = None  # since the request of this exchange
+    truncated: bool = False
+
+
+class Tap:
+    """Collects WireRecords (bounded) and passes each to its listeners as it happens."""
+
+    def __init__(self, redactor: Redactor | None = None, *, max_records: int = 5000, max_body: int = 65536):
+        self.redactor = redactor or Redactor()
+        self.records: deque[WireRecord] = deque(maxlen=max_records)
+        self.listeners: list[Callable[[WireRecord], None]] = []
+        self.sensitive_headers: set[str] = set()
+        self._max_body = max_body
+        self._t0 = time.monotonic()
+        self._next = 0
+        self._started: dict[int, float] = {}
+
+    def _emit(self, record: WireRecord) -> None:
+        self.records.append(record)
+        for listener in self.listeners:
+            listener(record)
+
+    def _body(self, body: str | bytes | None) -> tuple[str, bool]:
+        if body is None:
+            return "", False
+        if isinstance(body, bytes):
+            body = body.decode("utf-8", errors="replace")
+        cut = len(body) > self._max_body
+        return self.redactor.text(body[: self._max_body] if cut else body), cut
+
+    def _headers(self, headers: Iterable[tuple[str, str]]) -> dict[str, str]:
+        return self.redactor.headers(headers, self.sensitive_headers)
+
+    def request(self, method: str, url: str, headers: Iterable[tuple[str, str]], body: str | bytes | None) -> int:
+        self._next += 1
+        exchange = self._next
+        now = time.monotonic()
+        self._started[exchange] = now
+        text, cut = self._body(body)
+        self._emit(
+            WireRecord(
+                exchange,
+                "request",
+                now - self._t0,
+                method,
+                self.redactor.text(url),
+                None,
+                self._headers(headers),
+                text,
+                None,
+                cut,
+            )
+        )
+        return exchange
+
+    def _elapsed(self, exchange: int, now: float) -> float | None:
+        start = self._started.get(exchange)
+        return None if start is None else (now - start) * 1000
+
+    def response(self, exchange: int, status: int, headers: Iterable[tuple[str, str]], body: str | bytes | None):
+        now = time.monotonic()
+        text, cut = self._body(body)
+        self._emit(
+            WireRecord(
+                exchange,
+                "response",
+                now - self._t0,
+                status=status,
+                headers=self._headers(headers),
+                body=text,
+                elapsed_ms=self._elapsed(exchange, now),
+                truncated=cut,
+            )
+        )
+
+    def frame(self, exchange: int, event: str, data: str) -> None:
+        now = time.monotonic()
+        text, cut = self._body(data)
+        label = {"event": event} if event and event != "message" else {}
+        self._emit(
+            WireRecord(
+                exchange,
+                "sse",
+                now - self._t0,
+                headers=label,
+                body=text,
+                elapsed_ms=self._elapsed(exchange, now),
+                truncated=cut,
+            )
+        )
+
+    def error(self, exchange: int, text: str) -> None:
+        now = time.monotonic()
+        self._emit(
+            WireRecord(
+                exchange,
+                "error",
+                now - self._t0,
+                body=self.redactor.text(text),
+                elapsed_ms=self._elapsed(exchange, now),
+            )
+        )
+
+    def done(self, exchange: int) -> None:
+        self._started.pop(exchange, None)
+
+
+def format_record(record: WireRecord) -> str:
+    """A record as a few plain lines, for `--verbose` on stderr."""
+    stamp = f"[{record.at:8.3f}s #{record.exchange}]"
+    took = f" ({record.elapsed_ms:.0f} ms)" if record.elapsed_ms is not None else ""
+    if record.kind == "request":
+        head = f"{stamp} > {record.method} {record.url}"
+    elif record.kind == "response":
+        head = f"{stamp} < {record.status}{took}"
+    elif record.kind == "sse":
+        event = record.headers.get("event")
+        head = f"{stamp} < sse{' ' + event if event else ''}{took}"
+    else:
+        head = f"{stamp} ! {record.kind}{took}"
+    lines = [head]
+    if record.kind in ("request", "response"):
+        lines += [f"    {k}: {v}" for k, v in record.headers.items()]
+    if record.body:
+        lines.append("    " + record.body.replace("\n", "\n    ") + (" …(truncated)" if record.truncated else ""))
+    return "\n".join(lines)

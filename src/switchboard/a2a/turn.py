@@ -1,0 +1,162 @@
+"""The turn reducer: folds stream events into a TaskView.
+
+Pure and synchronous: `TaskView.apply(event)` is all there is, so the CLI, the TUI and the workflow engine
+see the same task the same way. Artifact chunks are joined exactly as sent; snapshots reconcile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .model import (
+    Artifact,
+    ArtifactUpdate,
+    Message,
+    Part,
+    StatusUpdate,
+    StreamEvent,
+    Task,
+    TaskState,
+    TaskStatus,
+    text_of,
+)
+
+
+@dataclass
+class ArtifactView:
+    artifact_id: str
+    name: str | None = None
+    description: str | None = None
+    parts: list[Part] = field(default_factory=list)
+    closed: bool = False  # lastChunk seen
+    chunks: int = 0
+
+    @property
+    def text(self) -> str:
+        return text_of(self.parts)
+
+    def to_artifact(self) -> Artifact:
+        return Artifact(artifact_id=self.artifact_id, name=self.name, description=self.description, parts=self.parts)
+
+
+@dataclass
+class TaskView:
+    """Everything known about one task (or a direct message reply) after the events seen so far."""
+
+    task_id: str | None = None
+    context_id: str | None = None
+    status: TaskStatus | None = None
+    artifacts: dict[str, ArtifactView] = field(default_factory=dict)
+    history: list[Message] = field(default_factory=list)
+    timeline: list[TaskStatus] = field(default_factory=list)
+    reply: Message | None = None  # the agent answered with a Message, no task
+    events: int = 0
+    _seen_messages: set[str] = field(default_factory=set, repr=False)
+
+    @property
+    def state(self) -> TaskState | None:
+        return self.status.state if self.status else None
+
+    @property
+    def turn_over(self) -> bool:
+        """True once the task is terminal or waits for the caller, or the agent replied directly."""
+        return self.reply is not None or (self.state is not None and self.state.ends_turn)
+
+    @property
+    def status_text(self) -> str:
+        return self.status.message.text if self.status and self.status.message else ""
+
+    @property
+    def output_text(self) -> str:
+        """The task's text output: its artifacts' text, else the status message, else the direct reply."""
+        text = "".join(a.text for a in self.artifacts.values())
+        if text:
+            return text
+        if self.reply is not None:
+            return self.reply.text
+        return self.status_text
+
+    def apply(self, event: StreamEvent) -> TaskView:
+        self.events += 1
+        if isinstance(event, ArtifactUpdate):
+            self._ids(event.task_id, event.context_id)
+            self._artifact(event)
+        elif isinstance(event, StatusUpdate):
+            self._ids(event.task_id, event.context_id)
+            self._status(event.status)
+        elif isinstance(event, Task):
+            self._snapshot(event)
+        elif isinstance(event, Message):
+            self._ids(event.task_id, event.context_id)
+            if event.task_id is None:  # a direct reply: the agent made no task
+                self.reply = event
+            self._remember(event)
+        return self
+
+    def to_task(self) -> Task | None:
+        """The view as a Task (for output), or None when no task exists."""
+        if self.task_id is None or self.context_id is None or self.status is None:
+            return None
+        return Task(
+            id=self.task_id,
+            context_id=self.context_id,
+            status=self.status,
+            artifacts=[a.to_artifact() for a in self.artifacts.values()] or None,
+            history=self.history or None,
+        )
+
+    # --- internals -------------------------------------------------------------------------------------
+
+    def _ids(self, task_id: str | None, context_id: str | None) -> None:
+        if task_id and self.task_id is None:
+            self.task_id = task_id
+        if context_id and self.context_id is None:
+            self.context_id = context_id
+
+    def _remember(self, message: Message) -> None:
+        if message.message_id not in self._seen_messages:
+            self._seen_messages.add(message.message_id)
+            self.history.append(message)
+
+    def _status(self, status: TaskStatus) -> None:
+        previous = self.timeline[-1] if self.timeline else None
+        same = (
+            previous is not None
+            and previous.state == status.state
+            and previous.timestamp == status.timestamp
+            and (previous.message.message_id if previous.message else None)
+            == (status.message.message_id if status.message else None)
+        )
+        if not same:
+            self.timeline.append(status)
+        self.status = status
+        if status.message is not None:
+            self._remember(status.message)
+
+    def _artifact(self, update: ArtifactUpdate) -> None:
+        incoming = update.artifact
+        view = self.artifacts.get(incoming.artifact_id)
+        if view is None or not update.append:
+            # A new artifact, or `append` absent/false on a known id: the chunk replaces what was there.
+            view = ArtifactView(incoming.artifact_id)
+            self.artifacts[incoming.artifact_id] = view
+            view.parts = list(incoming.parts)
+        else:
+            view.parts.extend(incoming.parts)
+        view.name = incoming.name or view.name
+        view.description = incoming.description or view.description
+        view.chunks += 1
+        view.closed = bool(update.last_chunk)
+
+    def _snapshot(self, task: Task) -> None:
+        """A full Task: authoritative for status, and for every artifact it lists."""
+        self._ids(task.id, task.context_id)
+        for message in task.history or []:
+            self._remember(message)
+        for artifact in task.artifacts or []:
+            existing = self.artifacts.get(artifact.artifact_id)
+            view = ArtifactView(artifact.artifact_id, artifact.name, artifact.description, list(artifact.parts))
+            view.chunks = existing.chunks if existing else 1
+            view.closed = task.status.state.is_terminal or (existing.closed if existing else False)
+            self.artifacts[artifact.artifact_id] = view
+        self._status(task.status)

@@ -1,0 +1,481 @@
+"""The v0.3 JSON-RPC wire: `kind` discriminators, lowercase enums, slash method names, `final` flags.
+
+0.2.x agents speak the same wire; their `type` part discriminator is read too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import (
+    AgentCard,
+    Artifact,
+    ArtifactUpdate,
+    Capabilities,
+    DataPart,
+    Extension,
+    FilePart,
+    Interface,
+    Message,
+    Part,
+    Provider,
+    Role,
+    SecurityScheme,
+    Skill,
+    StatusUpdate,
+    StreamEvent,
+    Task,
+    TaskState,
+    TaskStatus,
+    TextPart,
+)
+from .common import (
+    Notes,
+    WireFormatError,
+    decode_list,
+    obj,
+    opt_bool,
+    opt_dict,
+    opt_list,
+    opt_str,
+    put,
+    req_str,
+    str_list,
+    unknown_keys,
+)
+
+VERSION = "0.3"
+METHODS = {
+    "send": "message/send",
+    "stream": "message/stream",
+    "get": "tasks/get",
+    "cancel": "tasks/cancel",
+    "subscribe": "tasks/resubscribe",
+    "extended_card": "agent/getAuthenticatedExtendedCard",
+}
+
+_STATES = {s.value: s for s in TaskState}
+_ROLES = {"user": Role.USER, "agent": Role.AGENT}
+
+_PART_KEYS = frozenset({"kind", "type", "text", "file", "data", "metadata"})
+_MESSAGE_KEYS = frozenset(
+    {"kind", "messageId", "role", "parts", "taskId", "contextId", "metadata", "extensions", "referenceTaskIds"}
+)
+_TASK_KEYS = frozenset({"kind", "id", "contextId", "status", "history", "artifacts", "metadata"})
+_ARTIFACT_KEYS = frozenset({"artifactId", "name", "description", "parts", "metadata", "extensions"})
+
+
+# --- decoding ----------------------------------------------------------------------------------------
+
+
+def decode_part(o: Any, notes: Notes) -> Part | None:
+    o = obj(o, "part", notes)
+    unknown_keys(o, _PART_KEYS, "part", notes)
+    kind = o.get("kind") or o.get("type")
+    if o.get("kind") is None and "type" in o:
+        notes.add("part uses the 0.2 `type` discriminator instead of `kind`")
+    metadata = opt_dict(o, "metadata", "part", notes)
+    if kind == "text" or (kind is None and "text" in o):
+        text = o.get("text")
+        if not isinstance(text, str):
+            notes.add("text part without a string `text`")
+            text = "" if text is None else str(text)
+        return TextPart(text=text, metadata=metadata)
+    if kind == "file" or (kind is None and "file" in o):
+        f = o.get("file")
+        if not isinstance(f, dict):
+            notes.add("file part without a `file` object; dropped")
+            return None
+        raw, uri = opt_str(f, "bytes", "file", notes), opt_str(f, "uri", "file", notes)
+        if raw is None and uri is None:
+            notes.add("file part with neither bytes nor uri")
+        return FilePart(
+            raw=raw,
+            url=uri,
+            name=opt_str(f, "name", "file", notes),
+            media_type=opt_str(f, "mimeType", "file", notes),
+            metadata=metadata,
+        )
+    if kind == "data" or (kind is None and "data" in o):
+        if not isinstance(o.get("data"), dict):
+            notes.add("v0.3 data part whose data is not an object")
+        return DataPart(data=o.get("data"), metadata=metadata)
+    notes.add(f"part of unknown kind {kind!r:.40}; dropped")
+    return None
+
+
+def decode_parts(value: Any, what: str, notes: Notes) -> list[Part]:
+    return decode_list(value, decode_part, f"{what}.parts", notes) or []
+
+
+def decode_role(value: Any, notes: Notes) -> Role:
+    role = _ROLES.get(value) if isinstance(value, str) else None
+    if role is None:
+        notes.add(f"unknown role {value!r:.40}")
+        return Role.UNSPECIFIED
+    return role
+
+
+def decode_message(o: Any, notes: Notes) -> Message:
+    o = obj(o, "message", notes)
+    unknown_keys(o, _MESSAGE_KEYS, "message", notes)
+    return Message(
+        message_id=req_str(o, "messageId", "message", notes),
+        role=decode_role(o.get("role"), notes),
+        parts=decode_parts(o.get("parts"), "message", notes),
+        task_id=opt_str(o, "taskId", "message", notes),
+        context_id=opt_str(o, "contextId", "message", notes),
+        metadata=opt_dict(o, "metadata", "message", notes),
+        extensions=str_list(o, "extensions", "message", notes),
+        reference_task_ids=str_list(o, "referenceTaskIds", "message", notes),
+    )
+
+
+def decode_state(value: Any, notes: Notes) -> TaskState:
+    state = _STATES.get(value) if isinstance(value, str) else None
+    if state is None:
+        notes.add(f"unknown task state {value!r:.40}")
+        return TaskState.UNKNOWN
+    return state
+
+
+def decode_status(o: Any, notes: Notes) -> TaskStatus:
+    o = obj(o, "status", notes)
+    message = o.get("message")
+    return TaskStatus(
+        state=decode_state(o.get("state"), notes),
+        message=decode_message(message, notes) if message is not None else None,
+        timestamp=opt_str(o, "timestamp", "status", notes),
+    )
+
+
+def decode_artifact(o: Any, notes: Notes) -> Artifact:
+    o = obj(o, "artifact", notes)
+    unknown_keys(o, _ARTIFACT_KEYS, "artifact", notes)
+    return Artifact(
+        artifact_id=req_str(o, "artifactId", "artifact", notes),
+        name=opt_str(o, "name", "artifact", notes),
+        description=opt_str(o, "description", "artifact", notes),
+        parts=decode_parts(o.get("parts"), "artifact", notes),
+        metadata=opt_dict(o, "metadata", "artifact", notes),
+        extensions=str_list(o, "extensions", "artifact", notes),
+    )
+
+
+def decode_task(o: Any, notes: Notes) -> Task:
+    o = obj(o, "task", notes)
+    unknown_keys(o, _TASK_KEYS, "task", notes)
+    return Task(
+        id=req_str(o, "id", "task", notes),
+        context_id=req_str(o, "contextId", "task", notes),
+        status=decode_status(o.get("status"), notes),
+        history=decode_list(o.get("history"), decode_message, "task.history", notes),
+        artifacts=decode_list(o.get("artifacts"), decode_artifact, "task.artifacts", notes),
+        metadata=opt_dict(o, "metadata", "task", notes),
+    )
+
+
+def decode_event(o: Any, notes: Notes) -> StreamEvent:
+    """One SSE `result`: the object itself, told apart by `kind`."""
+    o = obj(o, "stream event", notes)
+    kind = o.get("kind")
+    if kind == "task":
+        return decode_task(o, notes)
+    if kind == "message":
+        return decode_message(o, notes)
+    if kind == "status-update":
+        return StatusUpdate(
+            task_id=req_str(o, "taskId", "status-update", notes),
+            context_id=req_str(o, "contextId", "status-update", notes),
+            status=decode_status(o.get("status"), notes),
+            final=opt_bool(o, "final", "status-update", notes),
+            metadata=opt_dict(o, "metadata", "status-update", notes),
+        )
+    if kind == "artifact-update":
+        return ArtifactUpdate(
+            task_id=req_str(o, "taskId", "artifact-update", notes),
+            context_id=req_str(o, "contextId", "artifact-update", notes),
+            artifact=decode_artifact(o.get("artifact"), notes),
+            append=opt_bool(o, "append", "artifact-update", notes),
+            last_chunk=opt_bool(o, "lastChunk", "artifact-update", notes),
+            metadata=opt_dict(o, "metadata", "artifact-update", notes),
+        )
+    raise WireFormatError(f"stream event of unknown kind {kind!r:.40}")
+
+
+def decode_send_result(o: Any, notes: Notes) -> Task | Message:
+    event = decode_event(o, notes)
+    if isinstance(event, Task | Message):
+        return event
+    raise WireFormatError(f"message/send answered with a {event.kind}, expected a task or a message")
+
+
+# --- the agent card (legacy shape) -------------------------------------------------------------------
+
+
+def decode_security_scheme(o: Any, notes: Notes) -> SecurityScheme:
+    """An OpenAPI-style scheme; a v1.0 oneof wrapper found in a legacy card is read too."""
+    o = obj(o, "security scheme", notes)
+    if "type" not in o:
+        from .v10 import decode_security_scheme as v10_scheme  # a card mixing shapes
+
+        return v10_scheme(o, notes)
+    kind = o.get("type")
+    common = {"description": opt_str(o, "description", "securityScheme", notes)}
+    if kind == "apiKey":
+        where = o.get("in")
+        if where not in ("header", "query", "cookie"):
+            notes.add(f"apiKey scheme with location {where!r:.20}; header assumed")
+            where = "header"
+        return SecurityScheme(type="apiKey", location=where, param_name=opt_str(o, "name", "apiKey", notes), **common)
+    if kind == "http":
+        return SecurityScheme(
+            type="http",
+            scheme=opt_str(o, "scheme", "http", notes),
+            bearer_format=opt_str(o, "bearerFormat", "http", notes),
+            **common,
+        )
+    if kind == "oauth2":
+        return SecurityScheme(
+            type="oauth2",
+            flows=opt_dict(o, "flows", "oauth2", notes),
+            oauth2_metadata_url=opt_str(o, "oauth2MetadataUrl", "oauth2", notes),
+            **common,
+        )
+    if kind == "openIdConnect":
+        return SecurityScheme(
+            type="openIdConnect", open_id_connect_url=opt_str(o, "openIdConnectUrl", "oidc", notes), **common
+        )
+    if kind == "mutualTLS":
+        return SecurityScheme(type="mutualTLS", **common)
+    notes.add(f"security scheme of unknown type {kind!r:.40}")
+    return SecurityScheme(type="unknown", **common)
+
+
+def decode_requirements(value: Any, what: str, notes: Notes) -> list[dict[str, list[str]]]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        notes.add(f"{what} should be a list of requirements")
+        return []
+    out = []
+    for req in value:
+        if isinstance(req, dict) and all(isinstance(v, list) for v in req.values()):
+            out.append({str(k): [str(s) for s in v] for k, v in req.items()})
+        else:
+            notes.add(f"{what} entry is not {{scheme: [scopes]}}; ignored")
+    return out
+
+
+def decode_skill(o: Any, notes: Notes, security_key: str = "security") -> Skill:
+    o = obj(o, "skill", notes)
+    return Skill(
+        id=req_str(o, "id", "skill", notes),
+        name=opt_str(o, "name", "skill", notes) or o.get("id"),
+        description=opt_str(o, "description", "skill", notes) or "",
+        tags=str_list(o, "tags", "skill", notes) or [],
+        examples=str_list(o, "examples", "skill", notes) or [],
+        input_modes=str_list(o, "inputModes", "skill", notes),
+        output_modes=str_list(o, "outputModes", "skill", notes),
+        security=decode_requirements(o.get(security_key), "skill.security", notes) or None,
+    )
+
+
+def decode_capabilities(o: Any, notes: Notes) -> Capabilities:
+    if o is None:
+        return Capabilities()
+    o = obj(o, "capabilities", notes)
+    extensions = []
+    for ext in opt_list(o, "extensions", "capabilities", notes) or []:
+        if isinstance(ext, dict) and isinstance(ext.get("uri"), str):
+            extensions.append(
+                Extension(
+                    uri=ext["uri"],
+                    description=opt_str(ext, "description", "ext", notes),
+                    required=opt_bool(ext, "required", "ext", notes),
+                    params=opt_dict(ext, "params", "ext", notes),
+                )
+            )
+        else:
+            notes.add("capabilities.extensions entry without a uri; ignored")
+    return Capabilities(
+        streaming=opt_bool(o, "streaming", "capabilities", notes),
+        push_notifications=opt_bool(o, "pushNotifications", "capabilities", notes),
+        state_transition_history=opt_bool(o, "stateTransitionHistory", "capabilities", notes),
+        extended_card=opt_bool(o, "extendedAgentCard", "capabilities", notes),
+        extensions=extensions or None,
+    )
+
+
+def decode_provider(o: Any, notes: Notes) -> Provider | None:
+    if not isinstance(o, dict):
+        return None
+    return Provider(
+        organization=opt_str(o, "organization", "provider", notes) or "", url=opt_str(o, "url", "provider", notes)
+    )
+
+
+def decode_card(o: Any, notes: Notes) -> AgentCard:
+    """A legacy card (no supportedInterfaces): endpoint at `url`, version at card level."""
+    o = obj(o, "agent card", notes)
+    version = opt_str(o, "protocolVersion", "card", notes)
+    wire_version = version or "0.3"
+    interfaces: list[Interface] = []
+    url = opt_str(o, "url", "card", notes)
+    if url:
+        interfaces.append(
+            Interface(
+                url=url,
+                binding=opt_str(o, "preferredTransport", "card", notes) or "JSONRPC",
+                protocol_version=wire_version,
+            )
+        )
+    for extra in opt_list(o, "additionalInterfaces", "card", notes) or []:
+        if isinstance(extra, dict) and isinstance(extra.get("url"), str):
+            iface = Interface(
+                url=extra["url"], binding=str(extra.get("transport") or "JSONRPC"), protocol_version=wire_version
+            )
+            if iface not in interfaces:
+                interfaces.append(iface)
+    capabilities = decode_capabilities(o.get("capabilities"), notes)
+    if opt_bool(o, "supportsAuthenticatedExtendedCard", "card", notes):
+        capabilities.extended_card = True
+    schemes = {}
+    for name, scheme in (opt_dict(o, "securitySchemes", "card", notes) or {}).items():
+        try:
+            schemes[name] = decode_security_scheme(scheme, notes)
+        except WireFormatError as exc:
+            notes.add(f"securitySchemes.{name}: {exc.message}")
+    return AgentCard(
+        name=opt_str(o, "name", "card", notes) or "(unnamed agent)",
+        description=opt_str(o, "description", "card", notes) or "",
+        version=opt_str(o, "version", "card", notes) or "",
+        shape="legacy",
+        interfaces=interfaces,
+        provider=decode_provider(o.get("provider"), notes),
+        icon_url=opt_str(o, "iconUrl", "card", notes),
+        documentation_url=opt_str(o, "documentationUrl", "card", notes),
+        capabilities=capabilities,
+        default_input_modes=str_list(o, "defaultInputModes", "card", notes) or [],
+        default_output_modes=str_list(o, "defaultOutputModes", "card", notes) or [],
+        skills=decode_list(o.get("skills"), decode_skill, "card.skills", notes) or [],
+        security_schemes=schemes,
+        security=decode_requirements(o.get("security"), "card.security", notes),
+        signatures=opt_list(o, "signatures", "card", notes),
+        legacy_protocol_version=version,
+        raw=o,
+    )
+
+
+# --- encoding ----------------------------------------------------------------------------------------
+
+
+def encode_part(part: Part) -> dict[str, Any]:
+    if isinstance(part, TextPart):
+        out: dict[str, Any] = {"kind": "text", "text": part.text}
+    elif isinstance(part, FilePart):
+        f: dict[str, Any] = {}
+        put(f, "bytes", part.raw)
+        put(f, "uri", part.url)
+        put(f, "name", part.name)
+        put(f, "mimeType", part.media_type)
+        out = {"kind": "file", "file": f}
+    else:
+        out = {"kind": "data", "data": part.data}
+    put(out, "metadata", part.metadata)
+    return out
+
+
+def encode_message(m: Message) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "kind": "message",
+        "messageId": m.message_id,
+        "role": m.role.value,
+        "parts": [encode_part(p) for p in m.parts],
+    }
+    put(out, "taskId", m.task_id)
+    put(out, "contextId", m.context_id)
+    put(out, "metadata", m.metadata)
+    put(out, "extensions", m.extensions)
+    put(out, "referenceTaskIds", m.reference_task_ids)
+    return out
+
+
+def encode_status(s: TaskStatus) -> dict[str, Any]:
+    out: dict[str, Any] = {"state": s.state.value}
+    if s.message is not None:
+        out["message"] = encode_message(s.message)
+    put(out, "timestamp", s.timestamp)
+    return out
+
+
+def encode_artifact(a: Artifact) -> dict[str, Any]:
+    out: dict[str, Any] = {"artifactId": a.artifact_id}
+    put(out, "name", a.name)
+    put(out, "description", a.description)
+    out["parts"] = [encode_part(p) for p in a.parts]
+    put(out, "metadata", a.metadata)
+    put(out, "extensions", a.extensions)
+    return out
+
+
+def encode_task(t: Task) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": "task", "id": t.id, "contextId": t.context_id, "status": encode_status(t.status)}
+    if t.history is not None:
+        out["history"] = [encode_message(m) for m in t.history]
+    if t.artifacts is not None:
+        out["artifacts"] = [encode_artifact(a) for a in t.artifacts]
+    put(out, "metadata", t.metadata)
+    return out
+
+
+def encode_event(e: StreamEvent) -> dict[str, Any]:
+    if isinstance(e, Task):
+        return encode_task(e)
+    if isinstance(e, Message):
+        return encode_message(e)
+    if isinstance(e, StatusUpdate):
+        out: dict[str, Any] = {
+            "kind": "status-update",
+            "taskId": e.task_id,
+            "contextId": e.context_id,
+            "status": encode_status(e.status),
+        }
+        put(out, "final", e.final)
+    else:
+        out = {
+            "kind": "artifact-update",
+            "taskId": e.task_id,
+            "contextId": e.context_id,
+            "artifact": encode_artifact(e.artifact),
+        }
+        put(out, "append", e.append)
+        put(out, "lastChunk", e.last_chunk)
+    put(out, "metadata", e.metadata)
+    return out
+
+
+def send_params(
+    message: Message,
+    *,
+    blocking: bool,
+    history_length: int | None,
+    accepted_output_modes: list[str] | None,
+    metadata: dict[str, Any] | None,
+) -> dict[str, Any]:
+    config: dict[str, Any] = {"blocking": blocking}
+    put(config, "historyLength", history_length)
+    put(config, "acceptedOutputModes", accepted_output_modes)
+    out: dict[str, Any] = {"message": encode_message(message), "configuration": config}
+    put(out, "metadata", metadata)
+    return out
+
+
+def get_params(task_id: str, history_length: int | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": task_id}
+    put(out, "historyLength", history_length)
+    return out
+
+
+def id_params(task_id: str) -> dict[str, Any]:
+    return {"id": task_id}

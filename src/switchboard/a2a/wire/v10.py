@@ -1,0 +1,542 @@
+"""The v1.0 JSON-RPC wire: ProtoJSON of a2a.proto. Wrapper keys (`task`, `statusUpdate`, ...), TASK_STATE_* and
+ROLE_* enums, oneof parts told apart by their member name, PascalCase methods, no `final` flag.
+
+This is also the shape `-o json` prints, whatever the agent's own wire version.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import (
+    AgentCard,
+    Artifact,
+    ArtifactUpdate,
+    DataPart,
+    FilePart,
+    Interface,
+    Message,
+    Part,
+    Role,
+    SecurityScheme,
+    StatusUpdate,
+    StreamEvent,
+    Task,
+    TaskPage,
+    TaskState,
+    TaskStatus,
+    TextPart,
+)
+from . import v03
+from .common import (
+    Notes,
+    WireFormatError,
+    decode_list,
+    obj,
+    opt_bool,
+    opt_dict,
+    opt_list,
+    opt_str,
+    put,
+    req_str,
+    str_list,
+    unknown_keys,
+)
+
+VERSION = "1.0"
+METHODS = {
+    "send": "SendMessage",
+    "stream": "SendStreamingMessage",
+    "get": "GetTask",
+    "list": "ListTasks",
+    "cancel": "CancelTask",
+    "subscribe": "SubscribeToTask",
+    "extended_card": "GetExtendedAgentCard",
+}
+
+_STATE_NAMES = {
+    TaskState.SUBMITTED: "TASK_STATE_SUBMITTED",
+    TaskState.WORKING: "TASK_STATE_WORKING",
+    TaskState.INPUT_REQUIRED: "TASK_STATE_INPUT_REQUIRED",
+    TaskState.AUTH_REQUIRED: "TASK_STATE_AUTH_REQUIRED",
+    TaskState.COMPLETED: "TASK_STATE_COMPLETED",
+    TaskState.CANCELED: "TASK_STATE_CANCELED",
+    TaskState.FAILED: "TASK_STATE_FAILED",
+    TaskState.REJECTED: "TASK_STATE_REJECTED",
+    TaskState.UNKNOWN: "TASK_STATE_UNSPECIFIED",
+}
+_STATES = {name: state for state, name in _STATE_NAMES.items()}
+_STATES["TASK_STATE_CANCELLED"] = TaskState.CANCELED  # the v0.3 proto's spelling
+_ROLE_NAMES = {Role.USER: "ROLE_USER", Role.AGENT: "ROLE_AGENT", Role.UNSPECIFIED: "ROLE_UNSPECIFIED"}
+_ROLES = {name: role for role, name in _ROLE_NAMES.items()}
+
+_PART_KEYS = frozenset({"text", "raw", "url", "data", "filename", "mediaType", "metadata"})
+_MESSAGE_KEYS = frozenset(
+    {"messageId", "role", "parts", "taskId", "contextId", "metadata", "extensions", "referenceTaskIds"}
+)
+_TASK_KEYS = frozenset({"id", "contextId", "status", "history", "artifacts", "metadata"})
+_ARTIFACT_KEYS = frozenset({"artifactId", "name", "description", "parts", "metadata", "extensions"})
+
+
+def state_name(state: TaskState) -> str:
+    return _STATE_NAMES[state]
+
+
+# --- decoding ----------------------------------------------------------------------------------------
+
+
+def decode_part(o: Any, notes: Notes) -> Part | None:
+    o = obj(o, "part", notes)
+    unknown_keys(o, _PART_KEYS, "part", notes)
+    media_type = opt_str(o, "mediaType", "part", notes)
+    metadata = opt_dict(o, "metadata", "part", notes)
+    members = [k for k in ("text", "raw", "url", "data") if k in o]
+    if len(members) > 1:
+        # ListTasks output fills every member with its default; the non-empty one is the real one.
+        filled = [k for k in members if o[k] not in ("", None)]
+        members = filled[:1] or members[:1]
+        if len(filled) > 1:
+            notes.add(f"part sets several oneof members ({', '.join(filled)}); {members[0]} used")
+    if not members:
+        notes.add("part with none of text, raw, url, data; dropped")
+        return None
+    member = members[0]
+    if member == "text":
+        text = o["text"]
+        if not isinstance(text, str):
+            notes.add("text part whose text is not a string")
+            text = str(text)
+        return TextPart(text=text, media_type=media_type, metadata=metadata)
+    if member == "data":
+        return DataPart(data=o["data"], media_type=media_type, metadata=metadata)
+    return FilePart(
+        raw=opt_str(o, "raw", "part", notes),
+        url=opt_str(o, "url", "part", notes),
+        name=opt_str(o, "filename", "part", notes),
+        media_type=media_type,
+        metadata=metadata,
+    )
+
+
+def decode_parts(value: Any, what: str, notes: Notes) -> list[Part]:
+    return decode_list(value, decode_part, f"{what}.parts", notes) or []
+
+
+def decode_message(o: Any, notes: Notes) -> Message:
+    o = obj(o, "message", notes)
+    unknown_keys(o, _MESSAGE_KEYS, "message", notes)
+    role = _ROLES.get(o.get("role")) if isinstance(o.get("role"), str) else None
+    if role is None:
+        notes.add(f"unknown role {o.get('role')!r:.40}")
+        role = Role.UNSPECIFIED
+    return Message(
+        message_id=req_str(o, "messageId", "message", notes),
+        role=role,
+        parts=decode_parts(o.get("parts"), "message", notes),
+        task_id=opt_str(o, "taskId", "message", notes),
+        context_id=opt_str(o, "contextId", "message", notes),
+        metadata=opt_dict(o, "metadata", "message", notes),
+        extensions=str_list(o, "extensions", "message", notes) or None,
+        reference_task_ids=str_list(o, "referenceTaskIds", "message", notes) or None,
+    )
+
+
+def decode_state(value: Any, notes: Notes) -> TaskState:
+    state = _STATES.get(value) if isinstance(value, str) else None
+    if state is None:
+        notes.add(f"unknown task state {value!r:.40}")
+        return TaskState.UNKNOWN
+    return state
+
+
+def decode_status(o: Any, notes: Notes) -> TaskStatus:
+    o = obj(o, "status", notes)
+    message = o.get("message")
+    return TaskStatus(
+        state=decode_state(o.get("state"), notes),
+        message=decode_message(message, notes) if message is not None else None,
+        timestamp=opt_str(o, "timestamp", "status", notes),
+    )
+
+
+def decode_artifact(o: Any, notes: Notes) -> Artifact:
+    o = obj(o, "artifact", notes)
+    unknown_keys(o, _ARTIFACT_KEYS, "artifact", notes)
+    return Artifact(
+        artifact_id=req_str(o, "artifactId", "artifact", notes),
+        name=opt_str(o, "name", "artifact", notes),
+        description=opt_str(o, "description", "artifact", notes),
+        parts=decode_parts(o.get("parts"), "artifact", notes),
+        metadata=opt_dict(o, "metadata", "artifact", notes),
+        extensions=str_list(o, "extensions", "artifact", notes) or None,
+    )
+
+
+def decode_task(o: Any, notes: Notes) -> Task:
+    o = obj(o, "task", notes)
+    unknown_keys(o, _TASK_KEYS, "task", notes)
+    return Task(
+        id=req_str(o, "id", "task", notes),
+        context_id=req_str(o, "contextId", "task", notes),
+        status=decode_status(o.get("status"), notes),
+        history=decode_list(o.get("history"), decode_message, "task.history", notes),
+        artifacts=decode_list(o.get("artifacts"), decode_artifact, "task.artifacts", notes),
+        metadata=opt_dict(o, "metadata", "task", notes),
+    )
+
+
+def _one_member(o: dict[str, Any], allowed: tuple[str, ...], what: str, notes: Notes) -> str:
+    present = [k for k in allowed if k in o]
+    if not present:
+        raise WireFormatError(f"{what} has none of {', '.join(allowed)}")
+    if len(present) > 1 or len(o) > 1:
+        notes.add(f"{what} should hold exactly one of {', '.join(allowed)}; {present[0]} used")
+    return present[0]
+
+
+def decode_event(o: Any, notes: Notes) -> StreamEvent:
+    """One StreamResponse: a wrapper with exactly one of task, message, statusUpdate, artifactUpdate."""
+    o = obj(o, "stream response", notes)
+    key = _one_member(o, ("task", "message", "statusUpdate", "artifactUpdate"), "stream response", notes)
+    inner = obj(o[key], key, notes)
+    if key == "task":
+        return decode_task(inner, notes)
+    if key == "message":
+        return decode_message(inner, notes)
+    if key == "statusUpdate":
+        return StatusUpdate(
+            task_id=req_str(inner, "taskId", "statusUpdate", notes),
+            context_id=req_str(inner, "contextId", "statusUpdate", notes),
+            status=decode_status(inner.get("status"), notes),
+            metadata=opt_dict(inner, "metadata", "statusUpdate", notes),
+        )
+    return ArtifactUpdate(
+        task_id=req_str(inner, "taskId", "artifactUpdate", notes),
+        context_id=req_str(inner, "contextId", "artifactUpdate", notes),
+        artifact=decode_artifact(inner.get("artifact"), notes),
+        append=opt_bool(inner, "append", "artifactUpdate", notes),
+        last_chunk=opt_bool(inner, "lastChunk", "artifactUpdate", notes),
+        metadata=opt_dict(inner, "metadata", "artifactUpdate", notes),
+    )
+
+
+def decode_send_result(o: Any, notes: Notes) -> Task | Message:
+    o = obj(o, "SendMessageResponse", notes)
+    key = _one_member(o, ("task", "message"), "SendMessageResponse", notes)
+    return decode_task(o[key], notes) if key == "task" else decode_message(o[key], notes)
+
+
+def decode_task_page(o: Any, notes: Notes) -> TaskPage:
+    o = obj(o, "ListTasksResponse", notes)
+    page_size, total = o.get("pageSize"), o.get("totalSize")
+    return TaskPage(
+        tasks=decode_list(o.get("tasks"), decode_task, "tasks", notes) or [],
+        next_page_token=opt_str(o, "nextPageToken", "ListTasksResponse", notes),
+        page_size=page_size if isinstance(page_size, int) else None,
+        total_size=total if isinstance(total, int) else None,
+    )
+
+
+# --- the agent card (v1.0 shape) ---------------------------------------------------------------------
+
+_SCHEME_WRAPPERS = {
+    "apiKeySecurityScheme": "apiKey",
+    "httpAuthSecurityScheme": "http",
+    "oauth2SecurityScheme": "oauth2",
+    "openIdConnectSecurityScheme": "openIdConnect",
+    "mtlsSecurityScheme": "mutualTLS",
+}
+
+
+def decode_security_scheme(o: Any, notes: Notes) -> SecurityScheme:
+    """A oneof wrapper; an OpenAPI-style `type` scheme found in a v1.0 card is read too."""
+    o = obj(o, "security scheme", notes)
+    if "type" in o:
+        return v03.decode_security_scheme(o, notes)
+    keys = [k for k in _SCHEME_WRAPPERS if k in o]
+    if not keys:
+        notes.add(f"security scheme of unknown shape ({', '.join(list(o)[:4])})")
+        return SecurityScheme(type="unknown")
+    inner = obj(o[keys[0]], keys[0], notes)
+    kind = _SCHEME_WRAPPERS[keys[0]]
+    description = opt_str(inner, "description", kind, notes)
+    if kind == "apiKey":
+        where = inner.get("location", "header")
+        if where not in ("header", "query", "cookie"):
+            notes.add(f"apiKey scheme with location {where!r:.20}; header assumed")
+            where = "header"
+        return SecurityScheme(
+            type="apiKey", location=where, param_name=opt_str(inner, "name", kind, notes), description=description
+        )
+    if kind == "http":
+        return SecurityScheme(
+            type="http",
+            scheme=opt_str(inner, "scheme", kind, notes),
+            bearer_format=opt_str(inner, "bearerFormat", kind, notes),
+            description=description,
+        )
+    if kind == "oauth2":
+        return SecurityScheme(
+            type="oauth2",
+            flows=opt_dict(inner, "flows", kind, notes),
+            oauth2_metadata_url=opt_str(inner, "oauth2MetadataUrl", kind, notes),
+            description=description,
+        )
+    if kind == "openIdConnect":
+        return SecurityScheme(
+            type="openIdConnect",
+            description=description,
+            open_id_connect_url=opt_str(inner, "openIdConnectUrl", kind, notes),
+        )
+    return SecurityScheme(type="mutualTLS", description=description)
+
+
+def decode_requirements(value: Any, what: str, notes: Notes) -> list[dict[str, list[str]]]:
+    """`[{"schemes": {name: {"list": [scopes]}}}]` -> `[{name: [scopes]}]`."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        notes.add(f"{what} should be a list")
+        return []
+    out = []
+    for req in value:
+        schemes = req.get("schemes") if isinstance(req, dict) else None
+        if not isinstance(schemes, dict):
+            notes.add(f"{what} entry without a schemes map; ignored")
+            continue
+        entry = {}
+        for name, scopes in schemes.items():
+            listed = scopes.get("list", []) if isinstance(scopes, dict) else scopes
+            entry[str(name)] = [str(s) for s in listed] if isinstance(listed, list) else []
+        out.append(entry)
+    return out
+
+
+_CARD_KEYS = frozenset(
+    {
+        "name",
+        "description",
+        "supportedInterfaces",
+        "provider",
+        "version",
+        "documentationUrl",
+        "capabilities",
+        "securitySchemes",
+        "securityRequirements",
+        "defaultInputModes",
+        "defaultOutputModes",
+        "skills",
+        "signatures",
+        "iconUrl",
+        # the v0.3 fields a 1.x server merges in when it also serves v0.3 (SPEC-NOTES §3)
+        "url",
+        "preferredTransport",
+        "additionalInterfaces",
+        "protocolVersion",
+        "supportsAuthenticatedExtendedCard",
+        "security",
+    }
+)
+
+
+def decode_card(o: Any, notes: Notes) -> AgentCard:
+    o = obj(o, "agent card", notes)
+    unknown_keys(o, _CARD_KEYS, "agent card", notes)
+    interfaces = []
+    for item in opt_list(o, "supportedInterfaces", "card", notes) or []:
+        if not isinstance(item, dict) or not isinstance(item.get("url"), str):
+            notes.add("supportedInterfaces entry without a url; ignored")
+            continue
+        interfaces.append(
+            Interface(
+                url=item["url"],
+                binding=opt_str(item, "protocolBinding", "interface", notes) or "JSONRPC",
+                protocol_version=opt_str(item, "protocolVersion", "interface", notes) or "1.0",
+                tenant=opt_str(item, "tenant", "interface", notes),
+            )
+        )
+    schemes = {}
+    for name, scheme in (opt_dict(o, "securitySchemes", "card", notes) or {}).items():
+        try:
+            schemes[name] = decode_security_scheme(scheme, notes)
+        except WireFormatError as exc:
+            notes.add(f"securitySchemes.{name}: {exc.message}")
+    security = decode_requirements(o.get("securityRequirements"), "card.securityRequirements", notes)
+    if not security and o.get("security"):
+        security = v03.decode_requirements(o.get("security"), "card.security", notes)
+    skills = []
+    for item in opt_list(o, "skills", "card", notes) or []:
+        try:
+            skill = v03.decode_skill(item, notes, security_key="securityRequirements")
+        except WireFormatError as exc:
+            notes.add(f"card.skills: {exc.message}; skill dropped")
+            continue
+        if isinstance(item, dict) and item.get("securityRequirements"):
+            skill.security = decode_requirements(item["securityRequirements"], "skill.security", notes)
+        skills.append(skill)
+    return AgentCard(
+        name=opt_str(o, "name", "card", notes) or "(unnamed agent)",
+        description=opt_str(o, "description", "card", notes) or "",
+        version=opt_str(o, "version", "card", notes) or "",
+        shape="v1.0",
+        interfaces=interfaces,
+        provider=v03.decode_provider(o.get("provider"), notes),
+        icon_url=opt_str(o, "iconUrl", "card", notes),
+        documentation_url=opt_str(o, "documentationUrl", "card", notes),
+        capabilities=v03.decode_capabilities(o.get("capabilities"), notes),
+        default_input_modes=str_list(o, "defaultInputModes", "card", notes) or [],
+        default_output_modes=str_list(o, "defaultOutputModes", "card", notes) or [],
+        skills=skills,
+        security_schemes=schemes,
+        security=security,
+        signatures=opt_list(o, "signatures", "card", notes),
+        legacy_protocol_version=opt_str(o, "protocolVersion", "card", notes),
+        raw=o,
+    )
+
+
+# --- encoding ----------------------------------------------------------------------------------------
+
+
+def encode_part(part: Part) -> dict[str, Any]:
+    if isinstance(part, TextPart):
+        out: dict[str, Any] = {"text": part.text}
+    elif isinstance(part, FilePart):
+        out = {}
+        put(out, "raw", part.raw)
+        put(out, "url", part.url)
+        put(out, "filename", part.name)
+    else:
+        out = {"data": part.data}
+    put(out, "mediaType", part.media_type)
+    put(out, "metadata", part.metadata)
+    return out
+
+
+def encode_message(m: Message) -> dict[str, Any]:
+    out: dict[str, Any] = {"messageId": m.message_id}
+    put(out, "contextId", m.context_id)
+    put(out, "taskId", m.task_id)
+    out["role"] = _ROLE_NAMES[m.role]
+    out["parts"] = [encode_part(p) for p in m.parts]
+    put(out, "metadata", m.metadata)
+    put(out, "extensions", m.extensions)
+    put(out, "referenceTaskIds", m.reference_task_ids)
+    return out
+
+
+def encode_status(s: TaskStatus) -> dict[str, Any]:
+    out: dict[str, Any] = {"state": _STATE_NAMES[s.state]}
+    if s.message is not None:
+        out["message"] = encode_message(s.message)
+    put(out, "timestamp", s.timestamp)
+    return out
+
+
+def encode_artifact(a: Artifact) -> dict[str, Any]:
+    out: dict[str, Any] = {"artifactId": a.artifact_id}
+    put(out, "name", a.name)
+    put(out, "description", a.description)
+    out["parts"] = [encode_part(p) for p in a.parts]
+    put(out, "metadata", a.metadata)
+    put(out, "extensions", a.extensions)
+    return out
+
+
+def encode_task(t: Task) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": t.id, "contextId": t.context_id, "status": encode_status(t.status)}
+    if t.artifacts is not None:
+        out["artifacts"] = [encode_artifact(a) for a in t.artifacts]
+    if t.history is not None:
+        out["history"] = [encode_message(m) for m in t.history]
+    put(out, "metadata", t.metadata)
+    return out
+
+
+def encode_event(e: StreamEvent) -> dict[str, Any]:
+    """A StreamResponse wrapper."""
+    if isinstance(e, Task):
+        return {"task": encode_task(e)}
+    if isinstance(e, Message):
+        return {"message": encode_message(e)}
+    if isinstance(e, StatusUpdate):
+        inner: dict[str, Any] = {"taskId": e.task_id, "contextId": e.context_id, "status": encode_status(e.status)}
+        put(inner, "metadata", e.metadata)
+        return {"statusUpdate": inner}
+    inner = {"taskId": e.task_id, "contextId": e.context_id, "artifact": encode_artifact(e.artifact)}
+    if e.append:
+        inner["append"] = True
+    if e.last_chunk:
+        inner["lastChunk"] = True
+    put(inner, "metadata", e.metadata)
+    return {"artifactUpdate": inner}
+
+
+def encode_send_result(result: Task | Message) -> dict[str, Any]:
+    """A SendMessageResponse wrapper."""
+    return {"task": encode_task(result)} if isinstance(result, Task) else {"message": encode_message(result)}
+
+
+def encode_task_page(page: TaskPage) -> dict[str, Any]:
+    out: dict[str, Any] = {"tasks": [encode_task(t) for t in page.tasks]}
+    put(out, "nextPageToken", page.next_page_token)
+    put(out, "pageSize", page.page_size)
+    put(out, "totalSize", page.total_size)
+    return out
+
+
+def send_params(
+    message: Message,
+    *,
+    blocking: bool,
+    history_length: int | None,
+    accepted_output_modes: list[str] | None,
+    metadata: dict[str, Any] | None,
+    tenant: str | None = None,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    put(out, "tenant", tenant)
+    out["message"] = encode_message(message)
+    config: dict[str, Any] = {}
+    if not blocking:
+        config["returnImmediately"] = True
+    put(config, "historyLength", history_length)
+    put(config, "acceptedOutputModes", accepted_output_modes)
+    if config:
+        out["configuration"] = config
+    put(out, "metadata", metadata)
+    return out
+
+
+def get_params(task_id: str, history_length: int | None, tenant: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    put(out, "tenant", tenant)
+    out["id"] = task_id
+    put(out, "historyLength", history_length)
+    return out
+
+
+def id_params(task_id: str, tenant: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    put(out, "tenant", tenant)
+    out["id"] = task_id
+    return out
+
+
+def list_params(
+    *,
+    context_id: str | None,
+    state: TaskState | None,
+    page_size: int | None,
+    page_token: str | None,
+    history_length: int | None,
+    tenant: str | None = None,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    put(out, "tenant", tenant)
+    put(out, "contextId", context_id)
+    put(out, "status", _STATE_NAMES[state] if state else None)
+    put(out, "pageSize", page_size)
+    put(out, "pageToken", page_token)
+    put(out, "historyLength", history_length)
+    return out
