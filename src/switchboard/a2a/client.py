@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from httpx_sse import EventSource
 
-from .auth import AuthPlan, Credentials, Redactor, origin_of, plan_auth
+from .auth import AuthPlan, Credentials, origin_of, plan_auth
 from .cards import Endpoint, ResolvedCard, choose_endpoint, fetch_card, parse_card
 from .errors import InvalidResponseError, SwitchboardError, UsageError, protocol_error_from
 from .http import http_status_error, network_error, new_http_client, parse_json, tapped_request
