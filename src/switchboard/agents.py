@@ -1,0 +1,133 @@
+"""The agents file: the agents a person works with, in the format agent registries use.
+
+```yaml
+agents:
+  - name: writer
+    url: http://127.0.0.1:9102/
+    apiKeyEnv: WRITER_KEY          # or  auth: {scheme: bearer | apiKey, env: VAR}
+    headers: {X-Team: "${TEAM}"}   # ${VAR} comes from the environment
+    protocol: a2a                  # a2a (default) | tasks (the simple REST task API)
+```
+
+Secrets are never written here: only the names of the environment variables that hold them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from .a2a.errors import UsageError
+
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@dataclass
+class AgentEntry:
+    name: str
+    url: str
+    protocol: Literal["a2a", "tasks"] = "a2a"
+    api_key_env: str | None = None
+    bearer_env: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    skills: list[dict[str, Any]] | None = None
+    # values that came from ${VAR}: secrets to redact wherever they might show
+    interpolated: list[str] = field(default_factory=list, repr=False)
+
+
+@dataclass
+class AgentsFile:
+    path: Path | None
+    agents: list[AgentEntry]
+    warnings: list[str]
+
+    def find(self, name: str) -> AgentEntry | None:
+        for agent in self.agents:
+            if agent.name == name:
+                return agent
+        return None
+
+
+def interpolate(value: str, env: Mapping[str, str], warnings: list[str], where: str, used: list[str]) -> str:
+    """Replace ${VAR} from the environment; an unset variable becomes empty, with a warning."""
+
+    def sub(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in env:
+            warnings.append(f"{where}: ${{{name}}} is not set in the environment; left empty")
+            return ""
+        used.append(env[name])
+        return env[name]
+
+    return _VAR.sub(sub, value)
+
+
+def _entry(raw: Any, index: int, env: Mapping[str, str], warnings: list[str], source: str) -> AgentEntry | None:
+    where = f"{source}: agents[{index}]"
+    if not isinstance(raw, dict):
+        warnings.append(f"{where} is not a mapping; skipped")
+        return None
+    name, url = raw.get("name"), raw.get("url")
+    if not isinstance(name, str) or not name or not isinstance(url, str) or not url:
+        warnings.append(f"{where} needs a name and a url; skipped")
+        return None
+    used: list[str] = []
+    url = interpolate(url, env, warnings, where, used)
+    protocol = raw.get("protocol") or raw.get("runtime") or "a2a"
+    if protocol not in ("a2a", "tasks"):
+        warnings.append(f"{where} ({name}): protocol {protocol!r} is unknown; a2a assumed")
+        protocol = "a2a"
+    entry = AgentEntry(name=name, url=url, protocol=protocol)
+    if isinstance(raw.get("apiKeyEnv"), str):
+        entry.api_key_env = raw["apiKeyEnv"]
+    auth = raw.get("auth")
+    if isinstance(auth, dict) and isinstance(auth.get("env"), str):
+        scheme = str(auth.get("scheme", "bearer")).lower()
+        if scheme in ("apikey", "api_key", "api-key"):
+            entry.api_key_env = auth["env"]
+        else:
+            entry.bearer_env = auth["env"]
+    elif auth is not None:
+        warnings.append(f"{where} ({name}): auth needs {{scheme, env}}; ignored")
+    headers = raw.get("headers") or {}
+    if isinstance(headers, dict):
+        entry.headers = {str(k): interpolate(str(v), env, warnings, where, used) for k, v in headers.items()}
+    else:
+        warnings.append(f"{where} ({name}): headers must be a mapping; ignored")
+    if isinstance(raw.get("skills"), list):
+        entry.skills = [s for s in raw["skills"] if isinstance(s, dict)]
+    entry.interpolated = [u for u in used if u]
+    return entry
+
+
+def load_agents(path: Path | None, env: Mapping[str, str] | None = None) -> AgentsFile:
+    """Read the agents file. A missing default file is an empty list; a broken file is a clear error."""
+    env = os.environ if env is None else env
+    if path is None or not path.exists():
+        return AgentsFile(path, [], [])
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise UsageError(
+            f"cannot read the agents file {path}{where}: {getattr(exc, 'problem', None) or exc}",
+            hint="Fix the YAML, or point at another file with --agents FILE.",
+        ) from None
+    raw_agents = data.get("agents") if isinstance(data, dict) else data
+    warnings: list[str] = []
+    if raw_agents is None:
+        raw_agents = []
+    if not isinstance(raw_agents, list):
+        raise UsageError(f"{path}: `agents` must be a list", hint="See examples/agents.yaml for the format.")
+    agents = [a for i, raw in enumerate(raw_agents) if (a := _entry(raw, i, env, warnings, str(path)))]
+    names = [a.name for a in agents]
+    for dup in sorted({n for n in names if names.count(n) > 1}):
+        warnings.append(f"{path}: the name {dup} is used more than once; the first wins")
+    return AgentsFile(path, agents, warnings)

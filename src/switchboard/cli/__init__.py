@@ -1,0 +1,81 @@
+"""The `switchboard` command. Heavy imports wait until a command runs, so --help is instant."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from ..a2a.errors import SwitchboardError, UsageError
+from .parser import ArgumentError, build_parser
+
+
+def report(error: SwitchboardError, output: str) -> None:
+    """One error: the JSON envelope on stdout under -o json, plain lines on stderr otherwise."""
+    from ..safe_text import strip_controls
+
+    if output == "json":
+        print(json.dumps(error.envelope(), ensure_ascii=False))
+        return
+    print(f"Error: {strip_controls(error.message)}", file=sys.stderr)
+    print(f"Code: {error.code}", file=sys.stderr)
+    if error.hint:
+        print(f"Hint: {strip_controls(error.hint)}", file=sys.stderr)
+
+
+def _output_of(argv: list[str]) -> str:
+    """The -o value, read by hand when argparse itself failed."""
+    for i, arg in enumerate(argv):
+        if arg in ("-o", "--output") and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--output="):
+            return arg.split("=", 1)[1]
+    return "text"
+
+
+async def _dispatch(args: Any) -> int:
+    from . import commands
+
+    handlers = {
+        ("card", "get"): commands.card_get,
+        ("send", None): commands.send,
+        ("task", "get"): commands.task_get,
+        ("task", "cancel"): commands.task_cancel,
+        ("task", "subscribe"): commands.task_subscribe,
+        ("task", "list"): commands.task_list,
+    }
+    handler = handlers.get((args.command, getattr(args, "subcommand", None)))
+    if handler is None:
+        raise UsageError(f"`{args.command}` needs a subcommand", hint=f"switchboard {args.command} --help")
+    return await handler(args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except ArgumentError as exc:
+        report(UsageError(str(exc), hint="switchboard --help shows the commands and their flags."), _output_of(argv))
+        return 2
+    if args.command is None:
+        parser.print_help()
+        return 0
+    import asyncio
+
+    try:
+        return asyncio.run(_dispatch(args))
+    except SwitchboardError as exc:
+        report(exc, getattr(args, "output", "text"))
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # the last line of defence: an envelope, never a traceback
+        report(
+            SwitchboardError(
+                f"unexpected {type(exc).__name__}: {exc}", hint="Please report this with --verbose output."
+            ),
+            getattr(args, "output", "text"),
+        )
+        return 1

@@ -1,0 +1,99 @@
+"""From parsed arguments to a connected client: which agent, which credentials, what to show on stderr."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..a2a.auth import Credentials, credentials_from_env
+from ..a2a.errors import UsageError
+from ..a2a.tap import Tap, format_record
+from ..agents import AgentEntry, load_agents
+from ..paths import agents_file
+from ..safe_text import strip_controls
+
+
+def warn(text: str) -> None:
+    print(f"warning: {strip_controls(text)}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class Target:
+    """The agent a command talks to, and what the command line says about it."""
+
+    ref: str
+    entry: AgentEntry | None
+    args: list[str] = field(default_factory=list)  # positionals after the agent
+
+
+def split_target(args: Any, words: list[str], needs: int) -> Target:
+    """The agent is --agent-card, else the first positional; `needs` positionals must remain after it."""
+    words = list(words)
+    ref = args.agent_card or os.environ.get("A2ACLI_AGENT_CARD")
+    if not args.agent_card and words and (len(words) > needs or not ref):
+        ref = words.pop(0)
+    if not ref:
+        raise UsageError(
+            "no agent given", hint="Name the agent first: a URL, host:port, card file, or agents-file name."
+        )
+    if len(words) < needs:
+        raise UsageError(f"missing argument after the agent ({needs} expected)", hint="See --help for the form.")
+    path = Path(args.agents).expanduser() if args.agents else agents_file()
+    if args.agents and not path.exists():
+        raise UsageError(f"the agents file {path} does not exist", hint="Check the path given to --agents.")
+    registry = load_agents(path)
+    for text in registry.warnings:
+        warn(text)
+    entry = registry.find(ref)
+    return Target(entry.url if entry else ref, entry, words)
+
+
+def credentials_for(args: Any, entry: AgentEntry | None) -> Credentials:
+    """Literal flags, then named variables, then the agents file's variables, then A2ACLI_* defaults."""
+    from_env = credentials_from_env(
+        bearer_env=args.bearer_env or (entry.bearer_env if entry else None),
+        api_key_env=args.api_key_env or (entry.api_key_env if entry else None),
+    )
+    return Credentials(bearer=args.bearer or from_env.bearer, api_key=args.api_key or from_env.api_key)
+
+
+def extra_headers(args: Any, entry: AgentEntry | None) -> dict[str, str]:
+    headers = dict(entry.headers) if entry else {}
+    for item in args.svc_param:
+        name, sep, value = item.partition(":")
+        if not sep or not name.strip():
+            raise UsageError(f"--svc-param {item!r} is not NAME:VALUE", hint="For example --svc-param X-Trace:abc")
+        headers[name.strip()] = value.strip()
+    return headers
+
+
+def make_tap(args: Any, entry: AgentEntry | None) -> Tap:
+    """A tap whose records go to stderr under --verbose; header values from the agents file are redacted."""
+    tap = Tap()
+    if entry:
+        tap.redactor.add(*entry.interpolated)
+    if args.verbose or args.debug:
+        tap.listeners.append(lambda record: print(format_record(record), file=sys.stderr, flush=True))
+    return tap
+
+
+async def open_client(args: Any, target: Target, *, correlation_id: str | None = None):
+    """Fetch the card and build an A2AClient for the target (notes go to stderr as warnings)."""
+    from ..a2a.client import A2AClient
+
+    credentials = credentials_for(args, target.entry)
+    tap = make_tap(args, target.entry)
+    tap.redactor.add(*credentials.secrets)
+    return await A2AClient.connect(
+        target.ref,
+        tap=tap,
+        credentials=credentials,
+        prefer_version=args.a2a_version,
+        correlation_id=correlation_id,
+        extra_headers=extra_headers(args, target.entry),
+        trust_interface_origin=args.trust_interface_origin,
+        on_note=warn,
+    )

@@ -1,0 +1,155 @@
+"""The command line surface, after the A2A CLI specification (Tier 1, plus task list/subscribe).
+
+Only argparse is imported here, so `switchboard --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import __version__
+
+EPILOG = """\
+agents are named by URL (http://127.0.0.1:9101), bare host (localhost:9101), card URL, card file,
+or by name from the agents file.
+
+exit codes: 0 done (whatever the task's state), 1 failure, 2 usage, 3 unreachable / no card,
+4 credentials missing or refused, 5 timeout.
+
+examples:
+  switchboard card get http://127.0.0.1:9101
+  switchboard send http://127.0.0.1:9101 "hi"
+  switchboard send http://127.0.0.1:9101 --task-id TASK --context-id CTX "Ada"
+  switchboard send writer "a poem" --stream -o json
+  switchboard task get writer TASK --wait
+"""
+
+
+class ArgumentError(Exception):
+    """Raised instead of argparse's exit, so usage errors use the one error envelope."""
+
+
+class Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ArgumentError(f"{self.prog}: {message}")
+
+
+class PartAction(argparse.Action):
+    """--text, --file, --data and --media-type append to one ordered list of message parts."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parts = list(getattr(namespace, "parts", None) or [])
+        kind = self.dest.replace("part_", "")
+        if kind == "media_type":
+            if not parts or parts[-1][0] == "text":
+                raise ArgumentError("--media-type binds to the --file or --data flag just before it")
+            previous = parts[-1]
+            parts[-1] = (previous[0], previous[1], values)
+        else:
+            parts.append((kind, values, None))
+        namespace.parts = parts
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("connection and output")
+    g.add_argument("-a", "--agent-card", metavar="REF", help="the agent (instead of the first positional argument)")
+    g.add_argument("-o", "--output", choices=("text", "json"), default="text", help="output format (default text)")
+    g.add_argument("--verbose", action="store_true", help="show every request, response and SSE frame on stderr")
+    g.add_argument("--debug", action="store_true", help="same as --verbose")
+    g.add_argument("--a2a-version", choices=("1.0", "0.3"), help="protocol version to use (default: from the card)")
+    g.add_argument("--timeout", type=float, metavar="SECONDS", help="give up waiting after this long (exit 5)")
+    g.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
+    a = p.add_argument_group("credentials (values come from environment variables)")
+    a.add_argument("--bearer-env", metavar="VAR", help="environment variable holding a bearer token")
+    a.add_argument("--api-key-env", metavar="VAR", help="environment variable holding an API key")
+    a.add_argument("--bearer", metavar="TOKEN", help="bearer token (prefer --bearer-env: argv is visible to others)")
+    a.add_argument("--api-key", metavar="KEY", help="API key (prefer --api-key-env)")
+    a.add_argument(
+        "--svc-param",
+        metavar="K:V",
+        action="append",
+        default=[],
+        help="extra HTTP header sent to the agent, repeatable",
+    )
+    a.add_argument(
+        "--trust-interface-origin",
+        action="store_true",
+        help="send credentials even when the card points its interface at another origin",
+    )
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="switchboard",
+        description="A terminal switchboard for A2A agents: agent cards, live task streams, workflows.",
+        epilog=EPILOG,
+    )
+    parser.add_argument("-v", "--version", action="version", version=f"switchboard {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    card = commands.add_parser("card", help="agent cards").add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
+    card_get = card.add_parser("get", help="fetch and show an agent card", epilog=EPILOG)
+    card_get.add_argument("agent", nargs="?", help="the agent")
+    card_get.add_argument("--validate", action="store_true", help="list what is missing or odd in the card")
+    card_get.add_argument("--extended", action="store_true", help="fetch the authenticated extended card")
+    _common(card_get)
+
+    send = commands.add_parser("send", help="send a message to start or continue a task", epilog=EPILOG)
+    send.add_argument("words", nargs="*", metavar="[AGENT] TEXT", help="the agent, then the message text")
+    send.add_argument("--text", dest="part_text", action=PartAction, metavar="TEXT", help="a text part, repeatable")
+    send.add_argument(
+        "--file", dest="part_file", action=PartAction, metavar="PATH|URL", help="a file part (bytes, or a URL)"
+    )
+    send.add_argument(
+        "--data",
+        dest="part_data",
+        action=PartAction,
+        metavar="JSON|@FILE|-",
+        help="a data part: inline JSON, file, stdin",
+    )
+    send.add_argument(
+        "--media-type", dest="part_media_type", action=PartAction, metavar="TYPE", help="media type of the part before"
+    )
+    send.add_argument("--task-id", help="continue this task (e.g. answer input-required)")
+    send.add_argument("--context-id", help="start a new task in this context")
+    send.add_argument("--stream", action="store_true", help="follow the live event stream (JSONL with -o json)")
+    send.add_argument(
+        "--async", dest="no_wait", action="store_true", help="return the task ids at once instead of waiting"
+    )
+    send.add_argument("--return-immediately", dest="no_wait", action="store_true", help=argparse.SUPPRESS)
+    send.add_argument("--no-wait", dest="no_wait", action="store_true", help=argparse.SUPPRESS)
+    send.add_argument("--poll-interval", type=float, default=2.0, metavar="SECONDS", help="when polling (default 2)")
+    send.add_argument("--metadata", metavar="JSON", help="message metadata, a JSON object")
+    send.add_argument("--correlation-id", metavar="ID", help="trace id: X-Correlation-Id and metadata.correlationId")
+    send.set_defaults(parts=[])
+    _common(send)
+
+    task = commands.add_parser("task", help="tasks: get, cancel, subscribe, list").add_subparsers(
+        dest="subcommand", metavar="SUBCOMMAND"
+    )
+    get = task.add_parser("get", help="a task's state, artifacts and (with --history) messages", epilog=EPILOG)
+    get.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
+    get.add_argument("--history", type=int, metavar="N", help="include up to N history messages")
+    get.add_argument("--wait", "--watch", action="store_true", help="poll until the task ends or needs input")
+    get.add_argument("--poll-interval", type=float, default=2.0, metavar="SECONDS")
+    _common(get)
+    cancel = task.add_parser("cancel", help="cancel a task", epilog=EPILOG)
+    cancel.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
+    _common(cancel)
+    subscribe = task.add_parser("subscribe", help="re-attach to a running task's stream", epilog=EPILOG)
+    subscribe.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
+    subscribe.add_argument("--stream", action="store_true", help="print each event (JSONL with -o json)")
+    _common(subscribe)
+    listing = task.add_parser("list", help="list the agent's tasks (protocol 1.0)", epilog=EPILOG)
+    listing.add_argument("words", nargs="*", metavar="[AGENT]")
+    listing.add_argument("--context-id", help="only tasks in this context")
+    listing.add_argument("--state", help="only tasks in this state (e.g. completed, input-required)")
+    listing.add_argument("--page-size", type=int, metavar="N")
+    listing.add_argument("--page-token", metavar="TOKEN")
+    listing.add_argument("--history", type=int, metavar="N")
+    _common(listing)
+    return parser

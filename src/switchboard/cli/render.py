@@ -1,0 +1,197 @@
+"""Output: `-o text` as `Label: value` lines and blocks (no control sequences), `-o json` as the protocol's
+own v1.0 types, one document, or JSONL under --stream."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from typing import Any, TextIO
+
+from ..a2a.cards import choose_endpoint, lint_card
+from ..a2a.errors import ProtocolUnsupportedError
+from ..a2a.model import (
+    AgentCard,
+    Artifact,
+    ArtifactUpdate,
+    DataPart,
+    FilePart,
+    Message,
+    Part,
+    StatusUpdate,
+    StreamEvent,
+    Task,
+    TaskPage,
+    TextPart,
+)
+from ..a2a.wire import v10
+from ..safe_text import strip_controls
+
+
+class Out:
+    """Writes results to stdout; everything in text mode goes through strip_controls."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stdout
+
+    def field(self, label: str, value: Any) -> None:
+        if value is None or value == "":
+            return
+        text = strip_controls(str(value)).replace("\n", " ")
+        self.stream.write(f"{label}: {text}\n")
+
+    def block(self, label: str, content: str) -> None:
+        """A label line, the content, then a blank line that closes the block."""
+        content = strip_controls(content)
+        self.stream.write(f"{label}:\n{content}{'' if content.endswith(chr(10)) else chr(10)}\n")
+
+    def json_line(self, obj: Any) -> None:
+        self.stream.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self.stream.flush()
+
+    def json_doc(self, obj: Any) -> None:
+        self.stream.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+# --- parts, artifacts, tasks ------------------------------------------------------------------------
+
+
+def describe_file(part: FilePart) -> str:
+    bits = [part.media_type or "type unknown"]
+    if part.size is not None:
+        bits.append(f"{part.size} bytes")
+    if part.url:
+        bits.append(part.url)
+    return f"{part.name or '(unnamed)'} ({', '.join(bits)})"
+
+
+def render_parts(out: Out, label: str, parts: list[Part]) -> None:
+    """Text parts joined exactly as sent; data as formatted JSON; files by name, type and size."""
+    text = "".join(p.text for p in parts if isinstance(p, TextPart))
+    if text:
+        out.block(label, text)
+    for part in parts:
+        if isinstance(part, DataPart):
+            out.block(f"{label} Data", json.dumps(part.data, indent=2, ensure_ascii=False))
+        elif isinstance(part, FilePart):
+            out.field(f"{label} File", describe_file(part))
+
+
+def render_artifact(out: Out, artifact: Artifact) -> None:
+    title = artifact.name or artifact.artifact_id
+    out.field("Artifact", f"{title} ({artifact.artifact_id})" if artifact.name else title)
+    render_parts(out, "Artifact", artifact.parts)
+
+
+def render_task(out: Out, task: Task, *, history: bool = False) -> None:
+    out.field("Task ID", task.id)
+    out.field("Context ID", task.context_id)
+    out.field("State", task.status.state.value)
+    out.field("Updated", task.status.timestamp)
+    if task.status.message is not None:
+        render_parts(out, "Status Message", task.status.message.parts)
+    for artifact in task.artifacts or []:
+        render_artifact(out, artifact)
+    if history:
+        for message in task.history or []:
+            render_parts(out, f"History {message.role.value}", message.parts)
+
+
+def render_message(out: Out, message: Message) -> None:
+    out.field("Message ID", message.message_id)
+    out.field("Context ID", message.context_id)
+    out.field("Task ID", message.task_id)
+    out.field("Role", message.role.value)
+    render_parts(out, "Message", message.parts)
+
+
+def resume_hint(agent: str, task: Task) -> str:
+    return f'switchboard send {shlex.quote(agent)} --task-id {task.id} --context-id {task.context_id} "<your reply>"'
+
+
+def render_event(out: Out, event: StreamEvent) -> None:
+    """One live event in the field-and-block form."""
+    if isinstance(event, Task):
+        out.field("Event", "task")
+        render_task(out, event)
+    elif isinstance(event, Message):
+        out.field("Event", "message")
+        render_message(out, event)
+    elif isinstance(event, StatusUpdate):
+        out.field("Event", "status-update")
+        out.field("State", event.status.state.value)
+        if event.status.message is not None:
+            render_parts(out, "Status Message", event.status.message.parts)
+    elif isinstance(event, ArtifactUpdate):
+        out.field("Event", "artifact-update")
+        out.field("Artifact ID", event.artifact.artifact_id)
+        out.field("Artifact Name", event.artifact.name)
+        out.field("Append", "true" if event.append else "false")
+        out.field("Last Chunk", "true" if event.last_chunk else "false")
+        render_parts(out, "Chunk", event.artifact.parts)
+    out.flush()
+
+
+def stream_response(event: StreamEvent) -> dict[str, Any]:
+    return v10.encode_event(event)
+
+
+# --- cards -------------------------------------------------------------------------------------------
+
+
+def render_card(out: Out, card: AgentCard, card_url: str, *, validate: bool) -> None:
+    out.field("Name", card.name)
+    out.field("Description", card.description)
+    out.field("Version", card.version)
+    out.field("Card URL", card_url)
+    if card.provider:
+        out.field("Provider", f"{card.provider.organization} {card.provider.url or ''}".strip())
+    out.field("Documentation", card.documentation_url)
+    try:
+        endpoint = choose_endpoint(card)
+        out.field("Endpoint", f"{endpoint.url} (JSON-RPC, protocol {endpoint.version})")
+    except ProtocolUnsupportedError as exc:
+        out.field("Endpoint", f"none usable: {exc.message}")
+    for iface in card.interfaces:
+        out.field("Interface", f"{iface.binding} {iface.protocol_version} {iface.url}")
+    caps = card.capabilities
+    out.field("Streaming", "yes" if caps.streaming else "no")
+    out.field("Push Notifications", "yes" if caps.push_notifications else "no")
+    out.field("Extended Card", "yes" if caps.extended_card else "no")
+    for ext in caps.extensions or []:
+        out.field("Extension", f"{ext.uri}{' (required)' if ext.required else ''}")
+    out.field("Input Modes", ", ".join(card.default_input_modes))
+    out.field("Output Modes", ", ".join(card.default_output_modes))
+    for name, scheme in card.security_schemes.items():
+        from ..a2a.auth import describe_scheme
+
+        out.field("Security Scheme", describe_scheme(name, scheme))
+    if card.security:
+        out.field("Security Required", " or ".join(" + ".join(req) for req in card.security))
+    for skill in card.skills:
+        out.field("Skill", f"{skill.id}: {skill.name}")
+        out.field("Skill Description", skill.description)
+        if skill.tags:
+            out.field("Skill Tags", ", ".join(skill.tags))
+        for example in skill.examples:
+            out.field("Skill Example", example)
+    if validate:
+        warnings = lint_card(card, card_url)
+        for warning in warnings:
+            out.field("Lint", warning)
+        out.field("Lint Result", f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}")
+
+
+def render_task_page(out: Out, page: TaskPage) -> None:
+    for task in page.tasks:
+        out.field("Task ID", task.id)
+        out.field("Context ID", task.context_id)
+        out.field("State", task.status.state.value)
+        out.field("Updated", task.status.timestamp)
+        out.stream.write("\n")
+    out.field("Tasks", len(page.tasks))
+    out.field("Total", page.total_size)
+    out.field("Next Page Token", page.next_page_token)
