@@ -11,10 +11,10 @@ from typing import Any
 import httpx
 from httpx_sse import EventSource
 
-from .auth import AuthPlan, Credentials, origin_of, plan_auth
+from .auth import AuthPlan, Credentials, Redactor, origin_of, plan_auth
 from .cards import Endpoint, ResolvedCard, choose_endpoint, fetch_card, parse_card
 from .errors import InvalidResponseError, SwitchboardError, UsageError, protocol_error_from
-from .http import http_status_error, network_error, new_http_client, parse_json, tapped_request
+from .http import header_pairs, http_status_error, network_error, new_http_client, parse_json, tapped_request
 from .model import AgentCard, Message, Part, Role, StreamEvent, Task, TaskPage, TaskState, TextPart
 from .tap import Tap
 from .wire import codec_for
@@ -83,8 +83,9 @@ class A2AClient:
         self._on_note = on_note
         self._ids = itertools.count(1)
         credentials = credentials or Credentials()
-        if tap:
-            tap.redactor.add(*credentials.secrets)
+        # One redactor for the tap and for error messages, which may quote what the agent echoed back.
+        self.redactor = tap.redactor if tap else Redactor()
+        self.redactor.add(*credentials.secrets)
         self.auth: AuthPlan = plan_auth(card, credentials)
         self._headers = {"Content-Type": "application/json", **(extra_headers or {})}
         if self.endpoint.version == "1.0":
@@ -178,11 +179,17 @@ class A2AClient:
     def _result(self, payload: Any) -> Any:
         url = self.endpoint.url
         if not isinstance(payload, dict):
-            raise InvalidResponseError(f"{url} answered with a JSON {type(payload).__name__}, not a JSON-RPC response")
+            raise InvalidResponseError(
+                f"{url} answered with a JSON {type(payload).__name__}, not a JSON-RPC response",
+                hint="Check that the card's interface URL is the agent's JSON-RPC endpoint; --verbose shows it.",
+                url=url,
+            )
         if "error" in payload and payload["error"] is not None:
             raise protocol_error_from(payload["error"], url)
         if "result" not in payload:
-            raise InvalidResponseError(f"{url} answered without a result or an error", url=url)
+            raise InvalidResponseError(
+                f"{url} answered without a result or an error", hint="Run with --verbose to see the answer.", url=url
+            )
         return payload["result"]
 
     async def _call(self, op: str, params: dict[str, Any]) -> Any:
@@ -198,7 +205,7 @@ class A2AClient:
             content=body,
         )
         if response.status_code != 200:
-            raise http_status_error(url, response.status_code, response.text)
+            raise http_status_error(url, response.status_code, self.redactor.text(response.text))
         return self._result(parse_json(url, response.text))
 
     def _decode(self, decode: Callable[[Any, Notes], Any], value: Any, what: str) -> Any:
@@ -299,12 +306,13 @@ class A2AClient:
             content=body,
         )
         tap = self.tap
-        exchange = tap.request("POST", str(request.url), request.headers.items(), body) if tap else 0
+        exchange = tap.request("POST", str(request.url), header_pairs(request.headers), body) if tap else 0
         try:
             response = await self.http.send(request, stream=True)
         except httpx.HTTPError as exc:
             if tap:
                 tap.error(exchange, f"{type(exc).__name__}: {exc}")
+                tap.done(exchange)
             raise network_error(url, exc) from None
         try:
             content_type = response.headers.get("content-type", "")
@@ -312,14 +320,14 @@ class A2AClient:
                 # A streaming call answered with plain JSON: an error (or, from some servers, a result).
                 await response.aread()
                 if tap:
-                    tap.response(exchange, response.status_code, response.headers.items(), response.content)
+                    tap.response(exchange, response.status_code, header_pairs(response.headers), response.content)
                 if response.status_code != 200:
-                    raise http_status_error(url, response.status_code, response.text)
+                    raise http_status_error(url, response.status_code, self.redactor.text(response.text))
                 result = self._result(parse_json(url, response.text))
                 yield self._decode(self.codec.decode_event, result, "the stream result")
                 return
             if tap:
-                tap.response(exchange, response.status_code, response.headers.items(), None)
+                tap.response(exchange, response.status_code, header_pairs(response.headers), None)
             try:
                 async for sse in EventSource(response).aiter_sse():
                     if tap:

@@ -37,7 +37,8 @@ _REASON_NAMES = {
 }
 
 _PROTOCOL_HINTS = {
-    "TaskNotFoundError": "Check the task id; `switchboard task list AGENT` shows the agent's tasks (v1.0 agents).",
+    "TaskNotFoundError": "Check the task id (agents may forget finished tasks); for a v1.0 agent "
+    "`switchboard task list AGENT` shows the tasks it knows.",
     "TaskNotCancelableError": "The task already finished; `switchboard task get AGENT TASK_ID` shows its state.",
     "UnsupportedOperationError": "The agent does not allow this here (a finished task takes no new messages; "
     "start a new task with --context-id to stay in the same context).",
@@ -127,11 +128,13 @@ class InvalidResponseError(SwitchboardError):
 class ProtocolError(SwitchboardError):
     """A JSON-RPC error the agent returned, under its A2A name."""
 
-    def __init__(self, rpc_code: int, message: str, *, data: Any = None, url: str | None = None) -> None:
+    def __init__(
+        self, rpc_code: int, message: str, *, data: Any = None, url: str | None = None, hint: str | None = None
+    ) -> None:
         self.rpc_code = rpc_code
         self.data = data
         self.code = _name_for(rpc_code, data)
-        super().__init__(message or self.code, hint=_PROTOCOL_HINTS.get(self.code), url=url)
+        super().__init__(message or self.code, hint=hint or _PROTOCOL_HINTS.get(self.code), url=url)
 
     @property
     def a2a_code(self) -> int | None:

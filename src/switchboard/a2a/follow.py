@@ -37,9 +37,28 @@ class FollowPolicy:
     max_reattach: int = 5
     backoff: float = 0.25
     max_backoff: float = 5.0
+    # No event for this long (keep-alive pings do not count) means the stream is wedged: some servers
+    # keep a stream open for ever after their executor died (a2a-sdk 0.3 does).
+    stall_timeout: float | None = 60.0
 
     def delay(self, attempt: int) -> float:
         return min(self.max_backoff, self.backoff * 2 ** max(0, attempt - 1))
+
+
+class StreamStalledError(StreamBrokenError):
+    """No event arrived within the stall timeout."""
+
+
+async def _until_stall(source: AsyncIterator[StreamEvent], seconds: float | None) -> AsyncIterator[StreamEvent]:
+    iterator = aiter(source)
+    while True:
+        try:
+            event = await asyncio.wait_for(anext(iterator), seconds)
+        except StopAsyncIteration:
+            return
+        except TimeoutError:
+            raise StreamStalledError(f"no event for {seconds:g} s") from None
+        yield event
 
 
 async def _get_with_retry(client: A2AClient, task_id: str, policy: FollowPolicy) -> Task:
@@ -101,7 +120,7 @@ async def follow_turn(
     while True:
         problem: SwitchboardError | None = None
         try:
-            async for event in source:
+            async for event in _until_stall(source, policy.stall_timeout):
                 view.apply(event)
                 yield event
                 if view.turn_over:

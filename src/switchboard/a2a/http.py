@@ -23,6 +23,11 @@ def new_http_client(timeout: httpx.Timeout | float | None = None) -> httpx.Async
     )
 
 
+def header_pairs(headers: httpx.Headers) -> list[tuple[str, str]]:
+    """Headers as sent, with their original casing (for the wire view)."""
+    return [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers.raw]
+
+
 def network_error(url: str, exc: Exception) -> SwitchboardError:
     """Turn an httpx failure into an error that names the URL and the reason."""
     if isinstance(exc, httpx.TimeoutException):
@@ -45,6 +50,7 @@ def network_error(url: str, exc: Exception) -> SwitchboardError:
 
 
 def http_status_error(url: str, status: int, body: str) -> SwitchboardError:
+    """An HTTP failure status as an error. `body` must already be redacted: agents echo credentials."""
     snippet = body.strip().replace("\n", " ")[:200]
     if status in (401, 403):
         return AuthFailedError(
@@ -83,16 +89,17 @@ async def tapped_request(
 ) -> httpx.Response:
     """Send one request and read the whole body, recording both ends on the tap."""
     request = http.build_request(method, url, headers=headers, params=params, content=content)
-    exchange = tap.request(method, str(request.url), request.headers.items(), content) if tap else 0
+    exchange = tap.request(method, str(request.url), header_pairs(request.headers), content) if tap else 0
     try:
         response = await http.send(request)
         await response.aread()
     except httpx.HTTPError as exc:
         if tap:
             tap.error(exchange, f"{type(exc).__name__}: {exc}")
-            tap.done(exchange)
         raise network_error(url, exc) from None
+    finally:
+        if tap:
+            tap.done(exchange)  # also when the caller was cancelled mid-request
     if tap:
-        tap.response(exchange, response.status_code, response.headers.items(), response.content)
-        tap.done(exchange)
+        tap.response(exchange, response.status_code, header_pairs(response.headers), response.content)
     return response

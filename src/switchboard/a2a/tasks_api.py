@@ -76,7 +76,7 @@ from urllib.parse import quote
 
 import httpx
 
-from .auth import Credentials
+from .auth import Credentials, Redactor
 from .errors import InvalidResponseError, ProtocolError, TimedOutError
 from .http import http_status_error, new_http_client, parse_json, tapped_request
 from .model import (
@@ -206,8 +206,9 @@ class TasksApiClient:
         self._noted: set[str] = set()
         self._contexts: dict[str, str] = {}  # task id -> the context id its server last named
         credentials = credentials or Credentials()
-        if tap:
-            tap.redactor.add(*credentials.secrets)
+        # Error messages quote response bodies, and a server may echo the token back: redact those too.
+        self._redactor = tap.redactor if tap else Redactor()
+        self._redactor.add(*credentials.secrets)
         self._headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if credentials.bearer:
             self._headers["Authorization"] = f"Bearer {credentials.bearer}"
@@ -320,16 +321,9 @@ class TasksApiClient:
         response = await tapped_request(self.http, method, url, tap=self.tap, headers=headers, content=content)
         status = response.status_code
         if status not in ok:
-            snippet = response.text.strip().replace("\n", " ")[:200]
-            if task_id is not None and status == 404:
-                raise ProtocolError(-32001, f"{url}: no task {task_id}" + (f" ({snippet})" if snippet else ""), url=url)
-            if task_id is not None and status == 409 and method == "POST":
-                raise ProtocolError(
-                    -32004,
-                    f"{url}: task {task_id} is not waiting for input" + (f" ({snippet})" if snippet else ""),
-                    url=url,
-                )
-            raise http_status_error(url, status, response.text)
+            if task_id is not None and status in (404, 409):
+                raise self._task_error(url, task_id, status, self._redactor.text(response.text))
+            raise http_status_error(url, status, self._redactor.text(response.text))
         payload = parse_json(url, response.text)
         notes = Notes()
         try:
@@ -346,6 +340,25 @@ class TasksApiClient:
         if task_id is not None and snapshot.id != task_id:
             self.note(f"{url} answered for task {snapshot.id}, not {task_id}")
         return snapshot
+
+    @staticmethod
+    def _task_error(url: str, task_id: str, status: int, body: str) -> ProtocolError:
+        """404 and 409 under a task's URL, under their A2A names, with hints that fit this protocol."""
+        snippet = body.strip().replace("\n", " ")[:200]
+        detail = f" ({snippet})" if snippet else ""
+        if status == 404:
+            return ProtocolError(
+                -32001,
+                f"{url}: no task {task_id}{detail}",
+                url=url,
+                hint="Check the task id; the agent may have forgotten finished tasks.",
+            )
+        return ProtocolError(
+            -32004,
+            f"{url}: task {task_id} is not waiting for input{detail}",
+            url=url,
+            hint="Only a task in input-required takes an answer; send a new message to start a new task.",
+        )
 
     def _read(self, payload: Any, notes: Notes) -> _Snapshot:
         """One task document -> _Snapshot. Missing id or status is fatal; other oddities become notes."""
@@ -369,7 +382,7 @@ class TasksApiClient:
             text = opt_str(doc, "question", "task", notes)
         elif state in _ERROR_STATES:
             text = opt_str(doc, "error", "task", notes)
-        output = doc.get("output", _NO_OUTPUT)
+        output = doc.get("output")
         if output is None:
             output = _NO_OUTPUT
         elif not isinstance(output, str | dict | list):
