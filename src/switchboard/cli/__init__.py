@@ -50,11 +50,22 @@ async def _dispatch(args: Any) -> int:
     return await handler(args)
 
 
+def parse(parser, argv: list[str]):
+    """Like parse_args, but positionals may also come after options (`send URL --task-id T "reply"`)."""
+    args, extras = parser.parse_known_args(argv)
+    unknown = [e for e in extras if e.startswith("-") and e != "-"]
+    if unknown or (extras and not hasattr(args, "words")):
+        raise ArgumentError(f"switchboard: unrecognized arguments: {' '.join(unknown or extras)}")
+    if extras:
+        args.words = [*args.words, *extras]
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parse(parser, argv)
     except ArgumentError as exc:
         report(UsageError(str(exc), hint="switchboard --help shows the commands and their flags."), _output_of(argv))
         return 2

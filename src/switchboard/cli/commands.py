@@ -105,14 +105,14 @@ async def deadline(seconds: float | None, what: str):
         ) from None
 
 
-def _warn_outcome(state: TaskState | None) -> None:
+def warn_outcome(state: TaskState | None) -> None:
     if state in (TaskState.FAILED, TaskState.REJECTED, TaskState.CANCELED):
         warn(f"the task ended {state.value}")
     elif state in (TaskState.INPUT_REQUIRED, TaskState.AUTH_REQUIRED):
         warn(f"the task is waiting: {state.value}")
 
 
-async def _consume(events: AsyncIterator, args: Any, out: Out, *, live: bool) -> TaskView:
+async def consume_turn(events: AsyncIterator, args: Any, out: Out, *, live: bool) -> TaskView:
     """Fold events into a view; under --stream print each one as it arrives."""
     view = TaskView()
     async for event in events:
@@ -128,7 +128,7 @@ async def _consume(events: AsyncIterator, args: Any, out: Out, *, live: bool) ->
     return view
 
 
-def _summary(out: Out, args: Any, agent: str, view: TaskView) -> None:
+def print_summary(out: Out, args: Any, agent: str, view: TaskView) -> None:
     """The closing lines of a text stream: ids and state again, and how to answer an interrupted task."""
     out.field("Task ID", view.task_id)
     out.field("Context ID", view.context_id)
@@ -184,27 +184,27 @@ async def send(args: Any) -> int:
     async with await open_client(args, target, correlation_id=args.correlation_id) as client:
         if args.no_wait:
             result = await client.send(message, blocking=False)
-            _print_result(out, args, target.ref, result)
+            print_result(out, args, target.ref, result)
             return 0
         policy = FollowPolicy(poll_interval=args.poll_interval)
         streaming = None if args.stream else False
         async with deadline(args.timeout, "the task"):
-            view = await _consume(
+            view = await consume_turn(
                 follow_turn(client, message, streaming=streaming, policy=policy), args, out, live=args.stream
             )
         if args.stream:
             if args.output == "text":
-                _summary(out, args, target.ref, view)
+                print_summary(out, args, target.ref, view)
         else:
             result = view.reply if view.reply is not None else view.to_task()
             if result is None:
                 raise UsageError("the agent sent nothing back")  # follow_turn raises before this
-            _print_result(out, args, target.ref, result)
-        _warn_outcome(view.state)
+            print_result(out, args, target.ref, result)
+        warn_outcome(view.state)
     return 0
 
 
-def _print_result(out: Out, args: Any, agent: str, result: Task | Message) -> None:
+def print_result(out: Out, args: Any, agent: str, result: Task | Message) -> None:
     if args.output == "json":
         out.json_doc(v10.encode_send_result(result))
         return
@@ -254,13 +254,13 @@ async def task_subscribe(args: Any) -> int:
     out = Out()
     async with await open_client(args, target) as client:
         async with deadline(args.timeout, f"task {task_id}"):
-            view = await _consume(follow_turn(client, task_id=task_id, streaming=True), args, out, live=args.stream)
+            view = await consume_turn(follow_turn(client, task_id=task_id, streaming=True), args, out, live=args.stream)
         if args.stream:
             if args.output == "text":
-                _summary(out, args, target.ref, view)
+                print_summary(out, args, target.ref, view)
         else:
             _print_task(out, args, target.ref, await client.get_task(task_id))
-        _warn_outcome(view.state)
+        warn_outcome(view.state)
     return 0
 
 
