@@ -20,8 +20,9 @@ $(VENV03)/.stamp: Makefile
 	$(VENV03)/bin/pip install -q $(A2A03_PIN)
 	touch $@
 
+# Until the demo fleet and the TUI exist, this shows the command line and how to try it.
 run: $(VENV)/.stamp
-	$(BIN)/switchboard --demo
+	$(BIN)/switchboard
 
 lint: $(VENV)/.stamp
 	$(BIN)/ruff check src tests bench
