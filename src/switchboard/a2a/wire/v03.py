@@ -9,7 +9,6 @@ from typing import Any
 
 from ..model import (
     AgentCard,
-    Artifact,
     ArtifactUpdate,
     Capabilities,
     DataPart,
@@ -26,7 +25,6 @@ from ..model import (
     StreamEvent,
     Task,
     TaskState,
-    TaskStatus,
     TextPart,
 )
 from .common import (
@@ -43,6 +41,7 @@ from .common import (
     str_list,
     unknown_keys,
 )
+from .dialect import Dialect
 
 VERSION = "0.3"
 METHODS = {
@@ -54,15 +53,8 @@ METHODS = {
     "extended_card": "agent/getAuthenticatedExtendedCard",
 }
 
-_STATES = {s.value: s for s in TaskState}
-_ROLES = {"user": Role.USER, "agent": Role.AGENT}
 
 _PART_KEYS = frozenset({"kind", "type", "text", "file", "data", "metadata"})
-_MESSAGE_KEYS = frozenset(
-    {"kind", "messageId", "role", "parts", "taskId", "contextId", "metadata", "extensions", "referenceTaskIds"}
-)
-_TASK_KEYS = frozenset({"kind", "id", "contextId", "status", "history", "artifacts", "metadata"})
-_ARTIFACT_KEYS = frozenset({"artifactId", "name", "description", "parts", "metadata", "extensions"})
 
 
 # --- decoding ----------------------------------------------------------------------------------------
@@ -102,77 +94,6 @@ def decode_part(o: Any, notes: Notes) -> Part | None:
         return DataPart(data=o.get("data"), metadata=metadata)
     notes.add(f"part of unknown kind {kind!r:.40}; dropped")
     return None
-
-
-def decode_parts(value: Any, what: str, notes: Notes) -> list[Part]:
-    return decode_list(value, decode_part, f"{what}.parts", notes) or []
-
-
-def decode_role(value: Any, notes: Notes) -> Role:
-    role = _ROLES.get(value) if isinstance(value, str) else None
-    if role is None:
-        notes.add(f"unknown role {value!r:.40}")
-        return Role.UNSPECIFIED
-    return role
-
-
-def decode_message(o: Any, notes: Notes) -> Message:
-    o = obj(o, "message", notes)
-    unknown_keys(o, _MESSAGE_KEYS, "message", notes)
-    return Message(
-        message_id=req_str(o, "messageId", "message", notes),
-        role=decode_role(o.get("role"), notes),
-        parts=decode_parts(o.get("parts"), "message", notes),
-        task_id=opt_str(o, "taskId", "message", notes),
-        context_id=opt_str(o, "contextId", "message", notes),
-        metadata=opt_dict(o, "metadata", "message", notes),
-        extensions=str_list(o, "extensions", "message", notes),
-        reference_task_ids=str_list(o, "referenceTaskIds", "message", notes),
-    )
-
-
-def decode_state(value: Any, notes: Notes) -> TaskState:
-    state = _STATES.get(value) if isinstance(value, str) else None
-    if state is None:
-        notes.add(f"unknown task state {value!r:.40}")
-        return TaskState.UNKNOWN
-    return state
-
-
-def decode_status(o: Any, notes: Notes) -> TaskStatus:
-    o = obj(o, "status", notes)
-    message = o.get("message")
-    return TaskStatus(
-        state=decode_state(o.get("state"), notes),
-        message=decode_message(message, notes) if message is not None else None,
-        timestamp=opt_str(o, "timestamp", "status", notes),
-    )
-
-
-def decode_artifact(o: Any, notes: Notes) -> Artifact:
-    o = obj(o, "artifact", notes)
-    unknown_keys(o, _ARTIFACT_KEYS, "artifact", notes)
-    return Artifact(
-        artifact_id=req_str(o, "artifactId", "artifact", notes),
-        name=opt_str(o, "name", "artifact", notes),
-        description=opt_str(o, "description", "artifact", notes),
-        parts=decode_parts(o.get("parts"), "artifact", notes),
-        metadata=opt_dict(o, "metadata", "artifact", notes),
-        extensions=str_list(o, "extensions", "artifact", notes),
-    )
-
-
-def decode_task(o: Any, notes: Notes) -> Task:
-    o = obj(o, "task", notes)
-    unknown_keys(o, _TASK_KEYS, "task", notes)
-    return Task(
-        id=req_str(o, "id", "task", notes),
-        context_id=req_str(o, "contextId", "task", notes),
-        status=decode_status(o.get("status"), notes),
-        history=decode_list(o.get("history"), decode_message, "task.history", notes),
-        artifacts=decode_list(o.get("artifacts"), decode_artifact, "task.artifacts", notes),
-        metadata=opt_dict(o, "metadata", "task", notes),
-    )
 
 
 def decode_event(o: Any, notes: Notes) -> StreamEvent:
@@ -386,47 +307,18 @@ def encode_part(part: Part) -> dict[str, Any]:
     return out
 
 
-def encode_message(m: Message) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "kind": "message",
-        "messageId": m.message_id,
-        "role": m.role.value,
-        "parts": [encode_part(p) for p in m.parts],
-    }
-    put(out, "taskId", m.task_id)
-    put(out, "contextId", m.context_id)
-    put(out, "metadata", m.metadata)
-    put(out, "extensions", m.extensions)
-    put(out, "referenceTaskIds", m.reference_task_ids)
-    return out
-
-
-def encode_status(s: TaskStatus) -> dict[str, Any]:
-    out: dict[str, Any] = {"state": s.state.value}
-    if s.message is not None:
-        out["message"] = encode_message(s.message)
-    put(out, "timestamp", s.timestamp)
-    return out
-
-
-def encode_artifact(a: Artifact) -> dict[str, Any]:
-    out: dict[str, Any] = {"artifactId": a.artifact_id}
-    put(out, "name", a.name)
-    put(out, "description", a.description)
-    out["parts"] = [encode_part(p) for p in a.parts]
-    put(out, "metadata", a.metadata)
-    put(out, "extensions", a.extensions)
-    return out
-
-
-def encode_task(t: Task) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": "task", "id": t.id, "contextId": t.context_id, "status": encode_status(t.status)}
-    if t.history is not None:
-        out["history"] = [encode_message(m) for m in t.history]
-    if t.artifacts is not None:
-        out["artifacts"] = [encode_artifact(a) for a in t.artifacts]
-    put(out, "metadata", t.metadata)
-    return out
+DIALECT = Dialect(
+    decode_part=decode_part,
+    encode_part=encode_part,
+    role_names={Role.USER: "user", Role.AGENT: "agent", Role.UNSPECIFIED: "unspecified"},
+    state_names={state: state.value for state in TaskState},
+    kinds=True,
+)
+decode_state = DIALECT.decode_state
+decode_message, decode_task = DIALECT.decode_message, DIALECT.decode_task
+decode_status, decode_artifact = DIALECT.decode_status, DIALECT.decode_artifact
+encode_message, encode_task = DIALECT.encode_message, DIALECT.encode_task
+encode_status, encode_artifact = DIALECT.encode_status, DIALECT.encode_artifact
 
 
 def encode_event(e: StreamEvent) -> dict[str, Any]:

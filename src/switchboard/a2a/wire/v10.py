@@ -10,7 +10,6 @@ from typing import Any
 
 from ..model import (
     AgentCard,
-    Artifact,
     ArtifactUpdate,
     DataPart,
     FilePart,
@@ -24,7 +23,6 @@ from ..model import (
     Task,
     TaskPage,
     TaskState,
-    TaskStatus,
     TextPart,
 )
 from . import v03
@@ -42,6 +40,7 @@ from .common import (
     str_list,
     unknown_keys,
 )
+from .dialect import Dialect
 
 VERSION = "1.0"
 METHODS = {
@@ -65,17 +64,9 @@ _STATE_NAMES = {
     TaskState.REJECTED: "TASK_STATE_REJECTED",
     TaskState.UNKNOWN: "TASK_STATE_UNSPECIFIED",
 }
-_STATES = {name: state for state, name in _STATE_NAMES.items()}
-_STATES["TASK_STATE_CANCELLED"] = TaskState.CANCELED  # the v0.3 proto's spelling
 _ROLE_NAMES = {Role.USER: "ROLE_USER", Role.AGENT: "ROLE_AGENT", Role.UNSPECIFIED: "ROLE_UNSPECIFIED"}
-_ROLES = {name: role for role, name in _ROLE_NAMES.items()}
 
 _PART_KEYS = frozenset({"text", "raw", "url", "data", "filename", "mediaType", "metadata"})
-_MESSAGE_KEYS = frozenset(
-    {"messageId", "role", "parts", "taskId", "contextId", "metadata", "extensions", "referenceTaskIds"}
-)
-_TASK_KEYS = frozenset({"id", "contextId", "status", "history", "artifacts", "metadata"})
-_ARTIFACT_KEYS = frozenset({"artifactId", "name", "description", "parts", "metadata", "extensions"})
 
 
 def state_name(state: TaskState) -> str:
@@ -115,73 +106,6 @@ def decode_part(o: Any, notes: Notes) -> Part | None:
         name=opt_str(o, "filename", "part", notes),
         media_type=media_type,
         metadata=metadata,
-    )
-
-
-def decode_parts(value: Any, what: str, notes: Notes) -> list[Part]:
-    return decode_list(value, decode_part, f"{what}.parts", notes) or []
-
-
-def decode_message(o: Any, notes: Notes) -> Message:
-    o = obj(o, "message", notes)
-    unknown_keys(o, _MESSAGE_KEYS, "message", notes)
-    role = _ROLES.get(o.get("role")) if isinstance(o.get("role"), str) else None
-    if role is None:
-        notes.add(f"unknown role {o.get('role')!r:.40}")
-        role = Role.UNSPECIFIED
-    return Message(
-        message_id=req_str(o, "messageId", "message", notes),
-        role=role,
-        parts=decode_parts(o.get("parts"), "message", notes),
-        task_id=opt_str(o, "taskId", "message", notes),
-        context_id=opt_str(o, "contextId", "message", notes),
-        metadata=opt_dict(o, "metadata", "message", notes),
-        extensions=str_list(o, "extensions", "message", notes) or None,
-        reference_task_ids=str_list(o, "referenceTaskIds", "message", notes) or None,
-    )
-
-
-def decode_state(value: Any, notes: Notes) -> TaskState:
-    state = _STATES.get(value) if isinstance(value, str) else None
-    if state is None:
-        notes.add(f"unknown task state {value!r:.40}")
-        return TaskState.UNKNOWN
-    return state
-
-
-def decode_status(o: Any, notes: Notes) -> TaskStatus:
-    o = obj(o, "status", notes)
-    message = o.get("message")
-    return TaskStatus(
-        state=decode_state(o.get("state"), notes),
-        message=decode_message(message, notes) if message is not None else None,
-        timestamp=opt_str(o, "timestamp", "status", notes),
-    )
-
-
-def decode_artifact(o: Any, notes: Notes) -> Artifact:
-    o = obj(o, "artifact", notes)
-    unknown_keys(o, _ARTIFACT_KEYS, "artifact", notes)
-    return Artifact(
-        artifact_id=req_str(o, "artifactId", "artifact", notes),
-        name=opt_str(o, "name", "artifact", notes),
-        description=opt_str(o, "description", "artifact", notes),
-        parts=decode_parts(o.get("parts"), "artifact", notes),
-        metadata=opt_dict(o, "metadata", "artifact", notes),
-        extensions=str_list(o, "extensions", "artifact", notes) or None,
-    )
-
-
-def decode_task(o: Any, notes: Notes) -> Task:
-    o = obj(o, "task", notes)
-    unknown_keys(o, _TASK_KEYS, "task", notes)
-    return Task(
-        id=req_str(o, "id", "task", notes),
-        context_id=req_str(o, "contextId", "task", notes),
-        status=decode_status(o.get("status"), notes),
-        history=decode_list(o.get("history"), decode_message, "task.history", notes),
-        artifacts=decode_list(o.get("artifacts"), decode_artifact, "task.artifacts", notes),
-        metadata=opt_dict(o, "metadata", "task", notes),
     )
 
 
@@ -413,44 +337,19 @@ def encode_part(part: Part) -> dict[str, Any]:
     return out
 
 
-def encode_message(m: Message) -> dict[str, Any]:
-    out: dict[str, Any] = {"messageId": m.message_id}
-    put(out, "contextId", m.context_id)
-    put(out, "taskId", m.task_id)
-    out["role"] = _ROLE_NAMES[m.role]
-    out["parts"] = [encode_part(p) for p in m.parts]
-    put(out, "metadata", m.metadata)
-    put(out, "extensions", m.extensions)
-    put(out, "referenceTaskIds", m.reference_task_ids)
-    return out
-
-
-def encode_status(s: TaskStatus) -> dict[str, Any]:
-    out: dict[str, Any] = {"state": _STATE_NAMES[s.state]}
-    if s.message is not None:
-        out["message"] = encode_message(s.message)
-    put(out, "timestamp", s.timestamp)
-    return out
-
-
-def encode_artifact(a: Artifact) -> dict[str, Any]:
-    out: dict[str, Any] = {"artifactId": a.artifact_id}
-    put(out, "name", a.name)
-    put(out, "description", a.description)
-    out["parts"] = [encode_part(p) for p in a.parts]
-    put(out, "metadata", a.metadata)
-    put(out, "extensions", a.extensions)
-    return out
-
-
-def encode_task(t: Task) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": t.id, "contextId": t.context_id, "status": encode_status(t.status)}
-    if t.artifacts is not None:
-        out["artifacts"] = [encode_artifact(a) for a in t.artifacts]
-    if t.history is not None:
-        out["history"] = [encode_message(m) for m in t.history]
-    put(out, "metadata", t.metadata)
-    return out
+DIALECT = Dialect(
+    decode_part=decode_part,
+    encode_part=encode_part,
+    role_names=_ROLE_NAMES,
+    state_names=_STATE_NAMES,
+    kinds=False,
+    state_aliases=(("TASK_STATE_CANCELLED", TaskState.CANCELED),),  # the v0.3 proto's spelling
+)
+decode_state = DIALECT.decode_state
+decode_message, decode_task = DIALECT.decode_message, DIALECT.decode_task
+decode_status, decode_artifact = DIALECT.decode_status, DIALECT.decode_artifact
+encode_message, encode_task = DIALECT.encode_message, DIALECT.encode_task
+encode_status, encode_artifact = DIALECT.encode_status, DIALECT.encode_artifact
 
 
 def encode_event(e: StreamEvent) -> dict[str, Any]:
