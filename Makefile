@@ -25,8 +25,8 @@ run: $(VENV)/.stamp
 	$(BIN)/switchboard
 
 lint: $(VENV)/.stamp
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check
+	$(BIN)/ruff format --check
 	$(BIN)/lint-imports
 
 test: $(VENV)/.stamp $(VENV03)/.stamp lint

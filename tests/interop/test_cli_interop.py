@@ -80,7 +80,7 @@ def test_input_required_round_trip_in_text(cli, reference_server):
     assert second.returncode == 0, second.stderr
     done = fields(second.stdout)
     assert (done["State"], done["Task ID"], done["Context ID"]) == ("completed", got["Task ID"], got["Context ID"])
-    assert block(second.stdout, "Artifact") == "Hello, Ada! Nice to meet you."
+    assert block(second.stdout, "Artifact Text") == "Hello, Ada! Nice to meet you."
     assert "\x1b" not in first.stdout + second.stdout
 
 

@@ -68,11 +68,14 @@ def describe_file(part: FilePart) -> str:
     return f"{part.name or '(unnamed)'} ({', '.join(bits)})"
 
 
-def render_parts(out: Out, label: str, parts: list[Part]) -> None:
-    """Text parts joined exactly as sent; data as formatted JSON; files by name, type and size."""
+def render_parts(out: Out, label: str, parts: list[Part], text_label: str | None = None) -> None:
+    """Text parts joined exactly as sent; data as formatted JSON; files by name, type and size.
+
+    Block labels never repeat a field label, so a reader can tell fields and blocks apart.
+    """
     text = "".join(p.text for p in parts if isinstance(p, TextPart))
     if text:
-        out.block(label, text)
+        out.block(text_label or label, text)
     for part in parts:
         if isinstance(part, DataPart):
             out.block(f"{label} Data", json.dumps(part.data, indent=2, ensure_ascii=False))
@@ -83,7 +86,7 @@ def render_parts(out: Out, label: str, parts: list[Part]) -> None:
 def render_artifact(out: Out, artifact: Artifact) -> None:
     title = artifact.name or artifact.artifact_id
     out.field("Artifact", f"{title} ({artifact.artifact_id})" if artifact.name else title)
-    render_parts(out, "Artifact", artifact.parts)
+    render_parts(out, "Artifact", artifact.parts, "Artifact Text")
 
 
 def render_task(out: Out, task: Task, *, history: bool = False) -> None:
@@ -131,7 +134,7 @@ def render_event(out: Out, event: StreamEvent) -> None:
         out.field("Artifact Name", event.artifact.name)
         out.field("Append", "true" if event.append else "false")
         out.field("Last Chunk", "true" if event.last_chunk else "false")
-        render_parts(out, "Chunk", event.artifact.parts)
+        render_parts(out, "Chunk", event.artifact.parts, "Chunk Text")
     out.flush()
 
 
