@@ -95,7 +95,9 @@ def _entry(raw: Any, index: int, env: Mapping[str, str], warnings: list[str], so
         warnings.append(f"{where} ({name}): auth needs {{scheme, env}}; ignored")
     headers = raw.get("headers") or {}
     if isinstance(headers, dict):
-        entry.headers = {str(k): interpolate(str(v), env, warnings, where, used) for k, v in headers.items()}
+        entry.headers = {
+            str(k): interpolate("" if v is None else str(v), env, warnings, where, used) for k, v in headers.items()
+        }
     else:
         warnings.append(f"{where} ({name}): headers must be a mapping; ignored")
     if isinstance(raw.get("skills"), list):

@@ -9,7 +9,7 @@ _ESCAPES = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC
     r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"  # DCS, SOS, PM, APC
-    r"|\x1b[@-Z\\-_]?"  # two-byte escapes, or a lone ESC
+    r"|\x1b[ -/]*[0-~]?"  # other escapes (ESC ( B, ESC 7, ESC c ...), or a lone ESC
     r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
     r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]"  # remaining controls, keeping \t and \n
 )

@@ -148,7 +148,8 @@ def origin_of(url: str) -> str:
     parts = urlsplit(url)
     scheme = (parts.scheme or "http").lower()
     port = parts.port or (443 if scheme == "https" else 80)
-    return f"{scheme}://{(parts.hostname or '').lower()}:{port}"
+    host = (parts.hostname or "").lower()
+    return f"{scheme}://{f'[{host}]' if ':' in host else host}:{port}"
 
 
 class Redactor:

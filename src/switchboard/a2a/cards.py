@@ -6,7 +6,7 @@ import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import httpx
 
@@ -77,7 +77,7 @@ def candidate_urls(ref: str) -> list[str]:
 
 def _local_path(ref: str) -> Path | None:
     if ref.startswith("file://"):
-        return Path(urlsplit(ref).path)
+        return Path(unquote(urlsplit(ref).path))  # as_uri() percent-encodes; decode it back
     if "://" not in ref and (ref.startswith(("/", "./", "../", "~")) or ref.endswith(".json")):
         path = Path(ref).expanduser()
         return path if path.exists() or ref.startswith(("/", "./", "../", "~")) else None
@@ -118,7 +118,9 @@ async def fetch_card(
                 url=url,
             )
         if response.status_code >= 400:
-            raise http_status_error(url, response.status_code, response.text)
+            # http_status_error quotes the body, and agents echo what they got (e.g. agents-file headers).
+            body = tap.redactor.text(response.text) if tap else response.text
+            raise http_status_error(url, response.status_code, body)
         if url.endswith(LEGACY_CARD_PATH) and url != urls[0]:
             notes.add(f"card served only at the legacy path {LEGACY_CARD_PATH}")
         try:
@@ -142,13 +144,13 @@ def wire_version(protocol_version: str | None) -> str | None:
 
 
 def choose_endpoint(card: AgentCard, prefer_version: str | None = None) -> Endpoint:
-    """The first JSON-RPC interface, preferring protocol 1.0 (or `prefer_version`), else 0.3.
+    """The first JSON-RPC interface at protocol 1.0, else 0.3; or exactly `prefer_version` when given.
 
     Legacy cards speak the 0.3 wire at `url`, including 0.2.x cards (the same wire).
     """
     jsonrpc = [i for i in card.interfaces if i.binding.upper() == "JSONRPC"]
-    order = [prefer_version] if prefer_version else []
-    order += [v for v in SUPPORTED_VERSIONS if v not in order]
+    # A version asked for by name is required, not a preference: silently using another would surprise.
+    order = [prefer_version] if prefer_version else list(SUPPORTED_VERSIONS)
     if card.shape == "legacy":
         jsonrpc = [i.model_copy(update={"protocol_version": "0.3"}) for i in jsonrpc]
     for version in order:

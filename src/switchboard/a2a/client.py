@@ -93,12 +93,15 @@ class A2AClient:
         if correlation_id:
             self._headers[CORRELATION_HEADER] = correlation_id
         same_origin = not card_url.startswith("http") or origin_of(self.endpoint.url) == origin_of(card_url)
-        if not self.auth.empty and not same_origin and not trust_interface_origin:
+        if (extra_headers or not self.auth.empty) and not same_origin and not trust_interface_origin:
+            # Configured headers may hold ${VAR} secrets too, so they stay home with the credentials.
             self.note(
-                f"credentials withheld: the card at {origin_of(card_url)} points its interface at "
-                f"{origin_of(self.endpoint.url)} (allow it with --trust-interface-origin)"
+                f"credentials and configured headers withheld: the card at {origin_of(card_url)} points its "
+                f"interface at {origin_of(self.endpoint.url)} (allow it with --trust-interface-origin)"
             )
             self.auth = AuthPlan()
+            for name in extra_headers or {}:
+                self._headers.pop(name, None)
         if tap:
             tap.sensitive_headers.update(self.auth.headers)
 

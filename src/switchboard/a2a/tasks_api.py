@@ -254,8 +254,16 @@ class TasksApiClient:
         """Poll an existing task until its turn ends: a Task snapshot, then each change."""
         return self._follow(task_id)
 
-    def run_turn(self, text: str, *, task_id: str | None = None) -> AsyncIterator[StreamEvent]:
-        """Send `text` (a new task, or the answer to `task_id`) and yield events until the turn ends."""
+    def run_turn(
+        self, text: str, *, task_id: str | None = None, context_id: str | None = None
+    ) -> AsyncIterator[StreamEvent]:
+        """Send `text` (a new task, or the answer to `task_id`) and yield events until the turn ends.
+
+        `context_id` is the context the caller knows `task_id` to be in: the thin answer to POST .../input
+        names none, and a fresh client would otherwise put the task in a context of its own id.
+        """
+        if task_id is not None and context_id:
+            self._contexts.setdefault(task_id, context_id)
         return self._run_turn(text, task_id)
 
     # --- turns -----------------------------------------------------------------------------------------

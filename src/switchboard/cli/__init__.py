@@ -30,6 +30,8 @@ def _output_of(argv: list[str]) -> str:
             return argv[i + 1]
         if arg.startswith("--output="):
             return arg.split("=", 1)[1]
+        if arg.startswith("-o") and len(arg) > 2 and not arg.startswith("--"):
+            return arg[2:].lstrip("=")
     return "text"
 
 

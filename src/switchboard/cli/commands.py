@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..a2a.errors import TimedOutError, UsageError
 from ..a2a.follow import FollowPolicy, Notice, follow_turn, poll_task
@@ -54,8 +55,9 @@ def _read_json(source: str) -> Any:
 
 def _file_part(value: str, media_type: str | None) -> FilePart:
     if value.startswith(("http://", "https://")):
-        name = value.rstrip("/").rsplit("/", 1)[-1] or None
-        return FilePart(url=value, name=name, media_type=media_type or mimetypes.guess_type(value)[0])
+        url_path = urlsplit(value).path  # the name and type come from the path, not the host or query
+        name = url_path.rstrip("/").rsplit("/", 1)[-1] or None
+        return FilePart(url=value, name=name, media_type=media_type or mimetypes.guess_type(url_path)[0])
     path = Path(value).expanduser()
     try:
         content = path.read_bytes()

@@ -33,17 +33,26 @@ class Out:
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stdout
+        self._closed = True  # the last thing written ended with a blank line (or nothing was written)
+
+    def separate(self) -> None:
+        """End a group of fields with a blank line, unless a block already did."""
+        if not self._closed:
+            self.stream.write("\n")
+            self._closed = True
 
     def field(self, label: str, value: Any) -> None:
         if value is None or value == "":
             return
         text = strip_controls(str(value)).replace("\n", " ")
         self.stream.write(f"{label}: {text}\n")
+        self._closed = False
 
     def block(self, label: str, content: str) -> None:
         """A label line, the content, then a blank line that closes the block."""
         content = strip_controls(content)
         self.stream.write(f"{label}:\n{content}{'' if content.endswith(chr(10)) else chr(10)}\n")
+        self._closed = True
 
     def json_line(self, obj: Any) -> None:
         self.stream.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
@@ -135,6 +144,7 @@ def render_event(out: Out, event: StreamEvent) -> None:
         out.field("Append", "true" if event.append else "false")
         out.field("Last Chunk", "true" if event.last_chunk else "false")
         render_parts(out, "Chunk", event.artifact.parts, "Chunk Text")
+    out.separate()
     out.flush()
 
 
@@ -194,7 +204,7 @@ def render_task_page(out: Out, page: TaskPage) -> None:
         out.field("Context ID", task.context_id)
         out.field("State", task.status.state.value)
         out.field("Updated", task.status.timestamp)
-        out.stream.write("\n")
+        out.separate()
     out.field("Tasks", len(page.tasks))
     out.field("Total", page.total_size)
     out.field("Next Page Token", page.next_page_token)

@@ -37,7 +37,9 @@ async def send_tasks_api(args: Any, target: Target, parts: list[Part]) -> int:
         ) as client,
         deadline(args.timeout, "the task"),
     ):
-        view = await consume_turn(client.run_turn(text, task_id=args.task_id), args, out, live=args.stream)
+        view = await consume_turn(
+            client.run_turn(text, task_id=args.task_id, context_id=args.context_id), args, out, live=args.stream
+        )
     if args.stream:
         if args.output == "text":
             print_summary(out, args, target.entry.name, view)
