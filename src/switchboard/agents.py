@@ -37,6 +37,8 @@ class AgentEntry:
     skills: list[dict[str, Any]] | None = None
     # values that came from ${VAR}: secrets to redact wherever they might show
     interpolated: list[str] = field(default_factory=list, repr=False)
+    # the entry as written in the file, uninterpolated, so saving the file never writes a secret
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
 @dataclass
@@ -81,7 +83,7 @@ def _entry(raw: Any, index: int, env: Mapping[str, str], warnings: list[str], so
     if protocol not in ("a2a", "tasks"):
         warnings.append(f"{where} ({name}): protocol {protocol!r} is unknown; a2a assumed")
         protocol = "a2a"
-    entry = AgentEntry(name=name, url=url, protocol=protocol)
+    entry = AgentEntry(name=name, url=url, protocol=protocol, raw=dict(raw))
     if isinstance(raw.get("apiKeyEnv"), str):
         entry.api_key_env = raw["apiKeyEnv"]
     auth = raw.get("auth")
@@ -133,3 +135,55 @@ def load_agents(path: Path | None, env: Mapping[str, str] | None = None) -> Agen
     for dup in sorted({n for n in names if names.count(n) > 1}):
         warnings.append(f"{path}: the name {dup} is used more than once; the first wins")
     return AgentsFile(path, agents, warnings)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write a file so that a crash leaves either the old or the new content, never a mix."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(temp, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temp, path)
+
+
+def new_entry_raw(
+    name: str, url: str, *, api_key_env: str | None = None, bearer_env: str | None = None, protocol: str = "a2a"
+) -> dict[str, Any]:
+    """The YAML mapping for an agent added from the UI."""
+    raw: dict[str, Any] = {"name": name, "url": url}
+    if protocol != "a2a":
+        raw["protocol"] = protocol
+    if api_key_env:
+        raw["apiKeyEnv"] = api_key_env
+    if bearer_env:
+        raw["auth"] = {"scheme": "bearer", "env": bearer_env}
+    return raw
+
+
+def save_agents(path: Path, entries: list[dict[str, Any]]) -> None:
+    """Write the agents file from raw entries (as the user wrote them: ${VAR} stays ${VAR})."""
+    import yaml
+
+    text = "# Agents for a2a-switchboard. Secrets go in environment variables, named here.\n"
+    text += yaml.safe_dump({"agents": entries}, sort_keys=False, allow_unicode=True)
+    write_atomically(path, text)
+
+
+def add_agent(registry: AgentsFile, raw: dict[str, Any]) -> AgentsFile:
+    """Append an agent and save; a name already in use is an error that says so."""
+    if registry.path is None:
+        raise UsageError("there is no agents file to save to", hint="Start with --agents FILE.")
+    if registry.find(raw["name"]):
+        raise UsageError(f"an agent named {raw['name']} exists already", hint="Choose another name.")
+    entries = [a.raw for a in registry.agents] + [raw]
+    save_agents(registry.path, entries)
+    return load_agents(registry.path)
+
+
+def remove_agent(registry: AgentsFile, name: str) -> AgentsFile:
+    if registry.path is None or registry.find(name) is None:
+        raise UsageError(f"no agent named {name} in the agents file")
+    save_agents(registry.path, [a.raw for a in registry.agents if a.name != name])
+    return load_agents(registry.path)

@@ -1,0 +1,87 @@
+"""What the home screen knows about each agent: its card (or why there is none), checked on demand and
+in the background, as agent registries do."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import httpx
+
+from .a2a.cards import choose_endpoint, fetch_card, lint_card
+from .a2a.errors import SwitchboardError
+from .a2a.model import AgentCard
+from .a2a.tap import Tap
+from .agents import AgentEntry
+
+
+@dataclass
+class AgentStatus:
+    entry: AgentEntry
+    card: AgentCard | None = None
+    card_url: str | None = None
+    error: SwitchboardError | None = None
+    checked_at: float | None = None
+    lint: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    checking: bool = False
+
+    @property
+    def reachable(self) -> bool | None:
+        """True with a card (or an answering REST task API), False after a failed check, None before any."""
+        if self.checked_at is None:
+            return None
+        return self.error is None
+
+    @property
+    def protocol(self) -> str:
+        if self.entry.protocol == "tasks":
+            return "tasks API"
+        if self.card is None:
+            return "?"
+        try:
+            return "1.0" if choose_endpoint(self.card).version == "1.0" else "0.3 legacy"
+        except SwitchboardError:
+            return "unsupported"
+
+    @property
+    def streaming(self) -> bool | None:
+        if self.entry.protocol == "tasks":
+            return False
+        return bool(self.card.capabilities.streaming) if self.card else None
+
+    @property
+    def auth_needed(self) -> bool:
+        if self.card is not None and (self.card.security or self.card.security_schemes):
+            return True
+        return bool(self.entry.api_key_env or self.entry.bearer_env)
+
+    @property
+    def skill_count(self) -> int | None:
+        return len(self.card.skills) if self.card else None
+
+    @property
+    def title(self) -> str:
+        return self.card.name if self.card else self.entry.name
+
+
+async def check_agent(entry: AgentEntry, http: httpx.AsyncClient, tap: Tap | None = None) -> AgentStatus:
+    """Fetch the agent's card (A2A) or see that its REST task API answers; never raises."""
+    status = AgentStatus(entry)
+    try:
+        if entry.protocol == "tasks":
+            # The REST task API has no card; any HTTP answer from its base URL means it is up.
+            await http.get(entry.url.rstrip("/") + "/tasks/_probe", headers=entry.headers or None)
+        else:
+            resolved = await fetch_card(entry.url, http, tap=tap, headers=entry.headers or None)
+            status.card, status.card_url = resolved.card, resolved.card_url
+            status.notes = list(resolved.notes)
+            status.lint = lint_card(resolved.card, resolved.card_url)
+    except SwitchboardError as exc:
+        status.error = exc
+    except httpx.HTTPError as exc:
+        from .a2a.http import network_error
+
+        status.error = network_error(entry.url, exc)
+    status.checked_at = time.time()
+    return status

@@ -1,0 +1,54 @@
+"""The settings file: theme, key bindings, refresh and size limits. YAML in the config dir, written atomically."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .paths import config_dir
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    theme: str = "switchboard"
+    # binding id -> keys, e.g. {"send": "ctrl+s", "toggle_wire": "f12"}; see the footer for the ids
+    keymap: dict[str, str] = Field(default_factory=dict)
+    card_refresh_minutes: float = Field(default=10.0, gt=0)
+    # Text beyond this many characters of one artifact is not rendered (it can still be saved whole).
+    artifact_render_limit: int = Field(default=200_000, gt=1000)
+    wire_records: int = Field(default=5000, gt=10)
+
+
+def settings_path() -> Path:
+    return config_dir() / "settings.yaml"
+
+
+def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
+    """The settings, and warnings for anything that could not be used (the defaults stand in for it)."""
+    path = path or settings_path()
+    if not path.exists():
+        return Settings(), []
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        return Settings(), [f"{path} could not be read ({exc}); defaults used"]
+    if not isinstance(data, dict):
+        return Settings(), [f"{path} is not a mapping; defaults used"]
+    try:
+        return Settings.model_validate(data), []
+    except ValidationError as exc:
+        bad = ", ".join(".".join(str(p) for p in err["loc"]) for err in exc.errors())
+        good = {k: v for k, v in data.items() if k not in {str(err["loc"][0]) for err in exc.errors()}}
+        return Settings.model_validate(good), [f"{path}: invalid {bad}; defaults used for those"]
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    import yaml
+
+    from .agents import write_atomically
+
+    write_atomically(path or settings_path(), yaml.safe_dump(settings.model_dump(), sort_keys=False))

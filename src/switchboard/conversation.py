@@ -1,0 +1,110 @@
+"""A conversation with one agent: turns in one context, and answers to a task that waits for input.
+
+Pure protocol logic with no terminal: the TUI renders a Conversation, tests drive one directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from .a2a.client import new_message
+from .a2a.errors import SwitchboardError
+from .a2a.follow import FollowPolicy, Notice, TurnEvent
+from .a2a.model import Message, Part, TaskState, TextPart
+from .a2a.tap import Tap
+from .a2a.turn import TaskView
+from .link import AgentLink
+
+
+@dataclass
+class Turn:
+    """One message from the person and everything the agent sent back for it."""
+
+    message: Message
+    view: TaskView = field(default_factory=TaskView)
+    notices: list[Notice] = field(default_factory=list)
+    error: SwitchboardError | None = None
+    secret: bool = False  # the message is a credential: shown masked, never logged
+    running: bool = True
+
+
+class Conversation:
+    def __init__(self, link: AgentLink, *, tap: Tap | None = None, policy: FollowPolicy | None = None) -> None:
+        self.link = link
+        self.tap = tap
+        self.policy = policy
+        self.turns: list[Turn] = []
+        self.context_id: str | None = None
+
+    @property
+    def last(self) -> Turn | None:
+        return self.turns[-1] if self.turns else None
+
+    @property
+    def waiting(self) -> TaskState | None:
+        """input-required or auth-required when the last turn stopped to ask the person something."""
+        last = self.last
+        if last and not last.running and last.view.state and last.view.state.is_interrupted:
+            return last.view.state
+        return None
+
+    @property
+    def running(self) -> bool:
+        return bool(self.last and self.last.running)
+
+    @property
+    def task_id(self) -> str | None:
+        return self.last.view.task_id if self.last else None
+
+    def next_message(self, parts: list[Part]) -> Message:
+        """A follow-up to a waiting task goes to that task; anything else starts a task in this context."""
+        waiting_task = self.task_id if self.waiting else None
+        return new_message(parts, task_id=waiting_task, context_id=self.context_id)
+
+    async def send(self, parts: list[Part] | str, *, secret: bool = False) -> AsyncIterator[TurnEvent]:
+        """Send a message and yield the turn's events; the Turn in `self.turns` follows along."""
+        if isinstance(parts, str):
+            parts = [TextPart(text=parts)]
+        if secret and self.tap:
+            # A credential typed into the prompt must not show in the wire view either.
+            self.tap.redactor.add(*(p.text for p in parts if isinstance(p, TextPart)))
+        turn = Turn(self.next_message(parts), secret=secret)
+        self.turns.append(turn)
+        try:
+            async for event in self.link.follow(turn.message, self.policy):
+                self._take(turn, event)
+                yield event
+        except SwitchboardError as exc:
+            turn.error = exc
+            raise
+        finally:
+            turn.running = False
+
+    async def reattach(self) -> AsyncIterator[TurnEvent]:
+        """Follow the last turn's task again (after the view was closed or the stream given up on)."""
+        turn = self.last
+        if turn is None or turn.view.task_id is None:
+            return
+        turn.running = True
+        try:
+            async for event in self.link.resume(turn.view.task_id, self.policy):
+                self._take(turn, event)
+                yield event
+        finally:
+            turn.running = False
+
+    async def cancel(self) -> None:
+        """Cancel the task of the last turn; its stream then ends with the canceled state."""
+        if self.task_id:
+            task = await self.link.cancel(self.task_id)
+            if self.last:
+                self.last.view.apply(task)
+
+    def _take(self, turn: Turn, event: TurnEvent) -> None:
+        if isinstance(event, Notice):
+            turn.notices.append(event)
+            return
+        turn.view.apply(event)
+        if turn.view.context_id and self.context_id is None:
+            self.context_id = turn.view.context_id

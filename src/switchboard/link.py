@@ -1,0 +1,103 @@
+"""A connection to one agent, whichever protocol it speaks (A2A JSON-RPC or the REST task API).
+
+Callers send a message and get the events of the turn; they never need to know which client is behind it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import httpx
+
+from .a2a.auth import Credentials, credentials_from_env
+from .a2a.client import A2AClient
+from .a2a.errors import UsageError
+from .a2a.follow import FollowPolicy, TurnEvent, follow_turn
+from .a2a.model import AgentCard, Message, Task, TextPart
+from .a2a.tap import Tap
+from .a2a.tasks_api import TasksApiClient
+from .agents import AgentEntry
+
+
+def entry_credentials(entry: AgentEntry | None) -> Credentials:
+    """Credentials named by the agents file, else the A2ACLI_* variables; an unset named variable raises."""
+    return credentials_from_env(
+        bearer_env=entry.bearer_env if entry else None, api_key_env=entry.api_key_env if entry else None
+    )
+
+
+@dataclass
+class AgentLink:
+    name: str
+    a2a: A2AClient | None = None
+    tasks: TasksApiClient | None = None
+
+    @property
+    def card(self) -> AgentCard | None:
+        return self.a2a.card if self.a2a else None
+
+    @property
+    def protocol_label(self) -> str:
+        if self.a2a is None:
+            return "tasks API"
+        return "1.0" if self.a2a.endpoint.version == "1.0" else "0.3 legacy"
+
+    @property
+    def takes_files(self) -> bool:
+        return self.a2a is not None
+
+    def follow(self, message: Message, policy: FollowPolicy | None = None) -> AsyncIterator[TurnEvent]:
+        """Send `message` and yield the turn's events until it ends."""
+        if self.a2a is not None:
+            return follow_turn(self.a2a, message, policy=policy)
+        if any(not isinstance(p, TextPart) for p in message.parts):
+            raise UsageError(f"{self.name} speaks the REST task API, which takes text only")
+        text = "".join(p.text for p in message.parts if isinstance(p, TextPart))
+        return self.tasks.run_turn(text, task_id=message.task_id, context_id=message.context_id)
+
+    def resume(self, task_id: str, policy: FollowPolicy | None = None) -> AsyncIterator[TurnEvent]:
+        """Re-attach to a task that is still running."""
+        if self.a2a is not None:
+            return follow_turn(self.a2a, task_id=task_id, policy=policy)
+        return self.tasks.follow(task_id)
+
+    async def cancel(self, task_id: str) -> Task:
+        if self.a2a is None:
+            raise UsageError("the REST task API has no cancel", hint="Let the task finish or leave it.")
+        return await self.a2a.cancel_task(task_id)
+
+    async def aclose(self) -> None:
+        if self.a2a is not None:
+            await self.a2a.aclose()
+        if self.tasks is not None:
+            await self.tasks.aclose()
+
+
+async def open_link(
+    entry: AgentEntry,
+    *,
+    http: httpx.AsyncClient,
+    tap: Tap | None = None,
+    credentials: Credentials | None = None,
+    on_note=None,
+) -> AgentLink:
+    """Connect to an agent of the agents file: fetch its card (A2A) or just point at it (tasks API)."""
+    credentials = credentials if credentials is not None else entry_credentials(entry)
+    if tap:
+        tap.redactor.add(*entry.interpolated)
+    if entry.protocol == "tasks":
+        client = TasksApiClient(
+            entry.url, agent_id=entry.name, http=http, credentials=credentials, tap=tap, on_note=on_note
+        )
+        return AgentLink(entry.name, tasks=client)
+    a2a = await A2AClient.connect(
+        entry.url,
+        http=http,
+        tap=tap,
+        credentials=credentials,
+        extra_headers=entry.headers or None,
+        card_headers=entry.headers or None,
+        on_note=on_note,
+    )
+    return AgentLink(entry.name, a2a=a2a)

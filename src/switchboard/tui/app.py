@@ -1,0 +1,100 @@
+"""The Textual app: one main screen with the agents and a tab per conversation, a wire view, the palette."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import httpx
+from textual.app import App
+from textual.binding import Binding
+
+from ..a2a.http import new_http_client
+from ..a2a.tap import Tap
+from ..agent_status import AgentStatus, check_agent
+from ..agents import AgentEntry, AgentsFile, load_agents
+from ..config import load_settings, save_settings
+from .commands import SwitchboardCommands
+from .themes import STATE_DEFAULTS, load_themes
+
+Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
+DEFAULT_THEME = "switchboard"
+
+
+class SwitchboardApp(App):
+    TITLE = "switchboard"
+    CSS_PATH = "app.tcss"
+    COMMANDS = App.COMMANDS | {SwitchboardCommands}
+    BINDINGS = [
+        Binding("f2", "toggle_wire", "Wire", id="toggle_wire"),
+        Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        agents_path: Path,
+        *,
+        settings_path: Path | None = None,
+        checker: Checker | None = None,
+        http: httpx.AsyncClient | None = None,
+        subtitle: str = "",
+    ) -> None:
+        super().__init__()
+        self.agents_path = agents_path
+        self.settings_path = settings_path
+        self.settings, self.startup_warnings = load_settings(settings_path)
+        self.registry: AgentsFile = load_agents(agents_path)
+        self.startup_warnings += self.registry.warnings
+        self.tap = Tap(max_records=self.settings.wire_records)
+        self.http = http or new_http_client()
+        self._checker = checker
+        self.sub_title = subtitle or str(agents_path)
+
+    # --- theme and keys ------------------------------------------------------------------------------
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(STATE_DEFAULTS)
+
+    def on_mount(self) -> None:
+        themes, warnings = load_themes()
+        for theme in themes:
+            self.register_theme(theme)
+        self.startup_warnings += warnings
+        wanted = self.settings.theme
+        self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
+        if self.settings.keymap:
+            self.set_keymap(self.settings.keymap)
+        from .screens.main import MainScreen
+
+        self.push_screen(MainScreen())
+        for warning in self.startup_warnings:
+            self.notify(warning, severity="warning", timeout=8)
+
+    def watch_theme(self, theme: str) -> None:
+        """Remember the chosen theme for the next start."""
+        if getattr(self, "settings", None) is None or self.settings.theme == theme:
+            return
+        self.settings = self.settings.model_copy(update={"theme": theme})
+        try:
+            save_settings(self.settings, self.settings_path)
+        except OSError as exc:
+            self.notify(f"could not save the theme choice: {exc}", severity="warning")
+
+    # --- agents --------------------------------------------------------------------------------------
+
+    async def check(self, entry: AgentEntry) -> AgentStatus:
+        if self._checker is not None:
+            return await self._checker(entry)
+        return await check_agent(entry, self.http, self.tap)
+
+    def reload_registry(self, registry: AgentsFile) -> None:
+        self.registry = registry
+
+    def action_toggle_wire(self) -> None:
+        from .screens.main import MainScreen
+
+        if isinstance(self.screen, MainScreen):
+            self.screen.toggle_wire()
+
+    async def on_unmount(self) -> None:
+        await self.http.aclose()

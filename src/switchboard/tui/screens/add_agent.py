@@ -1,0 +1,90 @@
+"""Add an agent by URL: the card is fetched to check the address, then the entry is saved to the agents file.
+Dismisses with the new agent's name, or None."""
+
+from __future__ import annotations
+
+import re
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from ...a2a.cards import fetch_card
+from ...a2a.errors import SwitchboardError
+from ...agents import add_agent, new_entry_raw
+
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class AddAgentScreen(ModalScreen[str | None]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="add.cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog add-agent"):
+            yield Static(Content.styled("Add an agent", "bold"))
+            yield Label("URL (base URL, host:port, or card URL)")
+            yield Input(placeholder="http://127.0.0.1:9101", id="url")
+            yield Label("Name (from the card when left empty)")
+            yield Input(placeholder="writer", id="name")
+            yield Label("Protocol")
+            yield Select([("A2A", "a2a"), ("REST task API", "tasks")], value="a2a", allow_blank=False, id="protocol")
+            yield Label("Credential: name of the environment variable that holds it (never the secret)")
+            with Horizontal(classes="credential-row"):
+                yield Select([("API key", "apiKey"), ("Bearer token", "bearer")], value="apiKey", allow_blank=False,
+                             id="credential-kind")  # fmt: skip
+                yield Input(placeholder="e.g. WRITER_API_KEY (optional)", id="env")
+            yield Static(id="add-status")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Add", variant="primary", id="add")
+                yield Button("Cancel", id="cancel")
+
+    def _status(self, text: str, style: str = "$text-muted") -> None:
+        self.query_one("#add-status", Static).update(Content.styled(text, style))
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#add")
+    def _add(self) -> None:
+        self.add()
+
+    @work(exclusive=True)
+    async def add(self) -> None:
+        url = self.query_one("#url", Input).value.strip()
+        name = self.query_one("#name", Input).value.strip()
+        env = self.query_one("#env", Input).value.strip()
+        protocol = self.query_one("#protocol", Select).value
+        if not url:
+            self._status("A URL is needed.", "$error")
+            return
+        if env and not _ENV_NAME.match(env):
+            self._status("That is not an environment variable name (letters, digits, _).", "$error")
+            return
+        if protocol == "a2a":
+            self._status(f"Fetching the card from {url}…")
+            try:
+                resolved = await fetch_card(url, self.app.http, tap=self.app.tap)
+            except SwitchboardError as exc:
+                self._status(f"{exc.message}\n{exc.hint or ''}".strip(), "$error")
+                return
+            name = name or re.sub(r"[^a-z0-9-]+", "-", resolved.card.name.lower()).strip("-") or "agent"
+        elif not name:
+            self._status("A REST task API agent needs a name.", "$error")
+            return
+        kind = self.query_one("#credential-kind", Select).value
+        raw = new_entry_raw(
+            name, url, protocol=protocol, api_key_env=env if kind == "apiKey" else None,
+            bearer_env=env if kind == "bearer" else None,
+        )  # fmt: skip
+        try:
+            self.app.reload_registry(add_agent(self.app.registry, raw))
+        except (SwitchboardError, OSError) as exc:
+            self._status(getattr(exc, "message", str(exc)), "$error")
+            return
+        self.dismiss(name)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

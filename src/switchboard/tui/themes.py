@@ -1,0 +1,83 @@
+"""Themes: YAML files (shipped in themes/, and the user's in the config dir) turned into Textual themes.
+
+Each theme also names a colour per task state (`states:`), exposed to CSS as $state-<name>.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.theme import Theme
+
+from ..a2a.model import TaskState
+from ..paths import config_dir
+
+_THEME_FIELDS = (
+    "primary", "secondary", "accent", "foreground", "background", "surface", "panel", "boost",
+    "success", "warning", "error",
+)  # fmt: skip
+
+# Fallbacks, so Textual's own themes can be chosen too.
+STATE_DEFAULTS = {
+    "state-submitted": "#8B93A3",
+    "state-working": "#5EA3F2",
+    "state-input-required": "#F2C14E",
+    "state-auth-required": "#F2A65E",
+    "state-completed": "#4FC58C",
+    "state-failed": "#F0626A",
+    "state-canceled": "#8B93A3",
+    "state-rejected": "#D47FD8",
+    "state-unknown": "#8B93A3",
+}
+
+
+def shipped_themes_dir() -> Path:
+    """themes/ inside the installed package, or at the top of a source checkout."""
+    packaged = Path(__file__).resolve().parent.parent / "themes"
+    return packaged if packaged.is_dir() else Path(__file__).resolve().parents[3] / "themes"
+
+
+def user_themes_dir() -> Path:
+    return config_dir() / "themes"
+
+
+def theme_from_yaml(path: Path) -> Theme:
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not data.get("name") or not data.get("primary"):
+        raise ValueError("a theme needs at least `name` and `primary`")
+    variables = {f"state-{state}": str(colour) for state, colour in (data.get("states") or {}).items()}
+    unknown = {k for k in variables if k not in STATE_DEFAULTS}
+    if unknown:
+        raise ValueError(f"unknown task states: {', '.join(sorted(unknown))}")
+    variables.update({str(k): str(v) for k, v in (data.get("variables") or {}).items()})
+    return Theme(
+        name=str(data["name"]),
+        dark=bool(data.get("dark", True)),
+        luminosity_spread=float(data.get("luminosity_spread", 0.15)),
+        text_alpha=float(data.get("text_alpha", 0.95)),
+        variables=variables,
+        **{k: str(data[k]) for k in _THEME_FIELDS if data.get(k)},
+    )
+
+
+def load_themes() -> tuple[list[Theme], list[str]]:
+    """Shipped themes then user themes (a user theme may replace a shipped one); warnings for bad files."""
+    themes: dict[str, Theme] = {}
+    warnings: list[str] = []
+    for folder in (shipped_themes_dir(), user_themes_dir()):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.y*ml")):
+            try:
+                theme = theme_from_yaml(path)
+            except Exception as exc:  # a broken user theme must not stop the app
+                warnings.append(f"theme {path.name} skipped: {exc}")
+                continue
+            themes[theme.name] = theme
+    return list(themes.values()), warnings
+
+
+def state_variable(state: TaskState | None) -> str:
+    return f"$state-{(state or TaskState.UNKNOWN).value}"

@@ -1,0 +1,216 @@
+"""The home pane: every agent with whether it answers, its protocol, streaming, auth and skills."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import DataTable, Static
+
+from ...agent_status import AgentStatus
+from ...safe_text import strip_controls
+
+COLUMNS = ("", "Agent", "Protocol", "Stream", "Auth", "Skills", "Address")
+
+
+def _yes(value: bool | None) -> str:
+    return "—" if value is None else ("yes" if value else "no")
+
+
+class AgentsPane(Vertical):
+    """A table of agents; the highlighted one is described underneath."""
+
+    BINDINGS = [
+        Binding("enter", "converse", "Talk", id="agents.converse"),
+        Binding("c", "card", "Card", id="agents.card"),
+        Binding("r", "refresh", "Refresh", id="agents.refresh"),
+        Binding("a", "add", "Add", id="agents.add"),
+        Binding("x", "remove", "Remove", id="agents.remove"),
+    ]
+
+    class OpenConversation(Message):
+        def __init__(self, status: AgentStatus, prefill: str = "") -> None:
+            super().__init__()
+            self.status = status
+            self.prefill = prefill
+
+    class ShowCard(Message):
+        def __init__(self, status: AgentStatus) -> None:
+            super().__init__()
+            self.status = status
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.statuses: dict[str, AgentStatus] = {}
+
+    def compose(self) -> ComposeResult:
+        yield DataTable(id="agents-table", cursor_type="row", zebra_stripes=True)
+        yield Static(id="agent-summary", markup=False)
+
+    def on_mount(self) -> None:
+        self.load_entries()
+        self.query_one(DataTable).focus()
+        minutes = self.app.settings.card_refresh_minutes
+        self.set_interval(minutes * 60, self.refresh_all, name="card-refresh")
+
+    # --- data ----------------------------------------------------------------------------------------
+
+    def load_entries(self) -> None:
+        """Show the agents file's entries at once, then check each card in the background."""
+        known = self.statuses
+        self.statuses = {e.name: known.get(e.name) or AgentStatus(e) for e in self.app.registry.agents}
+        for status in self.statuses.values():
+            status.entry = next(e for e in self.app.registry.agents if e.name == status.entry.name)
+        self.render_table()
+        self.refresh_all()
+
+    def refresh_all(self) -> None:
+        for name in self.statuses:
+            self.check(name)
+
+    @work(group="cards")
+    async def check(self, name: str) -> None:
+        status = self.statuses.get(name)
+        if status is None:
+            return
+        status.checking = True
+        self.render_row(name)
+        fresh = await self.app.check(status.entry)
+        if name in self.statuses:
+            self.statuses[name] = fresh
+            self.render_row(name)
+            self.update_summary()
+
+    # --- rendering -----------------------------------------------------------------------------------
+
+    def _cells(self, status: AgentStatus) -> list[Content]:
+        """Agent-supplied text goes in as plain Content: markup in it is shown, never interpreted."""
+        if status.checking and status.checked_at is None:
+            dot = Content.styled("◌", "$text-muted")
+        elif status.reachable is None:
+            dot = Content.styled("○", "$text-muted")
+        elif status.reachable:
+            dot = Content.styled("●", "$success")
+        else:
+            dot = Content.styled("●", "$error")
+        name = Content.styled(strip_controls(status.entry.name), "bold")
+        if status.error is not None:
+            where = Content.styled(strip_controls(status.error.message), "$error")
+        else:
+            where = Content.styled(status.entry.url, "$text-muted")
+        auth = Content.styled("key", "$warning") if status.auth_needed else Content("—")
+        skills = "—" if status.skill_count is None else str(status.skill_count)
+        return [dot, name, Content(status.protocol), Content(_yes(status.streaming)), auth, Content(skills), where]
+
+    def render_table(self) -> None:
+        """Rebuild the table (there are few agents), sizing columns from the text since DataTable does not
+        measure Content cells; the cursor stays on the same agent."""
+        table = self.query_one(DataTable)
+        current = self.selected()
+        rows = {name: self._cells(status) for name, status in self.statuses.items()}
+        widths = [
+            min(60, max([len(label), *(len(r[i].plain) for r in rows.values())])) for i, label in enumerate(COLUMNS)
+        ]
+        table.clear(columns=True)
+        for label, width in zip(COLUMNS, widths, strict=True):
+            table.add_column(label, width=width)
+        for name, cells in rows.items():
+            table.add_row(*cells, key=name)
+        if current is not None and current.entry.name in rows:
+            table.move_cursor(row=list(rows).index(current.entry.name), animate=False)
+        self.update_summary()
+
+    def render_row(self, name: str) -> None:
+        self.render_table()
+
+    def selected(self) -> AgentStatus | None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return self.statuses.get(key)
+
+    @on(DataTable.RowHighlighted)
+    def update_summary(self) -> None:
+        summary = self.query_one("#agent-summary", Static)
+        status = self.selected()
+        if status is None:
+            summary.update(
+                "No agents yet. Press a to add one by URL, or start switchboard with --demo for the demo fleet."
+            )
+            return
+        lines: list[str] = []
+        if status.error is not None:
+            lines.append(f"{status.entry.url} — {status.error.message}")
+            if status.error.hint:
+                lines.append(status.error.hint)
+        elif status.card is not None:
+            card = status.card
+            lines.append(f"{card.name}  ·  {card.description}" if card.description else card.name)
+            for skill in card.skills[:4]:
+                examples = "   e.g. " + " · ".join(f"“{e}”" for e in skill.examples[:3]) if skill.examples else ""
+                lines.append(f"  {skill.name}{examples}")
+            if status.lint:
+                lines.append(f"  {len(status.lint)} card warning(s) — press c to see them")
+        elif status.entry.protocol == "tasks":
+            lines.append(f"{status.entry.name} — REST task API at {status.entry.url}")
+        else:
+            lines.append(f"{status.entry.url} — checking…")
+        summary.update(strip_controls("\n".join(lines)))
+
+    # --- actions -------------------------------------------------------------------------------------
+
+    @on(DataTable.RowSelected)
+    def action_converse(self) -> None:
+        status = self.selected()
+        if status is not None:
+            self.post_message(self.OpenConversation(status))
+
+    def action_card(self) -> None:
+        status = self.selected()
+        if status is not None:
+            self.post_message(self.ShowCard(status))
+
+    def action_refresh(self) -> None:
+        status = self.selected()
+        if status is not None:
+            self.check(status.entry.name)
+
+    def action_add(self) -> None:
+        from ..screens.add_agent import AddAgentScreen
+
+        def added(name: str | None) -> None:
+            if name:
+                self.load_entries()
+                self.notify(f"{name} added to {self.app.agents_path}")
+
+        self.app.push_screen(AddAgentScreen(), added)
+
+    def action_remove(self) -> None:
+        status = self.selected()
+        if status is None:
+            return
+        from ...agents import remove_agent
+        from ..screens.confirm import ConfirmScreen
+
+        def confirmed(yes: bool | None) -> None:
+            if not yes:
+                return
+            self.app.reload_registry(remove_agent(self.app.registry, status.entry.name))
+            self.statuses.pop(status.entry.name, None)
+            self.load_entries()
+            self.notify(f"{status.entry.name} removed")
+
+        self.app.push_screen(
+            ConfirmScreen(f"Remove {status.entry.name} from the agents file?", confirm="Remove"), confirmed
+        )
+
+    async def wait_for_checks(self) -> None:
+        """For tests and screenshots: until every card check has finished."""
+        while any(s.checking or s.checked_at is None for s in self.statuses.values()):
+            await asyncio.sleep(0.02)

@@ -1,0 +1,89 @@
+"""The message box: multi-line text, a skill hint selector, enter to send."""
+
+from __future__ import annotations
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Select, Static, TextArea
+
+from ...a2a.model import Skill
+
+
+class MessageArea(TextArea):
+    """Enter sends; alt+enter or ctrl+j starts a new line."""
+
+    BINDINGS = [
+        Binding("enter", "submit", "Send", id="composer.send", show=True),
+        Binding("alt+enter,ctrl+j", "newline", "New line", id="composer.newline", show=False),
+    ]
+
+    class Submitted(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    async def _on_key(self, event: events.Key) -> None:
+        # TextArea inserts a newline for enter before bindings run; route it to our binding instead.
+        if event.key == "enter":
+            event.prevent_default()
+            event.stop()
+            self.action_submit()
+            return
+        await super()._on_key(event)
+
+    def action_submit(self) -> None:
+        if self.text.strip():
+            self.post_message(self.Submitted(self.text))
+
+    def action_newline(self) -> None:
+        self.insert("\n")
+
+
+class Composer(Vertical):
+    class Submitted(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, skills: list[Skill], prefill: str = "") -> None:
+        super().__init__(classes="composer")
+        self.skills = skills
+        self.prefill = prefill
+
+    def compose(self) -> ComposeResult:
+        area = MessageArea(self.prefill, id="message", soft_wrap=True, show_line_numbers=False)
+        area.placeholder = "Message the agent…"
+        yield area
+        with Horizontal(classes="composer-bar"):
+            options = [(f"{skill.name}: {example}", example) for skill in self.skills for example in skill.examples[:6]]
+            yield Select(options, prompt="skill examples", id="skill-hint", allow_blank=True, compact=True)
+            yield Static(
+                Content.styled("enter send · alt+enter new line · ctrl+x cancel task · f2 wire", "$text-muted"),
+                classes="composer-hint",
+            )
+
+    def on_mount(self) -> None:
+        area = self.query_one(MessageArea)
+        area.focus()
+        area.move_cursor(area.document.end)
+
+    @on(MessageArea.Submitted)
+    def _submitted(self, event: MessageArea.Submitted) -> None:
+        event.stop()
+        self.query_one(MessageArea).clear()
+        self.post_message(self.Submitted(event.text))
+
+    @on(Select.Changed, "#skill-hint")
+    def _hint(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            area = self.query_one(MessageArea)
+            area.text = event.value
+            area.move_cursor(area.document.end)
+            area.focus()
+
+    def set_enabled(self, enabled: bool) -> None:
+        self.query_one(MessageArea).disabled = not enabled

@@ -1,0 +1,269 @@
+"""One conversation: the transcript, the prompt pane when the agent asks, and the message box.
+
+A worker per turn consumes the Conversation's events; the transcript is synced from the task view at most
+once per frame, so a flood of chunks costs one render per frame, and no chunk is dropped (they are all in
+the view, which is what gets rendered).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Static
+
+from ...a2a.errors import SwitchboardError
+from ...a2a.model import FilePart, Part, TaskState, TextPart
+from ...agent_status import AgentStatus
+from ...agents import write_atomically
+from ...conversation import Conversation, Turn
+from ...link import AgentLink, open_link
+from ...paths import data_dir
+from ...safe_text import strip_controls
+from .composer import Composer
+from .prompt_pane import PromptPane
+from .transcript import FileRow, TurnView, UserMessage, state_badge
+
+FRAME = 1 / 30  # the transcript is re-rendered at most this often while a stream floods in
+
+
+class ConversationView(Vertical):
+    BINDINGS = [
+        Binding("ctrl+x", "cancel_task", "Cancel task", id="conversation.cancel"),
+        Binding("ctrl+s", "save_artifacts", "Save artifacts", id="conversation.save"),
+    ]
+
+    class Changed(Message):
+        """The conversation started, finished, or began waiting for the person."""
+
+        def __init__(self, view: ConversationView) -> None:
+            super().__init__()
+            self.view = view
+
+    def __init__(self, status: AgentStatus, prefill: str = "", *, link: AgentLink | None = None, **kwargs):
+        super().__init__(classes="conversation", **kwargs)
+        self.status = status
+        self.prefill = prefill
+        self.link = link
+        self.conversation: Conversation | None = None
+        self._turn_view: TurnView | None = None
+        self._sync_scheduled = False
+        self._sync_lock = asyncio.Lock()
+
+    @property
+    def agent_name(self) -> str:
+        return self.status.entry.name
+
+    @property
+    def waiting(self) -> TaskState | None:
+        return self.conversation.waiting if self.conversation else None
+
+    @property
+    def running(self) -> bool:
+        return bool(self.conversation and self.conversation.running)
+
+    def compose(self) -> ComposeResult:
+        yield Static(classes="conversation-head")
+        yield VerticalScroll(classes="transcript")
+        skills = self.status.card.skills if self.status.card else []
+        yield Composer(skills, self.prefill)
+
+    def on_mount(self) -> None:
+        self._head()
+        self.connect()
+
+    # --- connecting ----------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="connect")
+    async def connect(self) -> None:
+        if self.link is None:
+            try:
+                self.link = await open_link(self.status.entry, http=self.app.http, tap=self.app.tap)
+            except SwitchboardError as exc:
+                await self._say(f"{exc.code}: {exc.message}" + (f"\n{exc.hint}" if exc.hint else ""), "turn-error")
+                return
+        self.conversation = Conversation(self.link, tap=self.app.tap)
+        self._head()
+
+    def _head(self) -> None:
+        card = self.link.card if self.link else self.status.card
+        bits = [Content.styled(strip_controls(card.name if card else self.agent_name), "bold")]
+        if self.link is not None:
+            bits.append(Content.styled(f"  ·  {self.link.protocol_label}", "$text-muted"))
+        if self.conversation and self.conversation.context_id:
+            bits.append(Content.styled(f"  ·  context {self.conversation.context_id}", "$text-muted"))
+        last = self.conversation.last if self.conversation else None
+        if last is not None:
+            bits += [Content("  "), state_badge(last.view.state)]
+        if card and card.description:
+            bits.append(Content.styled("\n" + strip_controls(card.description), "$text-muted"))
+        self.query_one(".conversation-head", Static).update(Content("").join(bits))
+
+    async def _say(self, text: str, classes: str) -> None:
+        await self.query_one(".transcript", VerticalScroll).mount(Static(Content(text), classes=classes))
+
+    # --- sending -------------------------------------------------------------------------------------
+
+    @on(Composer.Submitted)
+    def _composed(self, event: Composer.Submitted) -> None:
+        event.stop()
+        self.send([TextPart(text=event.text)])
+
+    @on(PromptPane.Answered)
+    async def _answered(self, event: PromptPane.Answered) -> None:
+        event.stop()
+        await event.pane.remove()
+        self.send([TextPart(text=event.text)], secret=event.secret)
+
+    def send(self, parts: list[Part], *, secret: bool = False) -> None:
+        if self.conversation is None:
+            self.notify("still connecting to the agent", severity="warning")
+            return
+        if self.conversation.running:
+            self.notify("the agent is still answering; wait, or ctrl+x to cancel", severity="warning")
+            return
+        self.run_turn(parts, secret)
+
+    @work(exclusive=True, group="turn")
+    async def run_turn(self, parts: list[Part], secret: bool) -> None:
+        conversation = self.conversation
+        transcript = self.query_one(".transcript", VerticalScroll)
+        for pane in self.query(PromptPane):
+            await pane.remove()
+        stream = conversation.send(parts, secret=secret)
+        turn: Turn | None = None
+        try:
+            async for _ in stream:
+                if turn is None:
+                    turn = await self._begin(transcript, conversation.last)
+                self._schedule_sync()
+        except SwitchboardError:
+            pass  # the Turn holds the error; the sync shows it
+        finally:
+            if conversation.last is not None and turn is None:
+                await self._begin(transcript, conversation.last)
+            await self._sync()
+            self.post_message(self.Changed(self))
+        await self._after_turn(transcript)
+
+    async def _begin(self, transcript: VerticalScroll, turn: Turn) -> Turn:
+        await transcript.mount(UserMessage(turn))
+        self._turn_view = TurnView(turn, self.app.settings.artifact_render_limit)
+        await transcript.mount(self._turn_view)
+        self.post_message(self.Changed(self))
+        return turn
+
+    async def _after_turn(self, transcript: VerticalScroll) -> None:
+        conversation = self.conversation
+        state = conversation.waiting
+        if state is None:
+            self.query_one(Composer).query_one("#message").focus()
+            return
+        status = conversation.last.view.status
+        question = status.message.parts if status and status.message else []
+        await transcript.mount(PromptPane(question, state, title=self.agent_name))
+        transcript.scroll_end(animate=False)
+
+    # --- rendering -----------------------------------------------------------------------------------
+
+    def _schedule_sync(self) -> None:
+        if not self._sync_scheduled:
+            self._sync_scheduled = True
+            self.set_timer(FRAME, self._sync)
+
+    async def _sync(self) -> None:
+        self._sync_scheduled = False
+        if self._turn_view is None:
+            return
+        async with self._sync_lock:  # one render at a time: a frame's sync and the turn's last one can meet
+            transcript = self.query_one(".transcript", VerticalScroll)
+            following = transcript.scroll_y >= transcript.max_scroll_y - 2
+            await self._turn_view.sync()
+            self._head()
+            if following:
+                transcript.scroll_end(animate=False)
+
+    # --- actions -------------------------------------------------------------------------------------
+
+    async def action_cancel_task(self) -> None:
+        if self.conversation is None or not self.conversation.task_id:
+            self.notify("no task to cancel")
+            return
+        if (
+            self.conversation.last
+            and self.conversation.last.view.state
+            and self.conversation.last.view.state.is_terminal
+        ):
+            self.notify("the task has already ended")
+            return
+        try:
+            await self.conversation.cancel()
+        except SwitchboardError as exc:
+            self.notify(f"{exc.code}: {exc.message}", severity="error")
+            return
+        # Some servers never end a stream that another request canceled: stop listening ourselves.
+        self.workers.cancel_group(self, "turn")
+        for pane in self.query(PromptPane):
+            await pane.remove()
+        await self._sync()
+        self.post_message(self.Changed(self))
+        self.notify("task canceled")
+
+    def action_save_artifacts(self) -> None:
+        last = self.conversation.last if self.conversation else None
+        if last is None or not last.view.artifacts:
+            self.notify("no artifacts to save yet")
+            return
+        folder = downloads_dir()
+        saved = []
+        for artifact in last.view.artifacts.values():
+            if artifact.text:
+                name = f"{safe_name(artifact.name or artifact.artifact_id)}.md"
+                write_atomically(folder / name, artifact.text)
+                saved.append(name)
+        self.notify(f"saved {', '.join(saved) or 'nothing (no text)'} to {folder}")
+
+    @on(FileRow.SaveRequested)
+    def _save_requested(self, event: FileRow.SaveRequested) -> None:
+        event.stop()
+        self.save_file(event.part)
+
+    @work(group="files")
+    async def save_file(self, part: FilePart) -> None:
+        folder = downloads_dir()
+        name = safe_name(part.name or "download.bin")
+        try:
+            if part.raw is not None:
+                content = base64.b64decode(part.raw)
+            else:
+                response = await self.app.http.get(part.url)
+                response.raise_for_status()
+                content = response.content
+        except Exception as exc:
+            self.notify(f"could not save {name}: {exc}", severity="error")
+            return
+        write_bytes_atomically(folder / name, content)
+        self.notify(f"saved {name} ({len(content)} bytes) to {folder}")
+
+
+def write_bytes_atomically(path: Path, content: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.tmp")
+    temp.write_bytes(content)
+    temp.replace(path)
+
+
+def downloads_dir() -> Path:
+    return data_dir() / "downloads"
+
+
+def safe_name(name: str) -> str:
+    cleaned = "".join(c if c.isalnum() or c in "-_. " else "_" for c in strip_controls(name)).strip(" .")
+    return cleaned[:120] or "artifact"

@@ -1,0 +1,85 @@
+"""The prompt pane: opens inline when a task stops at input-required or auth-required.
+
+It shows the agent's question and takes the answer. The answer goes out as a Message to whoever hosts
+the pane, and, when the pane was given one, resolves a Future that protocol code awaits (the workflow
+engine's `ask`). A credential is typed masked and never shown again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Button, Input, Static
+
+from ...a2a.model import Part, TaskState
+from .transcript import parts_content, state_badge
+
+
+class PromptPane(Vertical):
+    BINDINGS = [Binding("escape", "dismiss", "Later", id="prompt.dismiss")]
+
+    class Answered(Message):
+        def __init__(self, pane: PromptPane, text: str, secret: bool) -> None:
+            super().__init__()
+            self.pane = pane
+            self.text = text
+            self.secret = secret
+
+    def __init__(
+        self,
+        question: list[Part],
+        state: TaskState,
+        *,
+        future: asyncio.Future[str] | None = None,
+        title: str = "",
+    ) -> None:
+        super().__init__(classes="prompt-pane")
+        self.question = question
+        self.state = state
+        self.future = future
+        self.title = title
+        self.secret = state is TaskState.AUTH_REQUIRED
+
+    def compose(self) -> ComposeResult:
+        asks = "needs a credential" if self.secret else "needs your input"
+        yield Static(
+            Content.assemble(state_badge(self.state), (f"  {self.title} {asks}".rstrip(), "bold")),
+            classes="prompt-title",
+        )
+        question = parts_content(self.question)
+        yield Static(question if question.plain else Content.styled("(no question text)", "italic"), classes="question")
+        with Horizontal(classes="prompt-row"):
+            yield Input(
+                placeholder="credential (masked, kept in memory only)" if self.secret else "your answer",
+                password=self.secret,
+                id="prompt-input",
+            )
+            yield Button("Send", variant="primary", id="prompt-send")
+        hint = "enter sends · esc answers later from the message box"
+        yield Static(Content.styled(hint, "$text-muted italic"), classes="prompt-hint")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self.scroll_visible()
+
+    @on(Input.Submitted, "#prompt-input")
+    @on(Button.Pressed, "#prompt-send")
+    def submit(self) -> None:
+        field = self.query_one(Input)
+        text = field.value
+        if not text.strip():
+            field.placeholder = "type an answer first"
+            return
+        field.value = ""
+        if self.future is not None and not self.future.done():
+            self.future.set_result(text)
+        self.post_message(self.Answered(self, text, self.secret))
+
+    def action_dismiss(self) -> None:
+        self.screen.focus_next()

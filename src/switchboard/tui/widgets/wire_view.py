@@ -1,0 +1,71 @@
+"""The wire view: every HTTP request and response and every SSE frame, timed, secrets already redacted.
+
+Records arrive from the app's Tap as they happen; they are written in batches, once per frame.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import RichLog
+
+from ...a2a.tap import WireRecord
+from ...safe_text import strip_controls
+
+BODY_SHOWN = 400  # characters of a body on its line; the tap keeps more
+ARROWS = {"request": "→", "response": "←", "sse": "⇠", "error": "✕", "note": "·"}
+STYLES = {"request": "bold cyan", "response": "bold green", "sse": "magenta", "error": "bold red", "note": "dim"}
+
+
+def record_text(record: WireRecord) -> Text:
+    took = f" {record.elapsed_ms:6.0f}ms" if record.elapsed_ms is not None else " " * 9
+    line = Text(no_wrap=False)
+    line.append(f"{record.at:8.3f}s #{record.exchange:<3}", style="dim")
+    line.append(took, style="dim")
+    line.append(f" {ARROWS.get(record.kind, '?')} ", style=STYLES.get(record.kind, ""))
+    if record.kind == "request":
+        line.append(f"{record.method} {strip_controls(record.url)}", style="bold")
+        interesting = {k: v for k, v in record.headers.items() if k.lower() not in ("host", "user-agent")}
+        if interesting:
+            line.append("  " + "  ".join(f"{k}: {strip_controls(v)}" for k, v in interesting.items()), style="dim")
+    elif record.kind == "response":
+        line.append(f"HTTP {record.status}", style="bold")
+        content_type = next((v for k, v in record.headers.items() if k.lower() == "content-type"), "")
+        if content_type:
+            line.append(f"  {content_type}", style="dim")
+    elif record.kind == "sse" and record.headers.get("event"):
+        line.append(f"event: {record.headers['event']}  ", style="bold")
+    if record.body:
+        body = strip_controls(record.body).replace("\n", " ")
+        cut = len(body) > BODY_SHOWN or record.truncated
+        line.append(("  " if record.kind != "sse" else "") + body[:BODY_SHOWN] + (" …" if cut else ""))
+    return line
+
+
+class WireView(RichLog):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(max_lines=5000, wrap=True, markup=False, highlight=False, auto_scroll=True, **kwargs)
+        self.border_title = "wire · f2 hides"
+        self._pending: list[WireRecord] = []
+        self._scheduled = False
+
+    def on_mount(self) -> None:
+        tap = self.app.tap
+        for record in list(tap.records)[-500:]:
+            self.write(record_text(record))
+        tap.listeners.append(self._receive)
+
+    def on_unmount(self) -> None:
+        if self._receive in self.app.tap.listeners:
+            self.app.tap.listeners.remove(self._receive)
+
+    def _receive(self, record: WireRecord) -> None:
+        self._pending.append(record)
+        if not self._scheduled:
+            self._scheduled = True
+            self.set_timer(1 / 20, self._flush)
+
+    def _flush(self) -> None:
+        self._scheduled = False
+        pending, self._pending = self._pending, []
+        for record in pending[-1000:]:
+            self.write(record_text(record))
