@@ -24,7 +24,7 @@ class MainScreen(Screen):
         Binding("f1", "show_agents", "Agents", id="tabs.agents"),
         Binding("ctrl+pagedown,alt+right", "next_tab", "Next tab", id="tabs.next", show=False),
         Binding("ctrl+pageup,alt+left", "previous_tab", "Previous tab", id="tabs.previous", show=False),
-        Binding("ctrl+w", "close_tab", "Close tab", id="tabs.close"),
+        Binding("f4", "close_tab", "Close tab", id="tabs.close"),
     ]
 
     def compose(self) -> ComposeResult:

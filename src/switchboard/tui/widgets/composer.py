@@ -62,7 +62,7 @@ class Composer(Vertical):
             options = [(f"{skill.name}: {example}", example) for skill in self.skills for example in skill.examples[:6]]
             yield Select(options, prompt="skill examples", id="skill-hint", allow_blank=True, compact=True)
             yield Static(
-                Content.styled("enter send · alt+enter new line · ctrl+x cancel task · f2 wire", "$text-muted"),
+                Content.styled("enter send · alt+enter new line · ctrl+g cancel task · f2 wire", "$text-muted"),
                 classes="composer-hint",
             )
 

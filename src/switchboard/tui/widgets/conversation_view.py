@@ -36,7 +36,7 @@ FRAME = 1 / 30  # the transcript is re-rendered at most this often while a strea
 
 class ConversationView(Vertical):
     BINDINGS = [
-        Binding("ctrl+x", "cancel_task", "Cancel task", id="conversation.cancel"),
+        Binding("ctrl+g", "cancel_task", "Cancel task", id="conversation.cancel"),
         Binding("ctrl+s", "save_artifacts", "Save artifacts", id="conversation.save"),
     ]
 
@@ -56,6 +56,7 @@ class ConversationView(Vertical):
         self._turn_view: TurnView | None = None
         self._sync_scheduled = False
         self._sync_lock = asyncio.Lock()
+        self._followed_to = 0
 
     @property
     def agent_name(self) -> str:
@@ -127,7 +128,7 @@ class ConversationView(Vertical):
             self.notify("still connecting to the agent", severity="warning")
             return
         if self.conversation.running:
-            self.notify("the agent is still answering; wait, or ctrl+x to cancel", severity="warning")
+            self.notify("the agent is still answering; wait, or ctrl+g to cancel", severity="warning")
             return
         self.run_turn(parts, secret)
 
@@ -146,11 +147,15 @@ class ConversationView(Vertical):
                 self._schedule_sync()
         except SwitchboardError:
             pass  # the Turn holds the error; the sync shows it
-        finally:
-            if conversation.last is not None and turn is None:
-                await self._begin(transcript, conversation.last)
-            await self._sync()
-            self.post_message(self.Changed(self))
+        except asyncio.CancelledError:
+            # Canceled by ctrl+g (which renders the result itself) or because the view is going away.
+            if self.is_attached:
+                self.post_message(self.Changed(self))
+            raise
+        if turn is None and conversation.last is not None:
+            await self._begin(transcript, conversation.last)
+        await self._sync()
+        self.post_message(self.Changed(self))
         await self._after_turn(transcript)
 
     async def _begin(self, transcript: VerticalScroll, turn: Turn) -> Turn:
@@ -180,15 +185,21 @@ class ConversationView(Vertical):
 
     async def _sync(self) -> None:
         self._sync_scheduled = False
-        if self._turn_view is None:
+        if self._turn_view is None or not self.is_attached:
             return
         async with self._sync_lock:  # one render at a time: a frame's sync and the turn's last one can meet
             transcript = self.query_one(".transcript", VerticalScroll)
-            following = transcript.scroll_y >= transcript.max_scroll_y - 2
+            # Follow the stream unless the person scrolled up since we last scrolled (a resize, such as the
+            # wire view opening, moves the end without them doing anything).
+            following = transcript.scroll_y >= min(self._followed_to, transcript.max_scroll_y) - 1
             await self._turn_view.sync()
             self._head()
-            if following:
-                transcript.scroll_end(animate=False)
+            if following:  # after the new content is laid out, or the end is not the end any more
+                self.call_after_refresh(self._follow, transcript)
+
+    def _follow(self, transcript: VerticalScroll) -> None:
+        transcript.scroll_end(animate=False, immediate=True)
+        self._followed_to = transcript.max_scroll_y
 
     # --- actions -------------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from textual.widgets import RichLog
 from ...a2a.tap import WireRecord
 from ...safe_text import strip_controls
 
-BODY_SHOWN = 400  # characters of a body on its line; the tap keeps more
+BODY_SHOWN = 160  # characters of a body on its line; the tap keeps more
 ARROWS = {"request": "→", "response": "←", "sse": "⇠", "error": "✕", "note": "·"}
 STYLES = {"request": "bold cyan", "response": "bold green", "sse": "magenta", "error": "bold red", "note": "dim"}
 
