@@ -14,10 +14,12 @@ from ..a2a.tap import Tap
 from ..agent_status import AgentStatus, check_agent
 from ..agents import AgentEntry, AgentsFile, load_agents
 from ..config import load_settings, save_settings
+from ..link import AgentLink, open_link
 from .commands import SwitchboardCommands
 from .themes import STATE_DEFAULTS, load_themes
 
 Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
+LinkOpener = Callable[[AgentEntry], Awaitable[AgentLink]]
 DEFAULT_THEME = "switchboard"
 
 
@@ -36,9 +38,13 @@ class SwitchboardApp(App):
         *,
         settings_path: Path | None = None,
         checker: Checker | None = None,
+        link_opener: LinkOpener | None = None,
         http: httpx.AsyncClient | None = None,
         subtitle: str = "",
+        steady: bool = False,
     ) -> None:
+        """`checker` and `link_opener` stand in for the network (scenes, tests); `steady` turns off cursor
+        blinking so screenshots are the same every time."""
         super().__init__()
         self.agents_path = agents_path
         self.settings_path = settings_path
@@ -48,6 +54,8 @@ class SwitchboardApp(App):
         self.tap = Tap(max_records=self.settings.wire_records)
         self.http = http or new_http_client()
         self._checker = checker
+        self._link_opener = link_opener
+        self.steady = steady
         self.sub_title = subtitle or str(agents_path)
 
     # --- theme and keys ------------------------------------------------------------------------------
@@ -86,6 +94,11 @@ class SwitchboardApp(App):
         if self._checker is not None:
             return await self._checker(entry)
         return await check_agent(entry, self.http, self.tap)
+
+    async def open_link(self, entry: AgentEntry) -> AgentLink:
+        if self._link_opener is not None:
+            return await self._link_opener(entry)
+        return await open_link(entry, http=self.http, tap=self.tap)
 
     def reload_registry(self, registry: AgentsFile) -> None:
         self.registry = registry

@@ -68,6 +68,7 @@ class Composer(Vertical):
 
     def on_mount(self) -> None:
         area = self.query_one(MessageArea)
+        area.cursor_blink = not getattr(self.app, "steady", False)
         area.focus()
         area.move_cursor(area.document.end)
 

@@ -24,7 +24,7 @@ from ...a2a.model import FilePart, Part, TaskState, TextPart
 from ...agent_status import AgentStatus
 from ...agents import write_atomically
 from ...conversation import Conversation, Turn
-from ...link import AgentLink, open_link
+from ...link import AgentLink
 from ...paths import data_dir
 from ...safe_text import strip_controls
 from .composer import Composer
@@ -86,7 +86,7 @@ class ConversationView(Vertical):
     async def connect(self) -> None:
         if self.link is None:
             try:
-                self.link = await open_link(self.status.entry, http=self.app.http, tap=self.app.tap)
+                self.link = await self.app.open_link(self.status.entry)
             except SwitchboardError as exc:
                 await self._say(f"{exc.code}: {exc.message}" + (f"\n{exc.hint}" if exc.hint else ""), "turn-error")
                 return

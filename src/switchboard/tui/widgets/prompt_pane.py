@@ -17,8 +17,9 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
-from ...a2a.model import Part, TaskState
-from .transcript import parts_content, state_badge
+from ...a2a.model import DataPart, FilePart, Part, TaskState, TextPart
+from ...safe_text import strip_controls
+from .transcript import FileRow, JsonBlock, state_badge
 
 
 class PromptPane(Vertical):
@@ -52,8 +53,13 @@ class PromptPane(Vertical):
             Content.assemble(state_badge(self.state), (f"  {self.title} {asks}".rstrip(), "bold")),
             classes="prompt-title",
         )
-        question = parts_content(self.question)
-        yield Static(question if question.plain else Content.styled("(no question text)", "italic"), classes="question")
+        text = strip_controls("".join(p.text for p in self.question if isinstance(p, TextPart)))
+        yield Static(Content(text) if text else Content.styled("(no question text)", "italic"), classes="question")
+        for part in self.question:
+            if isinstance(part, DataPart):
+                yield JsonBlock(part.data)
+            elif isinstance(part, FilePart):
+                yield FileRow(part)
         with Horizontal(classes="prompt-row"):
             yield Input(
                 placeholder="credential (masked, kept in memory only)" if self.secret else "your answer",
@@ -65,7 +71,9 @@ class PromptPane(Vertical):
         yield Static(Content.styled(hint, "$text-muted italic"), classes="prompt-hint")
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        field = self.query_one(Input)
+        field.cursor_blink = not getattr(self.app, "steady", False)
+        field.focus()
         self.scroll_visible()
 
     @on(Input.Submitted, "#prompt-input")

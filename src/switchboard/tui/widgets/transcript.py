@@ -60,6 +60,13 @@ def parts_content(parts: list[Part]) -> Content:
     return Content(strip_controls("\n".join(pieces)))
 
 
+def timeline_text(parts: list[Part]) -> str:
+    """One line for the timeline: the text, and a note of what else the message carries."""
+    text = strip_controls("".join(p.text for p in parts if isinstance(p, TextPart))).replace("\n", " ")
+    extras = sum(1 for p in parts if not isinstance(p, TextPart))
+    return text + (f"  (+{extras} data/file part{'s' if extras != 1 else ''})" if extras else "")
+
+
 class UserMessage(Static):
     """What the person sent (a credential shows masked)."""
 
@@ -80,7 +87,7 @@ class Timeline(Static):
         if hidden:
             lines.append(Content.styled(f"… {hidden} earlier updates", "$text-muted italic"))
         for status in statuses[hidden:]:
-            message = parts_content(status.message.parts).plain.replace("\n", " ") if status.message else ""
+            message = timeline_text(status.message.parts) if status.message else ""
             lines.append(
                 Content.assemble(
                     (clock(status.timestamp), "$text-muted"),
