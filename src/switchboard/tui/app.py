@@ -42,9 +42,11 @@ class SwitchboardApp(App):
         http: httpx.AsyncClient | None = None,
         subtitle: str = "",
         steady: bool = False,
+        extra_agents: list[AgentEntry] | None = None,
     ) -> None:
         """`checker` and `link_opener` stand in for the network (scenes, tests); `steady` turns off cursor
-        blinking so screenshots are the same every time."""
+        blinking so screenshots are the same every time. `extra_agents` (the demo fleet) are listed after the
+        agents file's own, and never written to it."""
         super().__init__()
         self.agents_path = agents_path
         self.settings_path = settings_path
@@ -56,6 +58,7 @@ class SwitchboardApp(App):
         self._checker = checker
         self._link_opener = link_opener
         self.steady = steady
+        self.extra_agents = list(extra_agents or [])
         self.sub_title = subtitle or str(agents_path)
 
     # --- theme and keys ------------------------------------------------------------------------------
@@ -99,6 +102,14 @@ class SwitchboardApp(App):
         if self._link_opener is not None:
             return await self._link_opener(entry)
         return await open_link(entry, http=self.http, tap=self.tap)
+
+    def agents(self) -> list[AgentEntry]:
+        """The agents file's entries, then the extra (demo) agents whose names it does not use."""
+        own = {entry.name for entry in self.registry.agents}
+        return self.registry.agents + [entry for entry in self.extra_agents if entry.name not in own]
+
+    def is_extra(self, name: str) -> bool:
+        return self.registry.find(name) is None and any(e.name == name for e in self.extra_agents)
 
     def reload_registry(self, registry: AgentsFile) -> None:
         self.registry = registry

@@ -63,9 +63,10 @@ class AgentsPane(Vertical):
     def load_entries(self) -> None:
         """Show the agents file's entries at once, then check each card in the background."""
         known = self.statuses
-        self.statuses = {e.name: known.get(e.name) or AgentStatus(e) for e in self.app.registry.agents}
-        for status in self.statuses.values():
-            status.entry = next(e for e in self.app.registry.agents if e.name == status.entry.name)
+        entries = self.app.agents()
+        self.statuses = {e.name: known.get(e.name) or AgentStatus(e) for e in entries}
+        for entry in entries:
+            self.statuses[entry.name].entry = entry
         self.render_table()
         self.refresh_all()
 
@@ -194,6 +195,9 @@ class AgentsPane(Vertical):
     def action_remove(self) -> None:
         status = self.selected()
         if status is None:
+            return
+        if self.app.is_extra(status.entry.name):
+            self.notify(f"{status.entry.name} belongs to the demo fleet, not to your agents file", severity="warning")
             return
         from ...agents import remove_agent
         from ..screens.confirm import ConfirmScreen
