@@ -1,0 +1,16 @@
+"""The demo agent fleet: real A2A servers on the official a2a-sdk, served on loopback in one process.
+
+Each agent shows one part of the protocol (see README "Demo agents"):
+
+  echo         a direct Message reply, no task
+  writer       working updates and a long markdown artifact streamed in many chunks
+  interviewer  two input-required turns, then a summary artifact with a data part
+  researcher   a long task with progress; cancel, resubscribe, file parts (inline bytes and by URL)
+  gatekeeper   an API key on every call, then auth-required for a one-time passcode mid-task
+  flaky        failed, rejected, or an executor crash mid-stream, as asked
+  legacy       a v0.3-only agent with a legacy-shaped card
+  tasks        the simple REST task API (not A2A), with a task that needs input
+
+`switchboard.demo.fleet` runs them (`DemoFleet`, `start_in_background`). Importing this package is cheap;
+the servers' dependencies load with `fleet`.
+"""

@@ -1,0 +1,78 @@
+"""The agents file the demo writes: the same format people write (switchboard.agents), with comments."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Protocol
+
+from .defaults import API_KEY_ENV, TOKEN_ENV
+
+HEADER = f"""\
+# The a2a-switchboard demo fleet, written by `switchboard demo` when it started (rewritten on
+# every start). The agents answer only while the demo runs: switchboard --agents THIS_FILE ...
+# No secrets here, only the names of the variables that hold them: gatekeeper's API key is read
+# from ${API_KEY_ENV}, the tasks agent's bearer token from ${TOKEN_ENV} (the demo uses
+# demo-key and demo-token unless they are set when it starts).
+"""
+
+
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9._/:-]*")
+_YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n"}
+
+
+class AgentLike(Protocol):
+    name: str
+    url: str
+    protocol: str
+    description: str
+    api_key_env: str | None
+    bearer_env: str | None
+    skills: tuple[dict[str, Any], ...]
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, str) and _PLAIN.fullmatch(value) and value.lower() not in _YAML_WORDS:
+        return value
+    # JSON strings and objects are valid YAML flow scalars and need no escaping rules of our own.
+    return json.dumps(value, ensure_ascii=False)
+
+
+def render_agents_file(agents: Iterable[AgentLike]) -> str:
+    lines = [HEADER.rstrip("\n"), "agents:"]
+    for agent in agents:
+        lines.append(f"  # {agent.description}")
+        lines.append(f"  - name: {_scalar(agent.name)}")
+        lines.append(f"    url: {_scalar(agent.url)}")
+        lines.append(f"    protocol: {agent.protocol}")
+        if agent.api_key_env:
+            lines.append(f"    apiKeyEnv: {agent.api_key_env}")
+        if agent.bearer_env:
+            lines.append(f"    auth: {{scheme: bearer, env: {agent.bearer_env}}}")
+        if agent.skills:
+            lines.append("    skills:  # a REST task API agent has no card; these say what it does")
+            for skill in agent.skills:
+                lines.append(f"      - {_scalar(skill)}")
+    return "\n".join(lines) + "\n"
+
+
+def write_agents_file(path: Path, agents: Iterable[AgentLike]) -> None:
+    """Write atomically (a temp file, then os.replace): a reader never sees half a file."""
+    text = render_agents_file(agents)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
