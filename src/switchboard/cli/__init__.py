@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..a2a.errors import SwitchboardError, UsageError
@@ -37,6 +38,7 @@ def _output_of(argv: list[str]) -> str:
 
 async def _dispatch(args: Any) -> int:
     from . import commands
+    from .demo import run_demo
 
     handlers = {
         ("card", "get"): commands.card_get,
@@ -45,6 +47,7 @@ async def _dispatch(args: Any) -> int:
         ("task", "cancel"): commands.task_cancel,
         ("task", "subscribe"): commands.task_subscribe,
         ("task", "list"): commands.task_list,
+        ("demo", None): run_demo,
     }
     handler = handlers.get((args.command, getattr(args, "subcommand", None)))
     if handler is None:
@@ -71,13 +74,21 @@ def main(argv: list[str] | None = None) -> int:
     except ArgumentError as exc:
         report(UsageError(str(exc), hint="switchboard --help shows the commands and their flags."), _output_of(argv))
         return 2
+    if getattr(args, "app_agents", None) and hasattr(args, "agents") and not args.agents:
+        args.agents = args.app_agents  # `switchboard --agents FILE send ...`
     if args.command is None:
-        parser.print_help()
-        return 0
+        from .app import run_app
+
+        return run_app(args)
+    return run_async(_dispatch, args)
+
+
+def run_async(handler: Callable[[Any], Awaitable[int]], args: Any) -> int:
+    """Run an async command handler: its exit code, or an error envelope (never a traceback)."""
     import asyncio
 
     try:
-        return asyncio.run(_dispatch(args))
+        return asyncio.run(handler(args))
     except SwitchboardError as exc:
         report(exc, getattr(args, "output", "text"))
         return exc.exit_code

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from .. import __version__
+from ..demo.defaults import API_KEY_ENV, DEFAULT_FIRST_PORT, DEFAULT_HOST, DEFAULT_WRITER_PACE_MS, TOKEN_ENV
 
 EPILOG = """\
 agents are named by URL (http://127.0.0.1:9101), bare host (localhost:9101), card URL, card file,
@@ -22,6 +23,18 @@ examples:
   switchboard send http://127.0.0.1:9101 --task-id TASK --context-id CTX "Ada"
   switchboard send writer "a poem" --stream -o json
   switchboard task get writer TASK --wait
+"""
+
+
+DEMO_EPILOG = f"""\
+agents: echo, writer, interviewer, researcher, gatekeeper, flaky, legacy, tasks (ports {DEFAULT_FIRST_PORT}.. in
+that order; an agent whose port is taken gets a free one). gatekeeper's API key is ${API_KEY_ENV}
+(default demo-key), the tasks agent's bearer token ${TOKEN_ENV} (default demo-token).
+
+examples:
+  switchboard demo
+  switchboard demo --port 0 --agents-out /tmp/demo-agents.yaml
+  switchboard --agents /tmp/demo-agents.yaml send writer "a short story about tides" --stream
 """
 
 
@@ -89,6 +102,15 @@ def build_parser() -> Parser:
         epilog=EPILOG,
     )
     parser.add_argument("-v", "--version", action="version", version=f"switchboard {__version__}")
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        help="start the demo agent fleet and use it (for now: serve it until Ctrl+C, like `switchboard demo`)",
+    )
+    # Its own dest: a subcommand's own --agents default would otherwise overwrite it (main() merges them).
+    parser.add_argument(
+        "--agents", dest="app_agents", metavar="FILE", help="the agents file (default: the one in the config dir)"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     card = commands.add_parser("card", help="agent cards").add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
@@ -152,4 +174,52 @@ def build_parser() -> Parser:
     listing.add_argument("--page-token", metavar="TOKEN")
     listing.add_argument("--history", type=int, metavar="N")
     _common(listing)
+
+    demo = commands.add_parser(
+        "demo",
+        help="serve the demo agent fleet on 127.0.0.1 until Ctrl+C",
+        description="Serve eight demo agents (real A2A servers on the official SDK, plus one REST task API "
+        "agent), each on its own port, write an agents file for them, and print commands to try.",
+        epilog=DEMO_EPILOG,
+    )
+    demo.add_argument(
+        "--port",
+        type=_port,
+        default=DEFAULT_FIRST_PORT,
+        metavar="N",
+        help=f"first port of the range, one port per agent (default {DEFAULT_FIRST_PORT}; 0 = any free ports)",
+    )
+    demo.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"address to serve on (default {DEFAULT_HOST}; others get a warning)"
+    )
+    demo.add_argument(
+        "--writer-pace",
+        type=_non_negative_int,
+        default=DEFAULT_WRITER_PACE_MS,
+        metavar="MS",
+        help=f"milliseconds between the writer's chunks (default {DEFAULT_WRITER_PACE_MS})",
+    )
+    demo.add_argument(
+        "--agents-out", metavar="FILE", help="where to write the agents file (default: DATA_DIR/demo/agents.yaml)"
+    )
     return parser
+
+
+def _port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a port number") from None
+    if not 0 <= port <= 65535 - 16:
+        raise argparse.ArgumentTypeError(f"{port} is out of range (0 to {65535 - 16})")
+    return port
+
+
+def _non_negative_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number of milliseconds")
+    return number

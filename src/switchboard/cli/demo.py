@@ -1,0 +1,127 @@
+"""`switchboard demo`: serve the demo fleet in the foreground, say what runs where, stop cleanly on Ctrl+C."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shlex
+import shutil
+import signal
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..a2a.errors import SwitchboardError, UsageError
+from ..demo.defaults import (
+    API_KEY_ENV,
+    DEFAULT_API_KEY,
+    DEFAULT_FIRST_PORT,
+    DEFAULT_HOST,
+    DEFAULT_TOKEN,
+    DEFAULT_WRITER_PACE_MS,
+    TOKEN_ENV,
+)
+from .context import warn
+
+_STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+def invocation() -> str:
+    """How to run switchboard from this shell: `switchboard` when PATH finds this one, else its path."""
+    argv0 = Path(sys.argv[0])
+    if argv0.name == "switchboard":
+        found = shutil.which("switchboard")
+        if found and Path(found).resolve() == argv0.resolve():
+            return "switchboard"
+        return shlex.quote(_short(argv0))
+    return f"{shlex.quote(_short(Path(sys.executable)))} -m switchboard"
+
+
+def _short(path: Path) -> str:
+    """Relative to the working directory when under it (as `make run` prints it), else absolute."""
+    absolute = path.absolute()
+    try:
+        return str(absolute.relative_to(Path.cwd()))
+    except ValueError:
+        return str(absolute)
+
+
+def print_startup(fleet: Any, out: TextIO) -> None:
+    """The agents, the agents file and commands to try (fleet: a DemoFleet or a BackgroundFleet)."""
+    width = max(len(a.name) for a in fleet.agents)
+    url_width = max(len(a.url) for a in fleet.agents)
+    print(f"a2a-switchboard demo: {len(fleet.agents)} agents are up.\n", file=out)
+    for agent in fleet.agents:
+        moved = f"  (port {agent.wanted_port} was taken)" if agent.wanted_port else ""
+        print(f"  {agent.name:<{width}}  {agent.url:<{url_width}}  {agent.description}{moved}", file=out)
+    agents_file = shlex.quote(str(fleet.agents_file))
+    sb = f"{invocation()} --agents {agents_file}"
+    key = "" if os.environ.get(API_KEY_ENV) else f"{API_KEY_ENV}={DEFAULT_API_KEY} "
+    token = "" if os.environ.get(TOKEN_ENV) else f"{TOKEN_ENV}={DEFAULT_TOKEN} "
+    print(f"\nAgents file: {fleet.agents_file}\n", file=out)
+    print("Try, from another terminal:", file=out)
+    print(f'  {sb} send writer "a short story about tides" --stream', file=out)
+    print(f'  {sb} send interviewer "interview me"        # then answer with the Resume: line', file=out)
+    print(f'  {sb} send researcher "quick: solar sails" --stream', file=out)
+    print(f'  {key}{sb} send gatekeeper "open the vault"', file=out)
+    print(f'  {token}{sb} send tasks "book a table"', file=out)
+    print(f"  {sb} card get legacy                       # any agent's card says what to type", file=out)
+    print("\nServing until Ctrl+C.", file=out, flush=True)
+
+
+async def run_demo(args: Any) -> int:
+    """Serve until SIGINT, SIGTERM or SIGHUP; then stop every server and exit 0."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    installed = []
+    for name in _STOP_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        try:
+            loop.add_signal_handler(number, stop.set)
+            installed.append(number)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or not POSIX
+            pass
+    try:
+        return await _serve(args, stop)
+    finally:
+        for number in installed:
+            loop.remove_signal_handler(number)
+
+
+async def _serve(args: Any, stop: asyncio.Event) -> int:
+    from ..demo.base import DemoSettings
+    from ..demo.fleet import DemoFleet, is_loopback
+
+    host = getattr(args, "host", None) or DEFAULT_HOST
+    port = getattr(args, "port", DEFAULT_FIRST_PORT)
+    agents_out = getattr(args, "agents_out", None)
+    if agents_out and Path(agents_out).expanduser().is_dir():
+        raise UsageError(f"--agents-out {agents_out} is a directory", hint="Give a file path, e.g. demo.yaml.")
+    if not is_loopback(host):
+        warn(f"serving the demo agents on {host}, not loopback: anyone who can reach this address can use them")
+    fleet = DemoFleet(
+        host,
+        port,
+        settings=DemoSettings(writer_pace_ms=getattr(args, "writer_pace", DEFAULT_WRITER_PACE_MS)),
+        agents_file=Path(agents_out).expanduser() if agents_out else None,
+        log=lambda line: print(f"demo: {line}", file=sys.stderr, flush=True),
+    )
+    try:
+        await fleet.start()
+    except OSError as exc:  # an address not of this machine, an unwritable --agents-out
+        raise SwitchboardError(
+            f"cannot start the demo: {exc}",
+            hint="Check --host (an address of this machine) and --agents-out (a writable file path).",
+        ) from None
+    except RuntimeError as exc:
+        raise SwitchboardError(str(exc), hint="Run again; if it persists, try --port 0.") from None
+    try:
+        print_startup(fleet, sys.stdout)
+        await stop.wait()
+        print("\nStopping the demo agents ...", file=sys.stderr, flush=True)
+    finally:
+        await fleet.stop()
+    print("Demo stopped.", file=sys.stderr, flush=True)
+    return 0
