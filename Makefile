@@ -20,9 +20,9 @@ $(VENV03)/.stamp: Makefile
 	$(VENV03)/bin/pip install -q $(A2A03_PIN)
 	touch $@
 
-# Until the demo fleet and the TUI exist, this shows the command line and how to try it.
+# Starts the demo agent fleet (and, once the TUI lands, switchboard on it); Ctrl+C stops it.
 run: $(VENV)/.stamp
-	$(BIN)/switchboard
+	$(BIN)/switchboard --demo
 
 lint: $(VENV)/.stamp
 	$(BIN)/ruff check
