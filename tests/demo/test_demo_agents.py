@@ -75,7 +75,7 @@ async def test_writer_streams_status_and_the_whole_document_in_many_chunks(demo,
     assert not chunks[0].append and all(c.append for c in chunks[1:])
     assert [bool(c.last_chunk) for c in chunks].count(True) == 1 and chunks[-1].last_chunk
     said = working_texts(events)
-    assert said[0] == "outlining a piece about a short story about tides"
+    assert said[0] == "outlining: a short story about tides"
     assert [s for s in said if s.startswith("drafting")] == [f"drafting section {i}/4" for i in range(1, 5)]
 
 

@@ -59,13 +59,18 @@ def print_startup(fleet: Any, out: TextIO) -> None:
     key = "" if os.environ.get(API_KEY_ENV) else f"{API_KEY_ENV}={DEFAULT_API_KEY} "
     token = "" if os.environ.get(TOKEN_ENV) else f"{TOKEN_ENV}={DEFAULT_TOKEN} "
     print(f"\nAgents file: {fleet.agents_file}\n", file=out)
+    tries = [
+        (f'{sb} send writer "a short story about tides" --stream', ""),
+        (f'{sb} send interviewer "interview me"', "then answer with the Resume: line it prints"),
+        (f'{sb} send researcher "quick: solar sails" --stream', ""),
+        (f'{key}{sb} send gatekeeper "open the vault"', "then send sesame with its --task-id and --context-id"),
+        (f'{token}{sb} send tasks "book a table"', ""),
+        (f"{sb} card get legacy", "any agent's card says what to type"),
+    ]
+    width = max(len(command) for command, _ in tries)
     print("Try, from another terminal:", file=out)
-    print(f'  {sb} send writer "a short story about tides" --stream', file=out)
-    print(f'  {sb} send interviewer "interview me"        # then answer with the Resume: line', file=out)
-    print(f'  {sb} send researcher "quick: solar sails" --stream', file=out)
-    print(f'  {key}{sb} send gatekeeper "open the vault"', file=out)
-    print(f'  {token}{sb} send tasks "book a table"', file=out)
-    print(f"  {sb} card get legacy                       # any agent's card says what to type", file=out)
+    for command, comment in tries:
+        print(f"  {command:<{width}}  # {comment}" if comment else f"  {command}", file=out)
     print("\nServing until Ctrl+C.", file=out, flush=True)
 
 

@@ -11,9 +11,7 @@ CHOICES = ["learn how A2A works", "test my own agent", "just looking around"]
 
 
 def question_goal(name: str) -> str:
-    return (
-        f"Nice to meet you, {name}. What is your goal today? Pick a number from the choices, or say it in your words."
-    )
+    return f"Nice to meet you, {name}. What is your goal today? Pick a choice (1-3) or say it in your own words."
 
 
 def read_goal(answer: str) -> str:

@@ -135,7 +135,7 @@ class WriterExecutor(DemoExecutor):
         document = compose(topic)
         chunks = split_chunks(document)
         sections = _section_starts(document)
-        await turn.working(f"outlining a piece about {topic}")
+        await turn.working(f"outlining: {topic}")
         await turn.pause(delay * 5)
         offset, announced = 0, 0
         for i, chunk in enumerate(chunks):
