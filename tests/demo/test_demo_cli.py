@@ -49,13 +49,13 @@ def test_start_up_text_names_every_agent_its_url_the_agents_file_and_commands(de
 
 
 def _printed_commands(demo) -> list[list[str]]:
-    """The `send` commands under "Try", as argv lists (env prefix and trailing comment dropped)."""
+    """The `send` commands under "Try", as (environment, argv) pairs."""
     import shlex
 
     commands = []
     for line in demo.startup_text.splitlines():
-        if " send " in line:
-            words = shlex.split(line.split("  # ")[0])
+        if " send " in line and not line.lstrip().startswith("#"):
+            words = shlex.split(line)
             env = dict(w.split("=", 1) for w in words if "=" in w and not w.startswith("-") and "/" not in w)
             argv = words[words.index("--agents") :]
             commands.append((env, argv))

@@ -67,10 +67,11 @@ def print_startup(fleet: Any, out: TextIO) -> None:
         (f'{token}{sb} send tasks "book a table"', ""),
         (f"{sb} card get legacy", "any agent's card says what to type"),
     ]
-    width = max(len(command) for command, _ in tries)
     print("Try, from another terminal:", file=out)
     for command, comment in tries:
-        print(f"  {command:<{width}}  # {comment}" if comment else f"  {command}", file=out)
+        print(f"  {command}", file=out)
+        if comment:  # on a line of its own: the commands are long, and a pasted `#` line is harmless
+            print(f"    # {comment}", file=out)
     print("\nServing until Ctrl+C.", file=out, flush=True)
 
 
