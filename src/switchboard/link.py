@@ -5,12 +5,13 @@ Callers send a message and get the events of the turn; they never need to know w
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import httpx
 
-from .a2a.auth import Credentials, credentials_from_env
+from .a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, Credentials, credentials_from_env
 from .a2a.client import A2AClient
 from .a2a.errors import UsageError
 from .a2a.follow import FollowPolicy, TurnEvent, follow_turn
@@ -25,6 +26,16 @@ def entry_credentials(entry: AgentEntry | None) -> Credentials:
     return credentials_from_env(
         bearer_env=entry.bearer_env if entry else None, api_key_env=entry.api_key_env if entry else None
     )
+
+
+def known_secrets(entry: AgentEntry | None) -> list[str]:
+    """Every secret an agent's configuration leads to: credential values and ${VAR} header values.
+
+    They go to the redactor before the first request, since even a card may quote them back. Never raises.
+    """
+    names = [entry.api_key_env, entry.bearer_env] if entry else []
+    names += [DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV]
+    return [os.environ[n] for n in names if n and os.environ.get(n)] + (list(entry.interpolated) if entry else [])
 
 
 @dataclass

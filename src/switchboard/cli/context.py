@@ -72,9 +72,10 @@ def extra_headers(args: Any, entry: AgentEntry | None) -> dict[str, str]:
 
 def make_tap(args: Any, entry: AgentEntry | None) -> Tap:
     """A tap whose records go to stderr under --verbose; header values from the agents file are redacted."""
+    from ..link import known_secrets
+
     tap = Tap()
-    if entry:
-        tap.redactor.add(*entry.interpolated)
+    tap.redactor.add(*known_secrets(entry))
     if args.verbose or args.debug:
         tap.listeners.append(lambda record: print(format_record(record), file=sys.stderr, flush=True))
     return tap

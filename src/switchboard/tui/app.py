@@ -14,7 +14,7 @@ from ..a2a.tap import Tap
 from ..agent_status import AgentStatus, check_agent
 from ..agents import AgentEntry, AgentsFile, load_agents
 from ..config import load_settings, save_settings
-from ..link import AgentLink, open_link
+from ..link import AgentLink, known_secrets, open_link
 from .commands import SwitchboardCommands
 from .themes import STATE_DEFAULTS, load_themes
 
@@ -106,7 +106,10 @@ class SwitchboardApp(App):
     def agents(self) -> list[AgentEntry]:
         """The agents file's entries, then the extra (demo) agents whose names it does not use."""
         own = {entry.name for entry in self.registry.agents}
-        return self.registry.agents + [entry for entry in self.extra_agents if entry.name not in own]
+        entries = self.registry.agents + [entry for entry in self.extra_agents if entry.name not in own]
+        for entry in entries:
+            self.tap.redactor.add(*known_secrets(entry))
+        return entries
 
     def is_extra(self, name: str) -> bool:
         return self.registry.find(name) is None and any(e.name == name for e in self.extra_agents)

@@ -1,0 +1,122 @@
+"""The TUI driven by Pilot against the real demo fleet (official a2a-sdk servers on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+from textual.widgets import DataTable, Input, Markdown
+
+from switchboard.a2a.model import DataPart, TaskState
+from switchboard.demo import writer
+from switchboard.demo.base import DemoSettings
+from switchboard.demo.fleet import start_in_background
+from switchboard.tui.app import SwitchboardApp
+from switchboard.tui.widgets.conversation_view import ConversationView
+from switchboard.tui.widgets.prompt_pane import PromptPane
+
+SIZE = (120, 40)
+
+
+@pytest.fixture(scope="module")
+def fleet():
+    handle = start_in_background(first_port=0, settings=DemoSettings(writer_pace_ms=1, quick_research_seconds=20))
+    saved = {name: os.environ.get(name) for name in handle.credential_env}
+    os.environ.update(handle.credential_env)
+    yield handle
+    handle.stop()
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
+@pytest.fixture
+def app(fleet, tmp_path, monkeypatch):
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    return SwitchboardApp(
+        tmp_path / "agents.yaml", extra_agents=[agent.as_entry() for agent in fleet.agents], steady=True
+    )
+
+
+async def until(predicate, timeout: float = 30.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.05)
+
+
+async def open_agent(pilot, name: str) -> ConversationView:
+    table = pilot.app.screen.query_one(DataTable)
+    await until(lambda: name in [row.value for row in table.rows])
+    table.move_cursor(row=[row.value for row in table.rows].index(name))
+    await pilot.press("enter")
+    view = pilot.app.screen.query(ConversationView).last()
+    await until(lambda: view.conversation is not None)
+    return view
+
+
+async def say(pilot, view: ConversationView, text: str) -> None:
+    view.query_one("#message").focus()
+    await pilot.press(*text, "enter")
+    await until(lambda: view.conversation.last is not None)
+
+
+async def test_writer_streams_a_document_that_arrives_exactly(app):
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_agent(pilot, "writer")
+        await say(pilot, view, "tides")
+        await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED)
+        await pilot.pause(0.2)
+        expected = writer.compose("tides")
+        artifact = view.conversation.last.view.artifacts[writer.ARTIFACT_ID]
+        assert artifact.text == expected and artifact.chunks > 20
+        assert view.query(".artifact-text").last(Markdown).source == expected
+
+
+async def test_interviewer_prompt_pane_twice_then_completed(app):
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_agent(pilot, "interviewer")
+        await say(pilot, view, "interview me")
+        for turns, answer in enumerate(("Ada", "test my own agent"), start=2):
+            await until(lambda: bool(pilot.app.screen.query(PromptPane)))
+            pane = pilot.app.screen.query_one(PromptPane)
+            await until(lambda: pilot.app.focused is pane.query_one(Input))  # noqa: B023
+            await pilot.press(*answer, "enter")
+            await until(lambda: len(view.conversation.turns) == turns and not view.running)  # noqa: B023
+        turn = view.conversation.last
+        assert turn.view.state is TaskState.COMPLETED
+        assert len({t.view.task_id for t in view.conversation.turns}) == 1  # one task, answered twice
+        data = [p.data for a in turn.view.artifacts.values() for p in a.parts if isinstance(p, DataPart)]
+        assert {"name": "Ada", "goal": "test my own agent"} in data
+
+
+async def test_researcher_task_is_canceled_from_the_keyboard(app):
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_agent(pilot, "researcher")
+        await say(pilot, view, "quick: solar sails")
+        await until(lambda: len(view.conversation.last.view.timeline) >= 3)
+        await pilot.press("ctrl+g")
+        await until(lambda: view.conversation.last.view.state is TaskState.CANCELED)
+        await until(lambda: not view.running)
+
+
+async def test_gatekeeper_auth_required_round_trip(app):
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_agent(pilot, "gatekeeper")
+        await say(pilot, view, "open the vault")
+        await until(lambda: bool(pilot.app.screen.query(PromptPane)))
+        assert view.waiting is TaskState.AUTH_REQUIRED
+        field = pilot.app.screen.query_one(PromptPane).query_one(Input)
+        await until(lambda: pilot.app.focused is field)
+        assert field.password
+        await pilot.press(*"sesame", "enter")
+        await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED)
+        assert view.conversation.last.secret
+        records = list(pilot.app.tap.records)
+        sent = [r.body for r in records if r.kind == "request"]
+        assert any("[redacted]" in body for body in sent)  # the passcode went out, and shows masked
+        assert not any("sesame" in body for body in sent)
+        key = os.environ["SWITCHBOARD_DEMO_KEY"]
+        assert not any(key in r.body + str(r.headers) + r.url for r in records)
