@@ -71,8 +71,9 @@ class GatekeeperExecutor(DemoExecutor):
 def build(url: str, settings: DemoSettings) -> ServedApp:
     card = agent_card(
         name="Gatekeeper",
-        description=DESCRIPTION + f" The key goes in the {API_KEY_HEADER} header (the demo's key is the value "
-        f"of {API_KEY_ENV}, 'demo-key' unless you set it).",
+        # The card names where the key comes from, never the key: cards are public and get cached.
+        description=DESCRIPTION + f" The key goes in the {API_KEY_HEADER} header; it is the value of "
+        f"{API_KEY_ENV} when the demo started, and `switchboard demo` prints it.",
         url=url,
         api_key_header=API_KEY_HEADER,
         skills=[
