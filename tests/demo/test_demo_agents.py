@@ -318,7 +318,7 @@ async def test_every_skill_example_does_what_its_card_says(demo):
         "echo": {"hello there": "reply", "is anybody out there?": "reply"},
         "interviewer": dict.fromkeys(["interview me", "start"], INPUT_REQUIRED),
         "gatekeeper": dict.fromkeys(["open the vault", "show me the secret plans"], AUTH_REQUIRED),
-        "flaky": {"fail": TaskState.FAILED, "reject": TaskState.REJECTED, "crash": ProtocolError},
+        "flaky": {"fail": TaskState.FAILED, "reject": TaskState.REJECTED, "crash": TaskState.FAILED},
         "legacy": {"10 km to mi": COMPLETED, "5 kg to lb": COMPLETED, "72 f": INPUT_REQUIRED},
     }
     expected["flaky"]["what can you do?"] = "reply"

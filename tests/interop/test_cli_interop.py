@@ -74,7 +74,7 @@ def test_input_required_round_trip_in_text(cli, reference_server):
     got = fields(first.stdout)
     assert got["State"] == "input-required"
     assert block(first.stdout, "Status Message") == "What name should I greet?"
-    assert got["Resume"].startswith(f"switchboard send {reference_server.url} --task-id {got['Task ID']}")
+    assert f" send {reference_server.url} --task-id {got['Task ID']}" in got["Resume"]
     assert "waiting: input-required" in first.stderr
     second = cli("send", reference_server.url, "--task-id", got["Task ID"], "--context-id", got["Context ID"], "Ada")
     assert second.returncode == 0, second.stderr

@@ -80,7 +80,7 @@ async def test_interviewer_prompt_pane_twice_then_completed(app):
         view = await open_agent(pilot, "interviewer")
         await say(pilot, view, "interview me")
         for turns, answer in enumerate(("Ada", "test my own agent"), start=2):
-            await until(lambda: bool(pilot.app.screen.query(PromptPane)))
+            await until(lambda: bool(pilot.app.screen.query("PromptPane Input")))
             pane = pilot.app.screen.query_one(PromptPane)
             await until(lambda: pilot.app.focused is pane.query_one(Input))  # noqa: B023
             await pilot.press(*answer, "enter")
@@ -106,7 +106,7 @@ async def test_gatekeeper_auth_required_round_trip(app):
     async with app.run_test(size=SIZE) as pilot:
         view = await open_agent(pilot, "gatekeeper")
         await say(pilot, view, "open the vault")
-        await until(lambda: bool(pilot.app.screen.query(PromptPane)))
+        await until(lambda: bool(pilot.app.screen.query("PromptPane Input")))
         assert view.waiting is TaskState.AUTH_REQUIRED
         field = pilot.app.screen.query_one(PromptPane).query_one(Input)
         await until(lambda: pilot.app.focused is field)

@@ -163,15 +163,44 @@ async def test_a_json_error_answering_a_streaming_call_raises_the_a2a_error():
     assert caught.value.a2a_code == -32004
 
 
-async def test_an_event_error_frame_raises_the_a2a_error_after_the_events_before_it():
+async def test_an_error_frame_after_the_task_is_reported_and_the_task_read():
     error = json.dumps({"error": {"code": -32603, "message": "executor crashed on purpose"}, "id": 1, "jsonrpc": "2.0"})
     agent = Agent(
-        SendStreamingMessage=sse([frame(task(TaskState.SUBMITTED)), f"event: error\r\ndata: {error}\r\n\r\n".encode()])
+        SendStreamingMessage=sse([frame(task(TaskState.SUBMITTED)), f"event: error\r\ndata: {error}\r\n\r\n".encode()]),
+        GetTask=rpc_result(v10.encode_task(task(TaskState.FAILED))),
     )
+    view, notices, _ = await run(agent)
+    assert view.state is TaskState.FAILED
+    assert any("InternalError" in n.text and "crashed on purpose" in n.text for n in notices)
+    assert agent.calls == ["SendStreamingMessage", "GetTask"]
+
+
+async def test_an_error_frame_before_any_task_raises_the_a2a_error():
+    error = json.dumps({"error": {"code": -32603, "message": "executor crashed on purpose"}, "id": 1, "jsonrpc": "2.0"})
+    agent = Agent(SendStreamingMessage=sse([f"event: error\r\ndata: {error}\r\n\r\n".encode()]))
     with pytest.raises(ProtocolError) as caught:
         await run(agent)
     assert caught.value.code == "InternalError"
-    assert "crashed" in caught.value.message
+
+
+async def test_subscribing_to_a_finished_task_reads_it_instead():
+    error = {
+        "code": -32004,
+        "message": "Task task-1 is in terminal state",
+        "data": [{"reason": "UNSUPPORTED_OPERATION"}],
+    }
+    agent = Agent(
+        SubscribeToTask=httpx.Response(200, json={"jsonrpc": "2.0", "id": 1, "error": error}),
+        GetTask=rpc_result(v10.encode_task(task(TaskState.COMPLETED, "all done"))),
+    )
+    http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
+    client = A2AClient(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
+    view = TaskView()
+    async for event in follow_turn(client, task_id=TASK, policy=FAST):
+        if not isinstance(event, Notice):
+            view.apply(event)
+    await http.aclose()
+    assert view.state is TaskState.COMPLETED and view.artifacts["a1"].text == "all done"
 
 
 async def test_garbage_frames_are_warnings_and_the_stream_goes_on():

@@ -94,7 +94,11 @@ async def follow_turn(
     streaming: bool | None = None,
     policy: FollowPolicy | None = None,
 ) -> AsyncIterator[TurnEvent]:
-    """Send `message` (or re-attach to `task_id`) and yield every event until the turn ends."""
+    """Send `message` (or re-attach to `task_id`) and yield every event until the turn ends.
+
+    A refused request raises. Once a task exists, its turn always ends with the task's real state: a
+    stream error is reported as a Notice and the task is read.
+    """
     if message is None and task_id is None:
         raise ValueError("follow_turn needs a message or a task id")
     policy = policy or FollowPolicy()
@@ -128,9 +132,12 @@ async def follow_turn(
         except StreamBrokenError as exc:
             problem = exc
         except ProtocolError as exc:
-            if not reattached or view.task_id is None:
-                raise
-            problem = exc  # subscribing to a task that finished meanwhile: read it instead
+            if view.task_id is None:
+                raise  # nothing to reconcile: the request itself was refused
+            # An error frame mid-stream (an executor crash), or subscribing to a task that has finished:
+            # the task itself says how it ended.
+            problem = exc
+            yield Notice(f"the agent reported {exc.code}: {exc.message}", "warning")
         if view.turn_over and not reattached:
             return
         if view.task_id is None:

@@ -1,14 +1,24 @@
-"""What `switchboard` does with no command. The TUI replaces `run_app`; until then it serves the demo."""
+"""What `switchboard` does with no command: the TUI on the agents file (and the demo fleet with --demo, or
+when there are no agents yet). Where there is no terminal it never waits for one: `--demo` then serves the
+fleet in the foreground, and plain `switchboard` prints the help."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 
 def run_app(args: Any) -> int:
-    """`switchboard [--demo] [--agents FILE]`: with --demo, serve the demo fleet in the foreground (print the
-    agents and commands to try, serve until Ctrl+C); without it, the help (the TUI is not here yet).
-    """
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from ..a2a.errors import SwitchboardError
+        from ..tui.run import run_tui
+        from . import report
+
+        try:
+            return run_tui(args)
+        except SwitchboardError as exc:
+            report(exc, "text")
+            return exc.exit_code
     if args.demo:
         from . import run_async
         from .demo import run_demo
@@ -17,4 +27,5 @@ def run_app(args: Any) -> int:
     from .parser import build_parser
 
     build_parser().print_help()
+    print("\n(no terminal: the TUI opens when switchboard runs in one)", file=sys.stderr)
     return 0

@@ -18,7 +18,7 @@ from ..a2a.follow import FollowPolicy, Notice, follow_turn, poll_task
 from ..a2a.model import DataPart, FilePart, Message, Part, Task, TaskState, TextPart
 from ..a2a.turn import TaskView
 from ..a2a.wire import v10
-from .context import open_client, split_target, warn
+from .context import open_client, reply_command, split_target, warn
 from .render import (
     Out,
     render_card,
@@ -186,7 +186,7 @@ async def send(args: Any) -> int:
     async with await open_client(args, target, correlation_id=args.correlation_id) as client:
         if args.no_wait:
             result = await client.send(message, blocking=False)
-            print_result(out, args, target.ref, result)
+            print_result(out, args, reply_command(args, target), result)
             return 0
         policy = FollowPolicy(poll_interval=args.poll_interval)
         streaming = None if args.stream else False
@@ -196,12 +196,12 @@ async def send(args: Any) -> int:
             )
         if args.stream:
             if args.output == "text":
-                print_summary(out, args, target.ref, view)
+                print_summary(out, args, reply_command(args, target), view)
         else:
             result = view.reply if view.reply is not None else view.to_task()
             if result is None:
                 raise UsageError("the agent sent nothing back")  # follow_turn raises before this
-            print_result(out, args, target.ref, result)
+            print_result(out, args, reply_command(args, target), result)
         warn_outcome(view.state)
     return 0
 
@@ -229,7 +229,7 @@ async def task_get(args: Any) -> int:
                 async for _ in snapshots:  # until the turn is over
                     pass
         task = await client.get_task(task_id, history_length=args.history)
-    _print_task(out, args, target.ref, task)
+    _print_task(out, args, reply_command(args, target), task)
     return 0
 
 
@@ -246,7 +246,7 @@ async def task_cancel(args: Any) -> int:
     target = split_target(args, args.words, 1)
     async with await open_client(args, target) as client:
         task = await client.cancel_task(target.args[0])
-    _print_task(Out(), args, target.ref, task)
+    _print_task(Out(), args, reply_command(args, target), task)
     return 0
 
 
@@ -259,9 +259,9 @@ async def task_subscribe(args: Any) -> int:
             view = await consume_turn(follow_turn(client, task_id=task_id, streaming=True), args, out, live=args.stream)
         if args.stream:
             if args.output == "text":
-                print_summary(out, args, target.ref, view)
+                print_summary(out, args, reply_command(args, target), view)
         else:
-            _print_task(out, args, target.ref, await client.get_task(task_id))
+            _print_task(out, args, reply_command(args, target), await client.get_task(task_id))
         warn_outcome(view.state)
     return 0
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +29,42 @@ class Target:
     ref: str
     entry: AgentEntry | None
     args: list[str] = field(default_factory=list)  # positionals after the agent
+
+
+def invocation() -> str:
+    """How to run switchboard from this shell: `switchboard` when PATH finds this one, else its path."""
+    argv0 = Path(sys.argv[0])
+    if argv0.name == "switchboard":
+        found = shutil.which("switchboard")
+        if found and Path(found).resolve() == argv0.resolve():
+            return "switchboard"
+        return shlex.quote(_short(argv0))
+    return f"{shlex.quote(_short(Path(sys.executable)))} -m switchboard"
+
+
+def _short(path: Path) -> str:
+    """Relative to the working directory when under it (as `make run` prints it), else absolute."""
+    absolute = path.absolute()
+    try:
+        return str(absolute.relative_to(Path.cwd()))
+    except ValueError:
+        return str(absolute)
+
+
+def reply_command(args: Any, target: Target) -> str:
+    """`switchboard [--agents F] send AGENT [credential flags]`, naming the agent as this command did, so
+    the printed Resume line works as it stands."""
+    bits = [invocation()]
+    if getattr(args, "agents", None):
+        bits += ["--agents", shlex.quote(args.agents)]
+    bits += ["send", shlex.quote(target.entry.name if target.entry else target.ref)]
+    for flag in ("api_key_env", "bearer_env", "a2a_version"):
+        value = getattr(args, flag, None)
+        if value:
+            bits += [f"--{flag.replace('_', '-')}", shlex.quote(value)]
+    if getattr(args, "trust_interface_origin", False):
+        bits.append("--trust-interface-origin")
+    return " ".join(bits)
 
 
 def split_target(args: Any, words: list[str], needs: int) -> Target:

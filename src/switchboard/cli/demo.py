@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shlex
-import shutil
 import signal
 import sys
 from pathlib import Path
@@ -21,29 +20,9 @@ from ..demo.defaults import (
     DEFAULT_WRITER_PACE_MS,
     TOKEN_ENV,
 )
-from .context import warn
+from .context import invocation, warn
 
 _STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
-
-
-def invocation() -> str:
-    """How to run switchboard from this shell: `switchboard` when PATH finds this one, else its path."""
-    argv0 = Path(sys.argv[0])
-    if argv0.name == "switchboard":
-        found = shutil.which("switchboard")
-        if found and Path(found).resolve() == argv0.resolve():
-            return "switchboard"
-        return shlex.quote(_short(argv0))
-    return f"{shlex.quote(_short(Path(sys.executable)))} -m switchboard"
-
-
-def _short(path: Path) -> str:
-    """Relative to the working directory when under it (as `make run` prints it), else absolute."""
-    absolute = path.absolute()
-    try:
-        return str(absolute.relative_to(Path.cwd()))
-    except ValueError:
-        return str(absolute)
 
 
 def print_startup(fleet: Any, out: TextIO) -> None:

@@ -4,7 +4,6 @@ own v1.0 types, one document, or JSONL under --stream."""
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from typing import Any, TextIO
 
@@ -120,8 +119,9 @@ def render_message(out: Out, message: Message) -> None:
     render_parts(out, "Message", message.parts)
 
 
-def resume_hint(agent: str, task: Task) -> str:
-    return f'switchboard send {shlex.quote(agent)} --task-id {task.id} --context-id {task.context_id} "<your reply>"'
+def resume_hint(command: str, task: Task) -> str:
+    """The command that answers the task: `command` is how this one named the agent (see reply_command)."""
+    return f'{command} --task-id {task.id} --context-id {task.context_id} "<your reply>"'
 
 
 def render_event(out: Out, event: StreamEvent) -> None:

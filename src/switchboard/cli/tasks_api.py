@@ -8,7 +8,7 @@ from ..a2a.errors import UsageError
 from ..a2a.model import Part, TextPart
 from ..a2a.tasks_api import TasksApiClient
 from .commands import consume_turn, deadline, print_result, print_summary, warn_outcome
-from .context import Target, credentials_for, make_tap, warn
+from .context import Target, credentials_for, make_tap, reply_command, warn
 from .render import Out
 
 
@@ -42,8 +42,8 @@ async def send_tasks_api(args: Any, target: Target, parts: list[Part]) -> int:
         )
     if args.stream:
         if args.output == "text":
-            print_summary(out, args, target.entry.name, view)
+            print_summary(out, args, reply_command(args, target), view)
     else:
-        print_result(out, args, target.entry.name, view.to_task())
+        print_result(out, args, reply_command(args, target), view.to_task())
     warn_outcome(view.state)
     return 0
