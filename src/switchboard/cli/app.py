@@ -19,6 +19,9 @@ def run_app(args: Any) -> int:
         except SwitchboardError as exc:
             report(exc, "text")
             return exc.exit_code
+        except (OSError, TimeoutError) as exc:  # the demo fleet could not start, a file could not be read
+            report(SwitchboardError(f"{type(exc).__name__}: {exc}", hint="Try `switchboard demo` to see why."), "text")
+            return 1
     if args.demo:
         from . import run_async
         from .demo import run_demo

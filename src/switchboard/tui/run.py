@@ -10,12 +10,14 @@ from ..agents import load_agents
 from ..paths import agents_file
 
 
-def run_tui(args: Any) -> int:
-    path = Path(args.agents).expanduser() if args.agents else agents_file()
+def prepare(args: Any):
+    """The app to run and the demo fleet it runs on (None without one); the caller stops the fleet."""
+    given = getattr(args, "app_agents", None)
+    path = Path(given).expanduser() if given else agents_file()
     registry = load_agents(path)
     fleet = None
     extra = []
-    if args.demo or not registry.agents:
+    if getattr(args, "demo", False) or not registry.agents:
         from ..demo.fleet import start_in_background
 
         fleet = start_in_background()
@@ -27,7 +29,11 @@ def run_tui(args: Any) -> int:
     from .app import SwitchboardApp
 
     subtitle = str(path) + (" + demo fleet" if fleet else "")
-    app = SwitchboardApp(path, extra_agents=extra, subtitle=subtitle)
+    return SwitchboardApp(path, extra_agents=extra, subtitle=subtitle), fleet
+
+
+def run_tui(args: Any) -> int:
+    app, fleet = prepare(args)
     try:
         app.run()
     finally:
