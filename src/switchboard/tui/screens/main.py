@@ -76,6 +76,17 @@ class MainScreen(Screen):
     def action_show_agents(self) -> None:
         self.query_one(TabbedContent).active = "agents-tab"
 
+    @on(TabbedContent.TabActivated)
+    def _focus_tab(self, event: TabbedContent.TabActivated) -> None:
+        """Put the keyboard where the tab's work is: the agents table, the open prompt, or the message box."""
+        pane = event.pane
+        if pane.id == "agents-tab":
+            self.query_one("#agents-table").focus()
+            return
+        prompts = pane.query("PromptPane Input")
+        target = prompts.last() if prompts else pane.query("#message").first()
+        self.call_after_refresh(target.focus)
+
     def _cycle(self, step: int) -> None:
         tabs = self.query_one(TabbedContent)
         panes = [pane.id for pane in tabs.query(TabPane)]
