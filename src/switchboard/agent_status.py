@@ -10,8 +10,10 @@ import httpx
 
 from .a2a.cards import choose_endpoint, fetch_card, lint_card
 from .a2a.errors import SwitchboardError
-from .a2a.model import AgentCard
+from .a2a.model import AgentCard, Skill
 from .a2a.tap import Tap
+from .a2a.wire.common import Notes, decode_list
+from .a2a.wire.v03 import decode_skill
 from .agents import AgentEntry
 
 
@@ -57,8 +59,20 @@ class AgentStatus:
         return bool(self.entry.api_key_env or self.entry.bearer_env)
 
     @property
+    def skills(self) -> list[Skill]:
+        """The agents file's `skills` when it gives them (they override the card's), else the card's."""
+        if self.entry.skills:
+            notes = Notes()
+            overrides = decode_list(self.entry.skills, decode_skill, "agents file skills", notes)
+            if overrides:
+                return overrides
+        return self.card.skills if self.card else []
+
+    @property
     def skill_count(self) -> int | None:
-        return len(self.card.skills) if self.card else None
+        if self.card is None and not self.entry.skills:
+            return None
+        return len(self.skills)
 
     @property
     def title(self) -> str:

@@ -173,3 +173,17 @@ def test_a_missing_default_file_is_an_empty_list(tmp_path):
 
 def test_no_path_at_all_is_an_empty_list():
     assert load_agents(None, env={}).agents == []
+
+
+def test_skills_in_the_agents_file_override_the_cards(tmp_path):
+    from switchboard.agent_status import AgentStatus
+    from switchboard.agents import load_agents
+
+    path = tmp_path / "agents.yaml"
+    path.write_text(
+        "agents:\n  - name: jobs\n    url: http://127.0.0.1:9/\n    protocol: tasks\n"
+        "    skills:\n      - {id: book, name: Book a table, examples: [book a table for two]}\n"
+    )
+    status = AgentStatus(load_agents(path, env={}).agents[0])
+    assert [s.name for s in status.skills] == ["Book a table"]
+    assert status.skills[0].examples == ["book a table for two"] and status.skill_count == 1

@@ -153,13 +153,16 @@ class AgentsPane(Vertical):
         elif status.card is not None:
             card = status.card
             lines.append(f"{card.name}  ·  {card.description}" if card.description else card.name)
-            for skill in card.skills[:4]:
+            for skill in status.skills[:4]:
                 examples = "   e.g. " + " · ".join(f"“{e}”" for e in skill.examples[:3]) if skill.examples else ""
                 lines.append(f"  {skill.name}{examples}")
             if status.lint:
                 lines.append(f"  {len(status.lint)} card warning(s) — press c to see them")
         elif status.entry.protocol == "tasks":
             lines.append(f"{status.entry.name} — REST task API at {status.entry.url}")
+            for skill in status.skills[:4]:
+                examples = " · ".join(f"“{e}”" for e in skill.examples[:3])
+                lines.append(f"  {skill.name}" + (f"   e.g. {examples}" if examples else ""))
         else:
             lines.append(f"{status.entry.url} — checking…")
         summary.update(strip_controls("\n".join(lines)))

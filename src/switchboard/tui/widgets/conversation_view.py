@@ -73,8 +73,7 @@ class ConversationView(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(classes="conversation-head")
         yield VerticalScroll(classes="transcript")
-        skills = self.status.card.skills if self.status.card else []
-        yield Composer(skills, self.prefill)
+        yield Composer(self.status.skills, self.prefill)
 
     def on_mount(self) -> None:
         self._head()
