@@ -9,10 +9,11 @@ import socket
 import httpx
 import pytest
 
+from switchboard.a2a.auth import is_loopback
 from switchboard.agents import load_agents
 from switchboard.demo import legacy, researcher, tasks_agent, writer
 from switchboard.demo.agents_file import write_agents_file
-from switchboard.demo.fleet import AGENTS, _OneLineLog, bind_ports, is_loopback, start_in_background
+from switchboard.demo.fleet import AGENTS, _OneLineLog, bind_ports, start_in_background
 
 # --- writer ---------------------------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ to the agent's own origin, and redacted from everything the tool shows or writes
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -141,6 +142,16 @@ def plan_auth(card: AgentCard | None, creds: Credentials) -> AuthPlan:
         hint="Put the secret in an environment variable and name it with --api-key-env or --bearer-env "
         "(or the agent's apiKeyEnv in the agents file).",
     )
+
+
+def is_loopback(host: str) -> bool:
+    """localhost or a loopback address (127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def origin_of(url: str) -> str:

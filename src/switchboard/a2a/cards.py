@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,7 +9,7 @@ from urllib.parse import unquote, urlsplit
 
 import httpx
 
-from .auth import origin_of
+from .auth import is_loopback, origin_of
 from .errors import CardInvalidError, CardNotFoundError, ProtocolUnsupportedError, SwitchboardError
 from .http import http_status_error, parse_json, tapped_request
 from .model import AgentCard
@@ -50,15 +49,6 @@ def parse_card(data: Any, notes: Notes | None = None) -> AgentCard:
         raise CardInvalidError(f"the agent card is malformed: {exc.message}") from None
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def candidate_urls(ref: str) -> list[str]:
     """Card URLs to try for a reference: a card file URL as is, else the well-known paths of the origin/base.
 
@@ -67,7 +57,7 @@ def candidate_urls(ref: str) -> list[str]:
     ref = ref.strip()
     if "://" not in ref:
         host = urlsplit("//" + ref).hostname or ""
-        ref = ("http://" if _is_loopback(host) else "https://") + ref
+        ref = ("http://" if is_loopback(host) else "https://") + ref
     parts = urlsplit(ref)
     if parts.path.endswith(".json"):
         return [ref]
@@ -189,7 +179,7 @@ def lint_card(card: AgentCard, card_url: str | None = None) -> list[str]:
         parts = urlsplit(iface.url)
         if parts.scheme not in ("http", "https"):
             warnings.append(f"interface URL {iface.url} is not http(s)")
-        elif parts.scheme == "http" and not _is_loopback(parts.hostname or ""):
+        elif parts.scheme == "http" and not is_loopback(parts.hostname or ""):
             warnings.append(f"interface {iface.url} is plain http on a non-local host")
         if card_url and card_url.startswith("http") and origin_of(iface.url) != origin_of(card_url):
             warnings.append(

@@ -76,8 +76,9 @@ async def run_demo(args: Any) -> int:
 
 
 async def _serve(args: Any, stop: asyncio.Event) -> int:
+    from ..a2a.auth import is_loopback
     from ..demo.base import DemoSettings
-    from ..demo.fleet import DemoFleet, is_loopback
+    from ..demo.fleet import DemoFleet
 
     host = getattr(args, "host", None) or DEFAULT_HOST
     port = getattr(args, "port", DEFAULT_FIRST_PORT)

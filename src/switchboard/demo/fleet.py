@@ -45,17 +45,6 @@ def default_agents_file() -> Path:
     return data_dir() / "demo" / "agents.yaml"
 
 
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        import ipaddress
-
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 @dataclass(frozen=True)
 class RunningAgent:
     """An agent as served: what the agents file and the start-up text say about it."""
