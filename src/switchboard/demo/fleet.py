@@ -352,6 +352,12 @@ def start_in_background(
         try:
             loop.run_until_complete(run())
         finally:
+            # Library housekeeping tasks (sse-starlette's shutdown watcher) would otherwise die pending.
+            leftovers = asyncio.all_tasks(loop)
+            for task in leftovers:
+                task.cancel()
+            if leftovers:
+                loop.run_until_complete(asyncio.wait(leftovers))
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
 
