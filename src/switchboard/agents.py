@@ -108,6 +108,16 @@ def _entry(raw: Any, index: int, env: Mapping[str, str], warnings: list[str], so
     return entry
 
 
+def entry_from_mapping(
+    raw: Any, index: int, source: str, env: Mapping[str, str] | None = None
+) -> tuple[AgentEntry | None, list[str]]:
+    """One agent written in the agents-file format somewhere else (inline in a workflow file), with the
+    warnings reading it gave (None when it has no name or url)."""
+    warnings: list[str] = []
+    entry = _entry(raw, index, os.environ if env is None else env, warnings, source)
+    return entry, warnings
+
+
 def load_agents(path: Path | None, env: Mapping[str, str] | None = None) -> AgentsFile:
     """Read the agents file. A missing default file is an empty list; a broken file is a clear error."""
     env = os.environ if env is None else env

@@ -43,6 +43,7 @@ class AgentLink:
     name: str
     a2a: A2AClient | None = None
     tasks: TasksApiClient | None = None
+    streaming: bool | None = None  # A2A: None streams when the card offers it; False polls
 
     @property
     def card(self) -> AgentCard | None:
@@ -61,7 +62,7 @@ class AgentLink:
     def follow(self, message: Message, policy: FollowPolicy | None = None) -> AsyncIterator[TurnEvent]:
         """Send `message` and yield the turn's events until it ends."""
         if self.a2a is not None:
-            return follow_turn(self.a2a, message, policy=policy)
+            return follow_turn(self.a2a, message, streaming=self.streaming, policy=policy)
         if any(not isinstance(p, TextPart) for p in message.parts):
             raise UsageError(f"{self.name} speaks the REST task API, which takes text only")
         text = "".join(p.text for p in message.parts if isinstance(p, TextPart))
@@ -70,8 +71,14 @@ class AgentLink:
     def resume(self, task_id: str, policy: FollowPolicy | None = None) -> AsyncIterator[TurnEvent]:
         """Re-attach to a task that is still running."""
         if self.a2a is not None:
-            return follow_turn(self.a2a, task_id=task_id, policy=policy)
+            return follow_turn(self.a2a, task_id=task_id, streaming=self.streaming, policy=policy)
         return self.tasks.follow(task_id)
+
+    async def get_task(self, task_id: str) -> Task:
+        """The task as the agent has it now."""
+        if self.a2a is not None:
+            return await self.a2a.get_task(task_id)
+        return await self.tasks.get_task(task_id)
 
     async def cancel(self, task_id: str) -> Task:
         if self.a2a is None:
@@ -92,14 +99,26 @@ async def open_link(
     tap: Tap | None = None,
     credentials: Credentials | None = None,
     on_note=None,
+    correlation_id: str | None = None,
+    streaming: bool | None = None,
 ) -> AgentLink:
-    """Connect to an agent of the agents file: fetch its card (A2A) or just point at it (tasks API)."""
+    """Connect to an agent of the agents file: fetch its card (A2A) or just point at it (tasks API).
+
+    `correlation_id` goes on every request (X-Correlation-Id) and in message metadata; `streaming` False
+    makes an A2A link poll even when the card offers streaming.
+    """
     credentials = credentials if credentials is not None else entry_credentials(entry)
     if tap:
         tap.redactor.add(*entry.interpolated)
     if entry.protocol == "tasks":
         client = TasksApiClient(
-            entry.url, agent_id=entry.name, http=http, credentials=credentials, tap=tap, on_note=on_note
+            entry.url,
+            agent_id=entry.name,
+            http=http,
+            credentials=credentials,
+            tap=tap,
+            on_note=on_note,
+            correlation_id=correlation_id,
         )
         return AgentLink(entry.name, tasks=client)
     a2a = await A2AClient.connect(
@@ -110,5 +129,6 @@ async def open_link(
         extra_headers=entry.headers or None,
         card_headers=entry.headers or None,
         on_note=on_note,
+        correlation_id=correlation_id,
     )
-    return AgentLink(entry.name, a2a=a2a)
+    return AgentLink(entry.name, a2a=a2a, streaming=streaming)
