@@ -1,0 +1,366 @@
+"""The run journal: one append-only JSONL file per run, under DATA_DIR/runs/, that a crash cannot corrupt.
+
+Every record is one line `{"type", "at", ...}`, written with one write() and fsync'd before the run goes on,
+and passed through the redactor first, so no secret reaches the disk. A crash can tear only the last line:
+readers skip it, and the next writer cuts it off before appending. The running process holds an exclusive
+lock on the file, so a second `--resume` of a live run is refused and `runs list` can tell a running run
+from one whose process died.
+
+Records: RunStarted (workflow, file, digest, inputs, steps), RunResumed, StepRequested (attempt, agent,
+correlation id, message id, input), StepEvent (a v1.0 StreamResponse), StepNotice, AwaitingInput (state,
+question, task and context ids), InputSubmitted (the answer, or only `secret: true`), StepCompleted (task id,
+output), StepFailed (code, error, task id, retrying), StepCanceled, StepSkipped, and one of RunCompleted,
+RunFailed, RunCanceled, RunAwaitingInput, RunInterrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..a2a.auth import Redactor
+from ..a2a.errors import UsageError
+from ..a2a.model import TaskState
+from ..a2a.turn import TaskView
+from ..a2a.wire import v10
+from ..a2a.wire.common import Notes, WireFormatError
+from ..paths import data_dir
+from .state import AskRequest, RunStatus, StepState
+
+try:
+    import fcntl
+except ImportError:  # not on POSIX: no lock, the rest works
+    fcntl = None  # type: ignore[assignment]
+
+RUN_ENDS: dict[str, RunStatus] = {
+    "RunCompleted": "completed",
+    "RunFailed": "failed",
+    "RunCanceled": "canceled",
+    "RunAwaitingInput": "awaiting_input",
+    "RunInterrupted": "interrupted",
+}
+_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+def default_dir() -> Path:
+    return data_dir() / "runs"
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def epoch(stamp: Any) -> float | None:
+    if not isinstance(stamp, str):
+        return None
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+class RunLockedError(UsageError):
+    """Another process is running this run."""
+
+
+class Journal:
+    """The writer. Use `create` for a new run and `reopen` to resume one."""
+
+    def __init__(self, path: Path, fd: int, redactor: Redactor) -> None:
+        self.path = path
+        self.redactor = redactor
+        self._fd: int | None = fd
+
+    @classmethod
+    def create(cls, directory: Path, run_id: str, redactor: Redactor) -> Journal:
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / f"{run_id}.jsonl"
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o600)
+        return cls._locked(path, fd, redactor)
+
+    @classmethod
+    def reopen(cls, directory: Path, run_id: str, redactor: Redactor) -> Journal:
+        path = directory / f"{run_id}.jsonl"
+        fd = os.open(path, os.O_RDWR | os.O_APPEND)
+        journal = cls._locked(path, fd, redactor)
+        _cut_torn_tail(fd)
+        return journal
+
+    @classmethod
+    def _locked(cls, path: Path, fd: int, redactor: Redactor) -> Journal:
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise RunLockedError(
+                    f"the run {path.stem} is running in another process",
+                    hint="Let it finish, or stop that process first; `switchboard runs show RUN_ID` shows it.",
+                ) from None
+        return cls(path, fd, redactor)
+
+    def write(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Append one record and fsync it; returns the record as written (before redaction)."""
+        record = {"type": kind, "at": now_iso(), **fields}
+        if self._fd is None:
+            return record
+        line = self.redactor.text(json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str))
+        os.write(self._fd, (line + "\n").encode("utf-8"))
+        os.fsync(self._fd)
+        return record
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # also releases the lock
+            self._fd = None
+
+
+def _cut_torn_tail(fd: int) -> None:
+    """A crash mid-write leaves a last line without its newline: drop it so the next record starts clean."""
+    size = os.lseek(fd, 0, os.SEEK_END)
+    if size == 0:
+        return
+    keep, chunk = size, 4096
+    while keep > 0:
+        start = max(0, keep - chunk)
+        data = os.pread(fd, keep - start, start)
+        if keep == size and data.endswith(b"\n"):
+            return
+        cut = data.rfind(b"\n")
+        if cut >= 0:
+            os.ftruncate(fd, start + cut + 1)
+            return
+        keep = start
+    os.ftruncate(fd, 0)
+
+
+def read_records(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """Every whole record of a journal, and how many lines were skipped (a torn last line, at most)."""
+    records: list[dict[str, Any]] = []
+    skipped = 0
+    data = path.read_bytes()
+    for line in data.split(b"\n"):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            skipped += 1
+            continue
+        if isinstance(record, dict) and isinstance(record.get("type"), str):
+            records.append(record)
+        else:
+            skipped += 1
+    return records, skipped
+
+
+def is_running(path: Path) -> bool:
+    """True while a live process holds the journal's lock."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+# --- reading a run back ----------------------------------------------------------------------------------
+
+
+@dataclass
+class RunSummary:
+    run_id: str
+    workflow: str
+    path: str  # the workflow file
+    status: RunStatus
+    started_at: float | None
+    ended_at: float | None
+    steps_total: int
+    steps_completed: int
+    waiting: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    journal: Path | None = None
+
+
+@dataclass
+class RunRecord(RunSummary):
+    """A run rebuilt from its journal: every step's last known state, the inputs, the outputs."""
+
+    inputs: dict[str, str] = field(default_factory=dict)
+    steps: dict[str, StepState] = field(default_factory=dict)
+    outputs: dict[str, str] = field(default_factory=dict)
+    digest: str = ""
+    workflow_name: str | None = None  # the relay layout's workflow, when the file holds several
+    records: list[dict[str, Any]] = field(default_factory=list)
+    skipped_lines: int = 0
+
+    def summary(self) -> RunSummary:
+        return RunSummary(
+            self.run_id,
+            self.workflow,
+            self.path,
+            self.status,
+            self.started_at,
+            self.ended_at,
+            self.steps_total,
+            self.steps_completed,
+            self.waiting,
+            self.failed,
+            self.journal,
+        )
+
+
+def fold(records: list[dict[str, Any]], run_id: str, *, journal: Path | None = None) -> RunRecord:
+    """Replay journal records into a RunRecord (what `runs show`, the TUI and `--resume` start from)."""
+    run = RunRecord(run_id, "", "", "running", None, None, 0, 0, journal=journal, records=records)
+    steps = run.steps
+    for record in records:
+        kind = record["type"]
+        at = epoch(record.get("at"))
+        step = steps.get(record.get("step", "")) if "step" in record else None
+        if kind == "RunStarted":
+            run.workflow = str(record.get("workflow", ""))
+            run.path = str(record.get("file", ""))
+            run.digest = str(record.get("digest", ""))
+            run.workflow_name = record.get("workflowName")
+            run.inputs = {str(k): str(v) for k, v in (record.get("inputs") or {}).items()}
+            run.started_at = at
+            for raw in record.get("steps") or []:
+                name = str(raw.get("name"))
+                steps[name] = StepState(
+                    name,
+                    type=raw.get("type", "a2a"),
+                    agent=raw.get("agent"),
+                    depends_on=list(raw.get("dependsOn") or []),
+                )
+        elif kind == "RunResumed":
+            run.status, run.ended_at = "running", None
+        elif kind in RUN_ENDS:
+            run.status = RUN_ENDS[kind]
+            run.ended_at = at
+            run.outputs = {str(k): str(v) for k, v in (record.get("outputs") or {}).items()}
+        elif step is not None:
+            _fold_step(step, kind, record, at, run_id)
+    run.steps_total = len(steps)
+    run.steps_completed = sum(1 for s in steps.values() if s.status == "completed")
+    run.waiting = [s.name for s in steps.values() if s.status == "waiting"]
+    run.failed = [s.name for s in steps.values() if s.status == "failed"]
+    if run.status == "running" and (journal is None or not is_running(journal)):
+        run.status = "interrupted"
+    return run
+
+
+def _fold_step(step: StepState, kind: str, record: dict[str, Any], at: float | None, run_id: str) -> None:
+    if kind == "StepRequested":
+        attempt = int(record.get("attempt", 1))
+        if attempt != step.attempt or step.finished:
+            step.view = TaskView()
+            step.task_id = step.context_id = None
+            step.error_code = step.error = None
+            step.output = ""
+        step.attempt = attempt
+        step.status = "running"
+        step.correlation_id = record.get("correlationId", step.correlation_id)
+        step.message_id = record.get("messageId")
+        step.context_id = record.get("contextId") or step.context_id
+        step.started_at = step.started_at if step.started_at and attempt > 1 else at
+        step.ended_at = None
+    elif kind == "StepEvent":
+        try:
+            event = v10.decode_event(record.get("event"), Notes())
+        except (WireFormatError, ValueError, TypeError):
+            return
+        step.view.apply(event)
+        step.task_id = step.view.task_id or step.task_id
+        step.context_id = step.view.context_id or step.context_id
+    elif kind == "AwaitingInput":
+        step.status = "waiting"
+        step.task_id = record.get("taskId") or step.task_id
+        step.context_id = record.get("contextId") or step.context_id
+        notes = Notes()
+        parts = [p for p in (v10.decode_part(raw, notes) for raw in record.get("question") or []) if p is not None]
+        try:
+            state = TaskState(record.get("state", "input-required"))
+        except ValueError:
+            state = TaskState.INPUT_REQUIRED
+        step.question = AskRequest(
+            step.name, state, parts, step.task_id, step.context_id, step.correlation_id or "", step.agent or "", run_id
+        )
+    elif kind == "InputSubmitted":
+        step.status = "running"
+        step.question = None
+    elif kind == "StepCompleted":
+        step.status = "completed"
+        step.output = str(record.get("output", ""))
+        step.task_id = record.get("taskId") or step.task_id
+        step.context_id = record.get("contextId") or step.context_id
+        step.exit_code = record.get("exitCode")
+        step.ended_at = at
+        step.question = None
+    elif kind == "StepFailed":
+        step.error_code = record.get("code")
+        step.error = record.get("error")
+        step.task_id = record.get("taskId") or step.task_id
+        step.exit_code = record.get("exitCode", step.exit_code)
+        if not record.get("retrying"):
+            step.status = "failed"
+            step.ended_at = at
+            step.question = None
+    elif kind == "StepCanceled":
+        step.status, step.ended_at, step.question = "canceled", at, None
+    elif kind == "StepSkipped":
+        step.status, step.ended_at = "skipped", at
+        step.skipped_reason = record.get("reason")
+
+
+def journal_path(run_id: str, journal_dir: Path | None = None) -> Path:
+    """The journal of `run_id` (a unique prefix is enough); UsageError when there is no such run."""
+    directory = journal_dir or default_dir()
+    if not _RUN_ID.fullmatch(run_id):
+        raise UsageError(f"{run_id!r} is not a run id", hint="`switchboard runs list` shows the runs.")
+    exact = directory / f"{run_id}.jsonl"
+    if exact.exists():
+        return exact
+    matches = sorted(directory.glob(f"{run_id}*.jsonl")) if directory.is_dir() else []
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        names = ", ".join(m.stem for m in matches[:5])
+        raise UsageError(f"{run_id} matches several runs: {names}", hint="Give more of the run id.")
+    raise UsageError(f"there is no run {run_id} in {directory}", hint="`switchboard runs list` shows the runs.")
+
+
+def read_run(run_id: str, journal_dir: Path | None = None) -> RunRecord:
+    """A run as its journal tells it (a torn last line is skipped)."""
+    path = journal_path(run_id, journal_dir)
+    records, skipped = read_records(path)
+    run = fold(records, path.stem, journal=path)
+    run.skipped_lines = skipped
+    return run
+
+
+def list_runs(journal_dir: Path | None = None) -> list[RunSummary]:
+    """Every run in the journal directory, newest first."""
+    directory = journal_dir or default_dir()
+    if not directory.is_dir():
+        return []
+    runs = []
+    for path in directory.glob("*.jsonl"):
+        try:
+            records, _ = read_records(path)
+        except OSError:
+            continue
+        runs.append(fold(records, path.stem, journal=path).summary())
+    return sorted(runs, key=lambda r: (r.started_at or 0, r.run_id), reverse=True)
