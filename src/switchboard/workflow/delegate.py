@@ -129,6 +129,7 @@ class DelegateSteps:
         context_id = self._context_ids.get(step.context) if step.context else None
         message = new_message(text, context_id=context_id)
         state.message_id = message.message_id
+        state.attempt += 1  # a re-attached task is the same attempt; only a message sent is a new one
         self._record(
             "StepRequested",
             step=step.name,

@@ -274,8 +274,6 @@ class WorkflowRun(DelegateSteps):
             while True:
                 attempts += 1
                 reattach = self._reattach.pop(step.name, None)
-                if reattach is None or reattach.task_id is None:
-                    state.attempt += 1
                 try:
                     if step.type == "shell":
                         await self._shell(step, state)
@@ -354,6 +352,7 @@ class WorkflowRun(DelegateSteps):
     async def _shell(self, step: Step, state: StepState) -> None:
         command = template.render(step.run or "", self._value, shell=True, bare_inputs=self.workflow.bare_inputs)
         state.output, state.exit_code = "", None
+        state.attempt += 1
         self._record("StepRequested", step=step.name, attempt=state.attempt, command=command)
         self._started(step, state)
         env = {**os.environ, "SWITCHBOARD_RUN_ID": self.run_id, "SWITCHBOARD_STEP": step.name}
