@@ -37,7 +37,7 @@ def _output_of(argv: list[str]) -> str:
 
 
 async def _dispatch(args: Any) -> int:
-    from . import commands
+    from . import commands, workflow
     from .demo import run_demo
 
     handlers = {
@@ -48,6 +48,9 @@ async def _dispatch(args: Any) -> int:
         ("task", "subscribe"): commands.task_subscribe,
         ("task", "list"): commands.task_list,
         ("demo", None): run_demo,
+        ("run", None): workflow.run,
+        ("runs", "list"): workflow.runs_list,
+        ("runs", "show"): workflow.runs_show,
     }
     handler = handlers.get((args.command, getattr(args, "subcommand", None)))
     if handler is None:

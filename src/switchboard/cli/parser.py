@@ -175,6 +175,8 @@ def build_parser() -> Parser:
     listing.add_argument("--history", type=int, metavar="N")
     _common(listing)
 
+    _workflow_commands(commands)
+
     demo = commands.add_parser(
         "demo",
         help="serve the demo agent fleet on 127.0.0.1 until Ctrl+C",
@@ -203,6 +205,72 @@ def build_parser() -> Parser:
         "--agents-out", metavar="FILE", help="where to write the agents file (default: DATA_DIR/demo/agents.yaml)"
     )
     return parser
+
+
+RUN_EPILOG = """\
+exit codes: 0 the run ended (completed, failed, canceled or awaiting input: the state is in the output),
+1 failure, 2 usage or an invalid workflow file (every problem listed with its line and a fix),
+4 credentials missing.
+
+examples:
+  switchboard --agents demo.yaml run examples/workflows/briefing.yaml -i topic="solar sails"
+  switchboard --agents demo.yaml run examples/workflows/interview.yaml --answer interview=Ada --answer interview=1
+  switchboard run --resume 20260315T101500-3f9c2a --answer interview=Ada
+  switchboard run examples/workflows/briefing.yaml --validate
+  switchboard runs list
+"""
+
+
+def _workflow_commands(commands) -> None:
+    run = commands.add_parser(
+        "run",
+        help="run a workflow file (or continue a run with --resume)",
+        description="Run a workflow: its steps delegated to A2A agents (and shell commands) in dependency order, "
+        "every event journaled so the run survives a crash.",
+        epilog=RUN_EPILOG,
+    )
+    run.add_argument("file", nargs="?", metavar="FILE", help="the workflow file (optional with --resume)")
+    run.add_argument("-i", "--input", action="append", default=[], metavar="NAME=VALUE", help="an input, repeatable")
+    run.add_argument(
+        "--answer",
+        action="append",
+        default=[],
+        metavar="STEP=TEXT",
+        help="answer a step's input-required or auth-required question; repeatable, used in order per step",
+    )
+    run.add_argument("--resume", metavar="RUN_ID", help="continue a run that stopped, crashed or waits for input")
+    run.add_argument("--workflow", metavar="NAME", help="which workflow of a file that holds several (relay layout)")
+    run.add_argument("--stream", action="store_true", help="print every event as it happens (JSONL with -o json)")
+    run.add_argument("--validate", action="store_true", help="check the file and show the plan; run nothing")
+    run.add_argument(
+        "--max-concurrency", type=_positive_int, default=8, metavar="N", help="steps running at once (default 8)"
+    )
+    run.add_argument("-o", "--output", choices=("text", "json"), default="text", help="output format (default text)")
+    run.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
+    run.add_argument("--verbose", action="store_true", help="show every request, response and SSE frame on stderr")
+
+    runs = commands.add_parser("runs", help="workflow runs from the journal: list, show").add_subparsers(
+        dest="subcommand", metavar="SUBCOMMAND"
+    )
+    listing = runs.add_parser("list", help="the runs, newest first")
+    listing.add_argument("--limit", type=_positive_int, metavar="N", help="only the newest N")
+    listing.add_argument("-o", "--output", choices=("text", "json"), default="text")
+    show = runs.add_parser("show", help="one run: every step's state, output, question")
+    show.add_argument("run_id", metavar="RUN_ID", help="the run id (a unique prefix is enough)")
+    show.add_argument("--records", action="store_true", help="print the journal's records as JSONL")
+    show.add_argument("-o", "--output", choices=("text", "json"), default="text")
+    for sub in (listing, show):
+        sub.add_argument("--agents", metavar="FILE", help="the agents file (for the printed resume command)")
+
+
+def _positive_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number from 1")
+    return number
 
 
 def _port(value: str) -> int:

@@ -1,0 +1,274 @@
+"""`switchboard run FILE` (and `--resume RUN_ID`), `switchboard runs list|show RUN_ID`.
+
+The tool did its job when the run ended, whatever the run's outcome: exit 0, the state in the output. A
+step that waits for input takes `--answer STEP=TEXT` (in order, per step), else a line typed at the
+terminal when stdin is one; with neither the run stops at awaiting-input and prints the command that
+continues it. Ctrl+C stops watching: tasks keep running at their agents and `--resume` picks them up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import json
+import shlex
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from ..a2a.errors import UsageError
+from ..a2a.model import DataPart, TextPart
+from ..a2a.tap import Tap, format_record
+from ..agents import AgentsFile, load_agents
+from ..paths import agents_file
+from ..safe_text import strip_controls
+from ..workflow.state import AskRequest
+from .context import invocation, warn
+from .render import Out
+from .run_render import (
+    RunView,
+    event_json,
+    progress_line,
+    render_live,
+    render_run,
+    render_summaries,
+    resume_command,
+    run_json,
+    summary_json,
+)
+
+
+def pairs(values: list[str], flag: str, what: str) -> list[tuple[str, str]]:
+    out = []
+    for value in values:
+        name, sep, text = value.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"{flag} {value!r} is not {what}=VALUE", hint=f"For example {flag} {what.lower()}=hello")
+        out.append((name.strip(), text))
+    return out
+
+
+def registry_of(args: Any) -> AgentsFile:
+    path = Path(args.agents).expanduser() if args.agents else agents_file()
+    if args.agents and not path.exists():
+        raise UsageError(f"the agents file {path} does not exist", hint="Check the path given to --agents.")
+    registry = load_agents(path)
+    for text in registry.warnings:
+        warn(text)
+    return registry
+
+
+def base_command(args: Any) -> str:
+    bits = [invocation()]
+    if args.agents:
+        bits += ["--agents", shlex.quote(args.agents)]
+    return " ".join(bits)
+
+
+def terminal_ask() -> Any:
+    """Questions on stderr, answers from the terminal (masked for auth-required), one question at a time."""
+    lock = asyncio.Lock()
+
+    async def ask(request: AskRequest) -> str | None:
+        async with lock:
+            where = f" ({request.agent})" if request.agent else ""
+            sys.stderr.write(f"\n{request.step}{where} asks ({request.state.value}):\n")
+            text = "".join(p.text for p in request.question if isinstance(p, TextPart))
+            if text:
+                sys.stderr.write(strip_controls(text).rstrip("\n") + "\n")
+            for part in request.question:
+                if isinstance(part, DataPart):
+                    sys.stderr.write(json.dumps(part.data, indent=2, ensure_ascii=False) + "\n")
+            sys.stderr.flush()
+            return await _read_line("answer (hidden)> " if request.secret else "answer> ", request.secret)
+
+    return ask
+
+
+async def _read_line(prompt: str, secret: bool) -> str | None:
+    """One line from the terminal on a daemon thread, so Ctrl+C never waits for Enter."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[str | None] = loop.create_future()
+
+    def read() -> None:
+        try:
+            if secret:
+                line: str | None = getpass.getpass(prompt, stream=sys.stderr)
+            else:
+                sys.stderr.write(prompt)
+                sys.stderr.flush()
+                raw = sys.stdin.readline()
+                line = raw.rstrip("\n") if raw else None
+        except (EOFError, OSError):
+            line = None
+        loop.call_soon_threadsafe(lambda: future.done() or future.set_result(line))
+
+    threading.Thread(target=read, name="switchboard-answer", daemon=True).start()
+    return await future
+
+
+async def run(args: Any) -> int:
+    from ..a2a.http import new_http_client
+    from ..workflow.engine import resume_run, start_run
+    from ..workflow.journal import read_run
+    from ..workflow.spec import load_workflow
+
+    inputs = dict(pairs(args.input, "-i", "NAME"))
+    answers: dict[str, list[str]] = {}
+    for step, text in pairs(args.answer, "--answer", "STEP"):
+        answers.setdefault(step, []).append(text)
+    registry = registry_of(args)
+    out = Out()
+    record = None
+    if args.resume:
+        if inputs:
+            raise UsageError("a resumed run keeps its inputs", hint="Drop -i, or start a new run without --resume.")
+        record = read_run(args.resume)
+        if record.status == "completed":
+            warn(f"the run {record.run_id} completed already; nothing to do")
+            _print(out, args, RunView.of_record(record), base_command(args))
+            return 0
+        path = Path(args.file) if args.file else Path(record.path)
+        if args.file and path.resolve() != Path(record.path).resolve():
+            warn(f"the run started from {record.path}; continuing it with {path}")
+        workflow = load_workflow(path, registry, workflow=args.workflow or record.workflow_name)
+    else:
+        if not args.file:
+            raise UsageError("no workflow file given", hint="switchboard run FILE, or switchboard run --resume RUN_ID")
+        workflow = load_workflow(Path(args.file), registry, workflow=args.workflow)
+    for text in workflow.warnings:
+        warn(text)
+    unknown = sorted(set(answers) - {s.name for s in workflow.steps})
+    if unknown:
+        raise UsageError(
+            f"--answer names no step of the workflow: {', '.join(unknown)}",
+            hint="Its steps: " + ", ".join(s.name for s in workflow.steps) + ".",
+        )
+    if args.validate:
+        _print_plan(out, args, workflow)
+        return 0
+    ask = terminal_ask() if sys.stdin.isatty() else None
+    tap = Tap()
+    if args.verbose:
+        tap.listeners.append(lambda record: print(format_record(record), file=sys.stderr, flush=True))
+    async with new_http_client() as http:
+        if record is not None:
+            live = resume_run(
+                record.run_id,
+                ask=ask,
+                http=http,
+                tap=tap,
+                answers=answers,
+                workflow=workflow,
+                max_concurrency=args.max_concurrency,
+            )
+        else:
+            live = start_run(
+                workflow, inputs, ask=ask, http=http, tap=tap, answers=answers, max_concurrency=args.max_concurrency
+            )
+        try:
+            await _follow(live, args, out)
+        except asyncio.CancelledError:
+            await live.interrupt()
+            resume = resume_command(base_command(args), RunView.of_run(live))
+            print(f"\nstopped watching; the tasks go on at their agents. Continue with:\n  {resume}", file=sys.stderr)
+            raise
+    _print(out, args, RunView.of_run(live), base_command(args))
+    return 0
+
+
+async def _follow(live: Any, args: Any, out: Out) -> None:
+    async for event in live.events():
+        if args.stream:
+            if args.output == "json":
+                out.json_line(event_json(event))
+            else:
+                render_live(out, event)
+        elif args.output == "text" and (line := progress_line(event)):
+            print(strip_controls(line), file=sys.stderr, flush=True)
+
+
+def _print(out: Out, args: Any, view: RunView, base: str) -> None:
+    resume = resume_command(base, view)
+    if args.output == "json":
+        if getattr(args, "stream", False):
+            out.json_line({"event": "RunSummary", "run": run_json(view, resume)})
+        else:
+            out.json_doc({"run": run_json(view, resume)})
+        return
+    render_run(out, view, resume)
+
+
+def _print_plan(out: Out, args: Any, workflow: Any) -> None:
+    steps = [
+        {
+            "name": s.name,
+            "type": s.type,
+            "agent": s.agent,
+            "dependsOn": s.depends_on,
+            "timeout": s.timeout,
+            "retries": s.retries.count,
+            "interactive": s.interactive,
+            "context": s.context,
+            "onError": s.on_error,
+        }
+        for s in workflow.steps
+    ]
+    inputs = {
+        name: {"required": spec.required, "default": spec.default, "description": spec.description}
+        for name, spec in workflow.inputs.items()
+    }
+    agents = {name: {"url": entry.url, "protocol": entry.protocol} for name, entry in workflow.agents.items()}
+    if args.output == "json":
+        doc = {"name": workflow.name, "description": workflow.description, "file": str(workflow.path)}
+        doc.update(layout=workflow.layout, inputs=inputs, agents=agents, steps=steps, outputs=workflow.outputs)
+        out.json_doc({"workflow": doc, "valid": True})
+        return
+    out.field("Workflow", workflow.name)
+    out.field("File", str(workflow.path))
+    out.field("Layout", "relay" if workflow.layout == "relay" else None)
+    out.field("Description", workflow.description)
+    for name, spec in inputs.items():
+        how = "required" if spec["required"] else f"default {spec['default']!r}"
+        about = f": {spec['description']}" if spec["description"] else ""
+        out.field("Input", f"{name} ({how}){about}")
+    for name, agent in agents.items():
+        out.field("Agent", f"{name} {agent['url']} ({agent['protocol']})")
+    out.separate()
+    for step in steps:
+        what = f"on {step['agent']}" if step["type"] == "a2a" else "shell"
+        after = f" after {', '.join(step['dependsOn'])}" if step["dependsOn"] else ""
+        out.field("Step", f"{step['name']} ({what}){after}")
+    for name in workflow.outputs:
+        out.field("Output", name)
+    out.field("Valid", "yes")
+
+
+async def runs_list(args: Any) -> int:
+    from ..workflow.journal import list_runs
+
+    runs = list_runs()
+    if args.limit:
+        runs = runs[: args.limit]
+    out = Out()
+    if args.output == "json":
+        out.json_doc({"runs": [summary_json(r) for r in runs]})
+    else:
+        render_summaries(out, runs)
+    return 0
+
+
+async def runs_show(args: Any) -> int:
+    from ..workflow.journal import read_run
+
+    record = read_run(args.run_id)
+    out = Out()
+    if args.records:
+        for item in record.records:
+            out.json_line(item)
+        return 0
+    if record.skipped_lines:
+        warn(f"{record.skipped_lines} unreadable line(s) in {record.journal} skipped (a torn last line after a crash)")
+    _print(out, args, RunView.of_record(record), base_command(args))
+    return 0
