@@ -366,3 +366,62 @@ SCENES: dict[str, Scene] = {
 }
 THEME_SCENE = prompt_scene  # shows the state colours, a question and an artifact-free transcript
 SIZE = (120, 36)
+
+
+# --- a workflow run, as its journal would rebuild it (fixed times, ids) ----------------------------
+
+
+def run_record():
+    from ..workflow.journal import RunRecord
+    from ..workflow.state import StepState
+
+    t0 = 1_763_717_000.0
+
+    def step(name, agent, status, start, took, deps=(), events=()):
+        state = StepState(name, agent=agent, status=status, depends_on=list(deps))
+        state.started_at = None if start is None else t0 + start
+        state.ended_at = None if took is None else t0 + start + took
+        state.correlation_id = f"20261121T094100-5eed01:delegate:{name}"
+        for event in events:
+            state.view.apply(event)
+        state.task_id = state.view.task_id
+        return state
+
+    research = [*writer_events(upto=6)[:-2], _status(TaskState.COMPLETED, "done", 9)]
+    steps = {
+        "research-web": step("research-web", "researcher", "completed", 0.0, 4.2, events=research),
+        "research-archive": step("research-archive", "legacy", "completed", 0.0, 1.3),
+        "interview": step("interview", "interviewer", "waiting", 0.1, 3.7, events=interviewer_events()),
+        "combine": step(
+            "combine", "writer", "pending", None, None, deps=["research-web", "research-archive", "interview"]
+        ),
+        "publish": step("publish", None, "pending", None, None, deps=["combine"]),
+    }
+    steps["publish"].type = "shell"
+    return RunRecord(
+        run_id="20261121T094100-5eed01", workflow="briefing", path="examples/workflows/briefing.yaml",
+        status="awaiting_input", started_at=t0, ended_at=None, steps_total=5, steps_completed=2,
+        waiting=["interview"], steps=steps,
+    )  # fmt: skip
+
+
+async def run_scene(pilot) -> None:
+    from types import SimpleNamespace
+
+    from ..workflow.state import AskRequest
+    from .widgets.run_view import RunView
+
+    await settle(pilot)
+    record = run_record()
+    view = RunView("briefing", record=record)
+    await pilot.app.screen._add_run(view)
+    # Shown as the live run it was when its journal was written (the run view's own state, frozen).
+    view.run = SimpleNamespace(run_id=record.run_id, status="running", steps=record.steps)
+    await settle(pilot)
+    question = interviewer_events()[-1].status.message.parts
+    request = AskRequest("interview", TaskState.INPUT_REQUIRED, question, TASK, CONTEXT, "interview", "interviewer")
+    pilot.app.run_worker(view.ask(request))
+    await settle(pilot, 0.5)
+
+
+SCENES["run"] = run_scene

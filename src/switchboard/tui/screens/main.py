@@ -14,7 +14,9 @@ from textual.widgets import Footer, Header, TabbedContent, TabPane
 from ...agent_status import AgentStatus
 from ..widgets.agents_pane import AgentsPane
 from ..widgets.conversation_view import ConversationView
+from ..widgets.run_view import RunView
 from ..widgets.wire_view import WireView
+from ..widgets.workflows_pane import WorkflowsPane
 
 _ids = itertools.count(1)
 
@@ -22,6 +24,7 @@ _ids = itertools.count(1)
 class MainScreen(Screen):
     BINDINGS = [
         Binding("f1", "show_agents", "Agents", id="tabs.agents"),
+        Binding("f3", "show_workflows", "Workflows", id="tabs.workflows"),
         Binding("ctrl+pagedown,alt+right", "next_tab", "Next tab", id="tabs.next", show=False),
         Binding("ctrl+pageup,alt+left", "previous_tab", "Previous tab", id="tabs.previous", show=False),
         Binding("f4", "close_tab", "Close tab", id="tabs.close"),
@@ -29,8 +32,11 @@ class MainScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header(icon="☎")
-        with TabbedContent(id="tabs"), TabPane("Agents", id="agents-tab"):
-            yield AgentsPane(id="agents")
+        with TabbedContent(id="tabs"):
+            with TabPane("Agents", id="agents-tab"):
+                yield AgentsPane(id="agents")
+            with TabPane("Workflows", id="workflows-tab"):
+                yield WorkflowsPane(id="workflows")
         yield WireView(id="wire", classes="-hidden")
         yield Footer()
 
@@ -61,6 +67,59 @@ class MainScreen(Screen):
         if isinstance(pane, TabPane) and pane.id:
             self.query_one(TabbedContent).get_tab(pane.id).label = self._label(event.view)
 
+    # --- workflows ---------------------------------------------------------------------------------------
+
+    @on(WorkflowsPane.Launch)
+    def _launch(self, event: WorkflowsPane.Launch) -> None:
+        from .launch import LaunchScreen
+
+        workflow = event.file.workflow
+
+        def launched(values: dict[str, str] | None) -> None:
+            if values is None:
+                return
+            from ...workflow.engine import start_run
+
+            def start(ask):
+                return start_run(workflow, values, ask=ask, http=self.app.http, tap=self.app.tap)
+
+            self.run_worker(self._add_run(RunView(workflow.name, start=start)))
+
+        if workflow.inputs:
+            self.app.push_screen(LaunchScreen(workflow), launched)
+        else:
+            launched({})
+
+    @on(WorkflowsPane.OpenRun)
+    def _open_run(self, event: WorkflowsPane.OpenRun) -> None:
+        from ...workflow.journal import read_run
+
+        try:
+            record = read_run(event.run_id)
+        except Exception as exc:  # a journal that cannot be read is said, not fatal
+            self.notify(f"cannot read run {event.run_id}: {exc}", severity="error")
+            return
+        self.run_worker(self._add_run(RunView(record.workflow, record=record)))
+
+    async def _add_run(self, view: RunView) -> None:
+        pane_id = f"run-{next(_ids)}"
+        tabs = self.query_one(TabbedContent)
+        await tabs.add_pane(TabPane(self._run_label(view), view, id=pane_id))
+        tabs.active = pane_id
+
+    def _run_label(self, view: RunView) -> Content:
+        if view.waiting:
+            return Content.assemble(("✱ ", "bold $warning"), (view.title, "bold $warning"))
+        if view.status == "running":
+            return Content.assemble(("▶ ", "$primary"), view.title)
+        return Content.assemble(("▣ ", "$text-muted"), view.title)
+
+    @on(RunView.Changed)
+    def _run_changed(self, event: RunView.Changed) -> None:
+        pane = event.view.parent
+        if isinstance(pane, TabPane) and pane.id:
+            self.query_one(TabbedContent).get_tab(pane.id).label = self._run_label(event.view)
+
     @on(AgentsPane.ShowCard)
     def _card(self, event: AgentsPane.ShowCard) -> None:
         from .card import CardScreen
@@ -76,12 +135,22 @@ class MainScreen(Screen):
     def action_show_agents(self) -> None:
         self.query_one(TabbedContent).active = "agents-tab"
 
+    def action_show_workflows(self) -> None:
+        self.query_one(TabbedContent).active = "workflows-tab"
+
     @on(TabbedContent.TabActivated)
     def _focus_tab(self, event: TabbedContent.TabActivated) -> None:
         """Put the keyboard where the tab's work is: the agents table, the open prompt, or the message box."""
         pane = event.pane
         if pane.id == "agents-tab":
             self.query_one("#agents-table").focus()
+            return
+        if pane.id == "workflows-tab":
+            self.query_one("#workflows-table").focus()
+            return
+        if pane.query(RunView):
+            prompts = pane.query("PromptPane Input")
+            self.call_after_refresh((prompts.first() if prompts else pane.query_one("#steps")).focus)
             return
         prompts = pane.query("PromptPane Input")
         target = prompts.last() if prompts else pane.query("#message").first()
@@ -101,7 +170,7 @@ class MainScreen(Screen):
 
     async def action_close_tab(self) -> None:
         tabs = self.query_one(TabbedContent)
-        if tabs.active and tabs.active != "agents-tab":
+        if tabs.active and tabs.active not in ("agents-tab", "workflows-tab"):
             await tabs.remove_pane(tabs.active)
 
     def toggle_wire(self) -> None:

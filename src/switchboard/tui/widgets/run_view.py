@@ -1,0 +1,281 @@
+"""A workflow run: every step with its live state, agent, time and dependencies; the selected step's stream
+with the conversation widgets; a prompt pane for each step that waits for the person (queued, each marked).
+
+A live run is driven by a worker that consumes WorkflowRun.events(); a past run (from its journal) is
+shown read-only. The engine's `ask` is answered by a PromptPane resolving a Future.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...a2a.follow import Notice
+from ...a2a.model import Message as A2AMessage
+from ...a2a.model import Role
+from ...conversation import Turn
+from ...safe_text import strip_controls
+from ...workflow.state import AskRequest, RunFinished, StepEvent, StepState
+from .prompt_pane import PromptPane
+from .transcript import TurnView
+
+FRAME = 1 / 20
+STATUS_STYLE = {
+    "pending": ("○", "$text-muted"),
+    "running": ("●", "$state-working"),
+    "waiting": ("✱", "$state-input-required"),
+    "completed": ("✓", "$state-completed"),
+    "failed": ("✕", "$state-failed"),
+    "canceled": ("⊘", "$state-canceled"),
+    "skipped": ("–", "$text-muted"),
+}
+
+
+def depths(steps: dict[str, StepState]) -> dict[str, int]:
+    """How far each step is from the start: the longest chain of dependencies before it."""
+    memo: dict[str, int] = {}
+
+    def depth(name: str, seen: frozenset[str] = frozenset()) -> int:
+        if name not in memo:
+            deps = [d for d in steps[name].depends_on if d in steps and d not in seen]
+            memo[name] = 1 + max((depth(d, seen | {name}) for d in deps), default=-1)
+        return memo[name]
+
+    return {name: depth(name) for name in steps}
+
+
+def step_line(state: StepState, depth: int) -> Content:
+    mark, style = STATUS_STYLE.get(state.status, ("?", ""))
+    elapsed = f"{state.elapsed:5.1f}s" if state.elapsed is not None else "      "
+    who = state.agent or ("shell" if state.type == "shell" else "")
+    after = f"  ← {', '.join(state.depends_on)}" if state.depends_on else ""
+    return Content.assemble(
+        "  " * depth,
+        (f"{mark} ", style),
+        (state.name, "bold"),
+        (f"  {who}", "$secondary"),
+        (f"  {state.status}", style),
+        (f"  {elapsed}", "$text-muted"),
+        (after, "$text-muted italic"),
+    )
+
+
+class RunView(Vertical):
+    BINDINGS = [
+        Binding("ctrl+g", "cancel_step", "Cancel step", id="run.cancel_step"),
+        Binding("f8", "cancel_run", "Cancel run", id="run.cancel"),
+    ]
+
+    class Changed(Message):
+        """The run started, finished, or a step began or stopped waiting for the person."""
+
+        def __init__(self, view: RunView) -> None:
+            super().__init__()
+            self.view = view
+
+    def __init__(self, title: str, *, start=None, record=None, **kwargs) -> None:
+        """`start(ask)` starts the live run and returns it; `record` is a past run from the journal."""
+        super().__init__(classes="run-view", **kwargs)
+        self.title = title
+        self._start = start
+        self.record = record
+        self.run = None
+        self.steps: dict[str, StepState] = dict(record.steps) if record else {}
+        self._turns: dict[str, Turn] = {}
+        self._questions: dict[str, tuple[AskRequest, asyncio.Future[str]]] = {}
+        self._scheduled = False
+        self._lock = asyncio.Lock()
+        self._shown_step: str | None = None
+
+    @property
+    def waiting(self) -> bool:
+        return bool(self._questions)
+
+    @property
+    def status(self) -> str:
+        if self.run is not None:
+            return self.run.status
+        return self.record.status if self.record else "starting"
+
+    def compose(self) -> ComposeResult:
+        yield Static(classes="run-head")
+        with Horizontal(classes="run-body"):
+            yield OptionList(id="steps")
+            with VerticalScroll(classes="step-detail"):
+                yield Static(classes="step-head")
+                yield Vertical(classes="step-stream")
+        yield Vertical(classes="run-prompts")
+
+    def on_mount(self) -> None:
+        if self._start is not None:
+            self.drive()
+        else:
+            self.call_after_refresh(self.sync)
+        self.query_one("#steps").focus()
+        self.set_interval(1.0, self._schedule)  # elapsed times tick while steps run
+
+    # --- driving a live run --------------------------------------------------------------------------
+
+    @work(exclusive=True, group="run")
+    async def drive(self) -> None:
+        self.run = self._start(self.ask)
+        self.steps = self.run.steps
+        self.post_message(self.Changed(self))
+        async for event in self.run.events():
+            if isinstance(event, StepEvent) and isinstance(event.event, Notice):
+                self._turn(event.step).notices.append(event.event)
+            self._schedule()
+            if isinstance(event, RunFinished):
+                break
+        await self.sync()
+        self.post_message(self.Changed(self))
+
+    async def ask(self, request: AskRequest) -> str | None:
+        """The engine's ask: a prompt pane for the step, answered when the person sends."""
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._questions[request.step] = (request, future)
+        pane = PromptPane(request.question, request.state, future=future, title=f"step {request.step}")
+        pane.step = request.step
+        await self.query_one(".run-prompts", Vertical).mount(pane)
+        self.post_message(self.Changed(self))
+        self._schedule()
+        try:
+            return await future
+        finally:
+            self._questions.pop(request.step, None)
+            if pane.is_attached:
+                await pane.remove()
+            self.post_message(self.Changed(self))
+            self._schedule()
+
+    @on(PromptPane.Answered)
+    def _answered(self, event: PromptPane.Answered) -> None:
+        event.stop()  # the Future carries the answer to the engine
+
+    # --- rendering -----------------------------------------------------------------------------------
+
+    def _turn(self, name: str) -> Turn:
+        if name not in self._turns:
+            placeholder = A2AMessage(message_id=f"step-{name}", role=Role.USER, parts=[])
+            self._turns[name] = Turn(placeholder, view=self.steps[name].view, running=False)
+        turn = self._turns[name]
+        turn.view = self.steps[name].view  # a retry starts a new task view
+        return turn
+
+    def _schedule(self) -> None:
+        if not self._scheduled:
+            self._scheduled = True
+            self.set_timer(FRAME, self.sync)
+
+    async def sync(self) -> None:
+        self._scheduled = False
+        if not self.is_attached or not self.steps:
+            return
+        async with self._lock:
+            self._head()
+            options = self.query_one("#steps", OptionList)
+            highlighted = options.highlighted
+            level = depths(self.steps)
+            options.clear_options()
+            options.add_options(Option(step_line(state, level[name]), id=name) for name, state in self.steps.items())
+            if highlighted is not None and highlighted < options.option_count:
+                options.highlighted = highlighted
+            elif options.option_count:
+                options.highlighted = 0
+            await self._detail()
+
+    def _head(self) -> None:
+        done = sum(1 for s in self.steps.values() if s.status == "completed")
+        waiting = len(self._questions)
+        run_id = self.run.run_id if self.run else (self.record.run_id if self.record else "")
+        bits = [
+            Content.styled(strip_controls(self.title), "bold"),
+            Content.styled(f"  ·  run {run_id}  ·  {done}/{len(self.steps)} steps done", "$text-muted"),
+            Content.styled(f"  ·  {self.status}", "bold"),
+        ]
+        if waiting:
+            bits.append(Content.styled(f"  ·  {waiting} waiting for you", "bold $state-input-required"))
+        if self.record is not None and self.run is None:
+            bits.append(Content.styled("  ·  read-only (from the journal)", "$text-muted italic"))
+        self.query_one(".run-head", Static).update(Content("").join(bits))
+
+    def selected_step(self) -> str | None:
+        options = self.query_one("#steps", OptionList)
+        if options.highlighted is None:
+            return None
+        return options.get_option_at_index(options.highlighted).id
+
+    @on(OptionList.OptionHighlighted, "#steps")
+    async def _highlighted(self) -> None:
+        await self._detail()
+
+    async def _detail(self) -> None:
+        name = self.selected_step()
+        if name is None or name not in self.steps:
+            return
+        state = self.steps[name]
+        facts = [f"{name}: {state.status}"]
+        if state.task_id:
+            facts.append(f"task {state.task_id}")
+        if state.correlation_id:
+            facts.append(f"correlation {state.correlation_id}")
+        if state.error:
+            facts.append(f"{state.error_code}: {state.error}")
+        if state.skipped_reason:
+            facts.append(f"skipped: {state.skipped_reason}")
+        self.query_one(".step-head", Static).update(Content(strip_controls("  ·  ".join(facts))))
+        stream = self.query_one(".step-stream", Vertical)
+        if self._shown_step != name:
+            await stream.remove_children()
+            self._shown_step = name
+        if state.type == "shell":
+            text = strip_controls(state.output or "(no output yet)")
+            shown = stream.query(".shell-output")
+            if shown:
+                shown.first(Static).update(Content(text))
+            else:
+                await stream.mount(Static(Content(text), classes="shell-output"))
+            return
+        turn_views = stream.query(TurnView)
+        if turn_views:
+            view = turn_views.first(TurnView)
+            view.turn = self._turn(name)
+        else:
+            view = TurnView(self._turn(name), self.app.settings.artifact_render_limit)
+            await stream.mount(view)
+        await view.sync()
+
+    # --- actions -------------------------------------------------------------------------------------
+
+    async def action_cancel_step(self) -> None:
+        name = self.selected_step()
+        if self.run is None or name is None:
+            return
+        await self.run.cancel_step(name)
+        self.notify(f"step {name} canceled")
+        self._schedule()
+
+    async def action_cancel_run(self) -> None:
+        if self.run is None or self.run.status != "running":
+            return
+        for _, future in list(self._questions.values()):
+            if not future.done():
+                future.cancel()
+        await self.run.cancel()
+        self.notify("run canceled")
+        self._schedule()
+
+
+def age(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))

@@ -1,0 +1,141 @@
+"""The workflows tab: the workflow files (examples/ and the person's workflows folder) with their
+description and inputs, and the past runs from the journal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import DataTable, Static
+
+from ...agents import AgentsFile
+from ...paths import config_dir
+from ...safe_text import strip_controls
+
+
+def workflow_dirs() -> list[Path]:
+    """examples/workflows of a source checkout, then CONFIG_DIR/workflows."""
+    examples = Path(__file__).resolve().parents[4] / "examples" / "workflows"
+    return [d for d in (examples, config_dir() / "workflows") if d.is_dir()]
+
+
+@dataclass
+class WorkflowFile:
+    path: Path
+    workflow: object | None = None  # a switchboard.workflow.spec.Workflow when it loads
+    problem: str | None = None
+
+
+def find_workflows(agents: AgentsFile) -> list[WorkflowFile]:
+    from ...workflow.spec import load_workflow
+
+    found: list[WorkflowFile] = []
+    for folder in workflow_dirs():
+        for path in sorted(folder.glob("*.y*ml")):
+            if path.name.startswith("agents"):
+                continue  # agents files live beside the examples
+            try:
+                found.append(WorkflowFile(path, load_workflow(path, agents)))
+            except Exception as exc:  # a broken file is listed with its problem, never fatal
+                found.append(WorkflowFile(path, problem=getattr(exc, "message", str(exc)).splitlines()[0]))
+    return found
+
+
+class WorkflowsPane(Vertical):
+    BINDINGS = [
+        Binding("enter", "launch", "Launch", id="workflows.launch"),
+        Binding("r", "reload", "Reload", id="workflows.reload"),
+    ]
+
+    class Launch(Message):
+        def __init__(self, file: WorkflowFile) -> None:
+            super().__init__()
+            self.file = file
+
+    class OpenRun(Message):
+        def __init__(self, run_id: str) -> None:
+            super().__init__()
+            self.run_id = run_id
+
+    def compose(self) -> ComposeResult:
+        yield Static(Content.styled("Workflows", "bold"), classes="section-title")
+        yield DataTable(id="workflows-table", cursor_type="row")
+        yield Static(id="workflow-summary")
+        yield Static(Content.styled("Past runs (enter opens one, read-only)", "bold"), classes="section-title")
+        yield DataTable(id="runs-table", cursor_type="row")
+
+    def on_mount(self) -> None:
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        agents = AgentsFile(None, self.app.agents(), [])
+        self.files = find_workflows(agents)
+        table = self.query_one("#workflows-table", DataTable)
+        table.clear(columns=True)
+        table.add_columns("Workflow", "Steps", "Inputs", "File")
+        for index, item in enumerate(self.files):
+            flow = item.workflow
+            if flow is None:
+                cells = [Content.styled(item.path.stem, "$error"), "—", "—", Content.styled(item.problem, "$error")]
+            else:
+                cells = [
+                    Content.styled(strip_controls(flow.name), "bold"),
+                    str(len(flow.steps)),
+                    ", ".join(flow.inputs) or "—",
+                    Content.styled(item.path.name, "$text-muted"),
+                ]
+            table.add_row(*cells, key=str(index))
+        self._runs()
+        self._summary()
+
+    def _runs(self) -> None:
+        from ...workflow.journal import list_runs
+        from .run_view import age
+
+        table = self.query_one("#runs-table", DataTable)
+        table.clear(columns=True)
+        table.add_columns("Run", "Workflow", "Status", "Steps", "Started")
+        for run in list_runs()[:50]:
+            table.add_row(
+                run.run_id,
+                strip_controls(run.workflow),
+                run.status,
+                f"{run.steps_completed}/{run.steps_total}",
+                age(run.started_at),
+                key=run.run_id,
+            )
+
+    @on(DataTable.RowHighlighted, "#workflows-table")
+    def _summary(self) -> None:
+        table = self.query_one("#workflows-table", DataTable)
+        summary = self.query_one("#workflow-summary", Static)
+        if not self.files or table.cursor_row is None or table.cursor_row >= len(self.files):
+            folders = " or ".join(str(d) for d in [*workflow_dirs(), config_dir() / "workflows"][:2])
+            summary.update(f"No workflow files yet: put YAML workflows in {folders}.")
+            return
+        item = self.files[table.cursor_row]
+        if item.workflow is None:
+            summary.update(Content.styled(f"{item.path}\n{item.problem}", "$error"))
+            return
+        flow = item.workflow
+        lines = [strip_controls(flow.description or "(no description)")]
+        for name, spec in flow.inputs.items():
+            need = "required" if spec.required and spec.default is None else f"default {spec.default!r}"
+            lines.append(f"  input {name} ({need}) {strip_controls(spec.description)}")
+        summary.update(Content("\n".join(lines)))
+
+    @on(DataTable.RowSelected, "#workflows-table")
+    def action_launch(self) -> None:
+        table = self.query_one("#workflows-table", DataTable)
+        if self.files and table.cursor_row is not None and self.files[table.cursor_row].workflow is not None:
+            self.post_message(self.Launch(self.files[table.cursor_row]))
+
+    @on(DataTable.RowSelected, "#runs-table")
+    def _open_run(self, event: DataTable.RowSelected) -> None:
+        self.post_message(self.OpenRun(str(event.row_key.value)))

@@ -1,0 +1,85 @@
+"""The workflows tab and the run view, driven by Pilot against the real demo fleet."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+from textual.widgets import Input
+
+from switchboard.demo.base import DemoSettings
+from switchboard.demo.fleet import start_in_background
+from switchboard.tui.app import SwitchboardApp
+from switchboard.tui.widgets.prompt_pane import PromptPane
+from switchboard.tui.widgets.run_view import RunView
+from switchboard.tui.widgets.workflows_pane import WorkflowsPane
+
+WORKFLOW = """\
+version: 1
+name: scratch
+description: Two agents in parallel, a question for you, then one that combines.
+inputs:
+  topic: {required: true, description: what to write about}
+steps:
+  - name: draft
+    agent: writer
+    task: "{{inputs.topic}} pace 1"
+  - name: survey
+    agent: echo
+    task: "survey {{inputs.topic}}"
+  - name: ask
+    agent: interviewer
+    task: interview me
+    dependsOn: [survey]
+  - name: combine
+    agent: echo
+    task: "combine {{steps.ask.output}}"
+    dependsOn: [draft, ask]
+"""
+
+
+@pytest.fixture(scope="module")
+def fleet():
+    handle = start_in_background(first_port=0, settings=DemoSettings(writer_pace_ms=1))
+    saved = {name: os.environ.get(name) for name in handle.credential_env}
+    os.environ.update(handle.credential_env)
+    yield handle
+    handle.stop()
+    for name, value in saved.items():
+        os.environ.pop(name, None) if value is None else os.environ.__setitem__(name, value)
+
+
+async def until(predicate, timeout: float = 30.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.05)
+
+
+async def test_a_workflow_launched_from_the_tui_pauses_for_input_then_completes(fleet, tmp_path, monkeypatch):
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    (tmp_path / "config" / "workflows").mkdir(parents=True)
+    (tmp_path / "config" / "workflows" / "scratch.yaml").write_text(WORKFLOW)
+    app = SwitchboardApp(tmp_path / "agents.yaml", extra_agents=[a.as_entry() for a in fleet.agents], steady=True)
+    async with app.run_test(size=(130, 40)) as pilot:
+        await pilot.press("f3")
+        pane = app.screen.query_one(WorkflowsPane)
+        await until(lambda: any(f.path.name == "scratch.yaml" for f in getattr(pane, "files", [])))
+        table = pane.query_one("#workflows-table")
+        table.move_cursor(row=[f.path.name for f in pane.files].index("scratch.yaml"))
+        await pilot.press("enter")
+        await until(lambda: bool(app.screen.query(Input)))
+        await pilot.press(*"tides", "enter")
+        await until(lambda: bool(app.screen.query(RunView)))
+        view = app.screen.query(RunView).last()
+        for turns, answer in enumerate(("Ada", "2"), start=1):
+            await until(lambda: bool(app.screen.query("PromptPane Input")))
+            field = app.screen.query_one(PromptPane).query_one(Input)
+            await until(lambda: app.focused is field)  # noqa: B023
+            assert view.waiting and view.steps["ask"].status == "waiting"
+            await pilot.press(*answer, "enter")
+            await until(lambda: not app.screen.query(PromptPane) or len(view.steps["ask"].view.history) > turns)  # noqa: B023
+        await until(lambda: view.status == "completed", timeout=60)
+        assert {name: s.status for name, s in view.steps.items()} == dict.fromkeys(view.steps, "completed")
+        assert "test my own agent" in view.steps["combine"].output
+        assert view.steps["draft"].correlation_id.endswith(":delegate:draft")
