@@ -262,3 +262,15 @@ def test_an_invalid_workflow_lists_every_problem_and_exits_2(home, agents_file, 
 def test_usage_errors(home, agents_file, args, message):
     run = run_cli(home, agents_file, *args)
     assert run.returncode == 2 and message in run.stderr, run.stderr
+
+
+def test_a_rest_task_api_agent_is_a_delegate_like_any_other(home, agents_file, tmp_path):
+    path = workflow(
+        tmp_path, "name: book\nagents: [tasks]\nsteps:\n  - {name: book, agent: tasks, task: book a table}\n"
+    )
+    run = run_cli(home, agents_file, "run", path, "--answer", "book=8pm", "-o", "json")
+    assert run.returncode == 0, run.stderr
+    step = steps_of(run_document(run.stdout))["book"]
+    assert step["status"] == "completed" and step["output"].startswith("Table for two booked at 8pm.")
+    requested = [r for r in records_of(journal_files(home)[0]) if r["type"] == "StepRequested"]
+    assert requested[0]["correlationId"] == step["correlationId"]
