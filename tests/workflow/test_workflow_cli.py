@@ -274,3 +274,16 @@ def test_a_rest_task_api_agent_is_a_delegate_like_any_other(home, agents_file, t
     assert step["status"] == "completed" and step["output"].startswith("Table for two booked at 8pm.")
     requested = [r for r in records_of(journal_files(home)[0]) if r["type"] == "StepRequested"]
     assert requested[0]["correlationId"] == step["correlationId"]
+
+
+def test_resuming_after_the_file_moved_says_how_to_point_at_it(home, agents_file, tmp_path):
+    moved = tmp_path / "moved.yaml"
+    original = tmp_path / "interview.yaml"
+    original.write_text((EXAMPLES / "interview.yaml").read_text())
+    run_id = fields(run_cli(home, agents_file, "run", str(original)).stdout)["Run ID"]
+    original.rename(moved)
+    lost = run_cli(home, agents_file, "run", "--resume", run_id)
+    assert lost.returncode == 2 and "which is gone" in lost.stderr and f"run FILE --resume {run_id}" in lost.stderr
+    found = run_cli(home, agents_file, "run", str(moved), "--resume", run_id, "--answer", "interview=Ada")
+    assert found.returncode == 0 and "Nice to meet you, Ada." in found.stdout
+    assert f"the run started from {original}; continuing it with {moved}" in found.stderr

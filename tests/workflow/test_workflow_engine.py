@@ -484,3 +484,19 @@ async def test_completed_steps_emit_their_output(tmp_path, journal):
     run, events = await run_to_end(workflow, journal=journal, connect=connect)
     assert [e.output for e in events if isinstance(e, StepCompleted)] == ["hi"]
     assert run.steps["direct"].task_id is None and run.steps["direct"].state == "completed"
+
+
+async def test_canceling_a_shell_step_terminates_its_command(tmp_path, journal):
+    connect, registry = scripted()
+    pid_file = tmp_path / "shell.pid"
+    workflow = workflow_file(
+        tmp_path, f"name: t\nsteps:\n  - {{name: s, run: 'echo $$ > {pid_file}; echo go; sleep 60'}}\n", registry
+    )
+    async with httpx.AsyncClient() as http:
+        run = start_run(workflow, {}, http=http, journal_dir=journal, connect=connect)
+        async for event in run.events():
+            if isinstance(event, StepOutput) and event.text == "go":
+                await run.cancel_step("s")
+    assert run.steps["s"].status == "canceled" and run.status == "canceled"
+    shell = int(pid_file.read_text())
+    assert not Path(f"/proc/{shell}").exists() or "Z" in Path(f"/proc/{shell}/stat").read_text().split()[2]

@@ -130,6 +130,11 @@ async def run(args: Any) -> int:
             _print(out, args, RunView.of_record(record), base_command(args))
             return 0
         path = Path(args.file) if args.file else Path(record.path)
+        if not args.file and not path.exists():
+            raise UsageError(
+                f"the run {record.run_id} started from {path}, which is gone",
+                hint=f"Pass the file where it is now: switchboard run FILE --resume {record.run_id}",
+            )
         if args.file and path.resolve() != Path(record.path).resolve():
             warn(f"the run started from {record.path}; continuing it with {path}")
         workflow = load_workflow(path, registry, workflow=args.workflow or record.workflow_name)
