@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Static
 
 from ...agent_status import AgentStatus
 from ...safe_text import strip_controls
+from .tables import fill_table
 
 COLUMNS = ("", "Agent", "Protocol", "Stream", "Auth", "Skills", "Address")
 
@@ -109,21 +110,7 @@ class AgentsPane(Vertical):
         return [dot, name, Content(status.protocol), Content(_yes(status.streaming)), auth, Content(skills), where]
 
     def render_table(self) -> None:
-        """Rebuild the table (there are few agents), sizing columns from the text since DataTable does not
-        measure Content cells; the cursor stays on the same agent."""
-        table = self.query_one(DataTable)
-        current = self.selected()
-        rows = {name: self._cells(status) for name, status in self.statuses.items()}
-        widths = [
-            min(60, max([len(label), *(len(r[i].plain) for r in rows.values())])) for i, label in enumerate(COLUMNS)
-        ]
-        table.clear(columns=True)
-        for label, width in zip(COLUMNS, widths, strict=True):
-            table.add_column(label, width=width)
-        for name, cells in rows.items():
-            table.add_row(*cells, key=name)
-        if current is not None and current.entry.name in rows:
-            table.move_cursor(row=list(rows).index(current.entry.name), animate=False)
+        fill_table(self.query_one(DataTable), COLUMNS, {n: self._cells(s) for n, s in self.statuses.items()})
         self.update_summary()
 
     def render_row(self, name: str) -> None:

@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Static
 from ...agents import AgentsFile
 from ...paths import config_dir
 from ...safe_text import strip_controls
+from .tables import fill_table
 
 
 def workflow_dirs() -> list[Path]:
@@ -76,21 +77,24 @@ class WorkflowsPane(Vertical):
     def action_reload(self) -> None:
         agents = AgentsFile(None, self.app.agents(), [])
         self.files = find_workflows(agents)
-        table = self.query_one("#workflows-table", DataTable)
-        table.clear(columns=True)
-        table.add_columns("Workflow", "Steps", "Inputs", "File")
+        rows = {}
         for index, item in enumerate(self.files):
             flow = item.workflow
             if flow is None:
-                cells = [Content.styled(item.path.stem, "$error"), "—", "—", Content.styled(item.problem, "$error")]
+                rows[str(index)] = [
+                    Content.styled(item.path.stem, "$error"),
+                    "—",
+                    "—",
+                    Content.styled(item.problem, "$error"),
+                ]
             else:
-                cells = [
+                rows[str(index)] = [
                     Content.styled(strip_controls(flow.name), "bold"),
                     str(len(flow.steps)),
                     ", ".join(flow.inputs) or "—",
                     Content.styled(item.path.name, "$text-muted"),
                 ]
-            table.add_row(*cells, key=str(index))
+        fill_table(self.query_one("#workflows-table", DataTable), ("Workflow", "Steps", "Inputs", "File"), rows)
         self._runs()
         self._summary()
 
@@ -98,18 +102,17 @@ class WorkflowsPane(Vertical):
         from ...workflow.journal import list_runs
         from .run_view import age
 
-        table = self.query_one("#runs-table", DataTable)
-        table.clear(columns=True)
-        table.add_columns("Run", "Workflow", "Status", "Steps", "Started")
-        for run in list_runs()[:50]:
-            table.add_row(
+        rows = {
+            run.run_id: [
                 run.run_id,
                 strip_controls(run.workflow),
                 run.status,
                 f"{run.steps_completed}/{run.steps_total}",
                 age(run.started_at),
-                key=run.run_id,
-            )
+            ]
+            for run in list_runs()[:50]
+        }
+        fill_table(self.query_one("#runs-table", DataTable), ("Run", "Workflow", "Status", "Steps", "Started"), rows)
 
     @on(DataTable.RowHighlighted, "#workflows-table")
     def _summary(self) -> None:
