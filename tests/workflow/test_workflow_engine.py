@@ -500,3 +500,19 @@ async def test_canceling_a_shell_step_terminates_its_command(tmp_path, journal):
     assert run.steps["s"].status == "canceled" and run.status == "canceled"
     shell = int(pid_file.read_text())
     assert not Path(f"/proc/{shell}").exists() or "Z" in Path(f"/proc/{shell}/stat").read_text().split()[2]
+
+
+async def test_a_step_canceled_while_it_waits_for_a_slot_is_canceled_not_run(tmp_path, journal):
+    agent = ScriptedAgent("a", [[snapshot("t1", W), 30.0]])
+    connect, registry = scripted(agent)
+    workflow = workflow_file(
+        tmp_path, "name: t\nsteps:\n  - {name: one, agent: a, task: x}\n  - {name: two, agent: a, task: y}\n", registry
+    )
+    async with httpx.AsyncClient() as http:
+        run = start_run(workflow, {}, http=http, journal_dir=journal, connect=connect, max_concurrency=1)
+        async for event in run.events():
+            if isinstance(event, StepEvent):
+                await run.cancel_step("two")  # queued behind one
+                await run.cancel_step("one")
+    assert run.steps["two"].status == "canceled" and run.steps["one"].status == "canceled"
+    assert [text_of_message(m) for m in agent.sent] == ["x"]  # two never went out

@@ -130,6 +130,7 @@ class WorkflowRun(DelegateSteps):
             self._driver.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._driver
+        self.journal.close()  # when the driver was canceled before it began, nobody else closes it
 
     # --- driving -------------------------------------------------------------------------------------
 
@@ -153,7 +154,10 @@ class WorkflowRun(DelegateSteps):
                 for name, task in list(self._tasks.items()):
                     if task in done:
                         del self._tasks[name]
-                        if not task.cancelled() and task.exception() is not None:
+                        if task.cancelled():  # canceled before it could say so (queued, or between attempts)
+                            if not self.steps[name].finished:
+                                self._canceled_step(self.workflow.step(name), self.steps[name])
+                        elif task.exception() is not None:
                             self._internal_failure(name, task.exception())
             self._finish()
         except asyncio.CancelledError:
@@ -291,11 +295,7 @@ class WorkflowRun(DelegateSteps):
                 except asyncio.CancelledError:
                     if step.name not in self._cancel_requested:
                         raise  # interrupted: the journal keeps the step in flight for a resume
-                    state.status, state.ended_at, state.question = "canceled", time.time(), None
-                    self._record("StepCanceled", step=step.name, taskId=state.task_id)
-                    self._emit(StepCanceled(step.name))
-                    if step.on_error == "fail":
-                        self._stopping = self._stopping or f"{step.name} was canceled"
+                    self._canceled_step(step, state)
                     return
                 except StepFailure as failure:
                     problem = failure
@@ -307,6 +307,13 @@ class WorkflowRun(DelegateSteps):
                 if not retrying:
                     return
                 await asyncio.sleep(step.retries.backoff * 2 ** (attempts - 1))
+
+    def _canceled_step(self, step: Step, state: StepState) -> None:
+        state.status, state.ended_at, state.question = "canceled", time.time(), None
+        self._record("StepCanceled", step=step.name, taskId=state.task_id)
+        self._emit(StepCanceled(step.name))
+        if step.on_error == "fail":
+            self._stopping = self._stopping or f"{step.name} was canceled"
 
     def _complete(self, state: StepState) -> None:
         state.status, state.ended_at, state.question = "completed", time.time(), None
