@@ -247,6 +247,3 @@ class DelegateSteps:
             self._take(
                 step.name, state, Notice(f"could not cancel task {state.task_id} at the agent: {text}", "warning")
             )
-
-
-# --- starting and resuming ----------------------------------------------------------------------------

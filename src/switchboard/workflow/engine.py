@@ -18,6 +18,8 @@ A2A_CREDENTIALS_MISSING, A2A_PROVIDER_ERROR, DELEGATE_PROTOCOL_UNSUPPORTED, or t
 (TaskNotFoundError, ...).
 """
 
+from __future__ import annotations
+
 import os
 import secrets
 from datetime import UTC, datetime
@@ -27,6 +29,7 @@ import httpx
 
 from ..a2a.follow import FollowPolicy
 from ..a2a.tap import Tap
+from ..agents import AgentsFile
 from ..link import entry_credentials, known_secrets
 from .delegate import Reattach
 from .journal import Journal, default_dir, list_runs, read_run
@@ -117,7 +120,7 @@ def resume_run(
     journal_dir: Path | None = None,
     answers: dict[str, list[str]] | None = None,
     workflow: Workflow | None = None,
-    agents=None,
+    agents: AgentsFile | None = None,
     max_concurrency: int = 8,
     connect: Connect | None = None,
     policy: FollowPolicy | None = None,
