@@ -93,6 +93,9 @@ class ConversationView(Vertical):
         self._head()
 
     def _head(self) -> None:
+        heads = self.query(".conversation-head")
+        if not self.is_attached or not heads:
+            return  # a worker finishing after the view closed (or before it composed)
         card = self.link.card if self.link else self.status.card
         bits = [Content.styled(strip_controls(card.name if card else self.agent_name), "bold")]
         if self.link is not None:
@@ -104,10 +107,11 @@ class ConversationView(Vertical):
             bits += [Content("  "), state_badge(last.view.state)]
         if card and card.description:
             bits.append(Content.styled("\n" + strip_controls(card.description), "$text-muted"))
-        self.query_one(".conversation-head", Static).update(Content("").join(bits))
+        heads.first(Static).update(Content("").join(bits))
 
     async def _say(self, text: str, classes: str) -> None:
-        await self.query_one(".transcript", VerticalScroll).mount(Static(Content(text), classes=classes))
+        if self.is_attached:
+            await self.query_one(".transcript", VerticalScroll).mount(Static(Content(text), classes=classes))
 
     # --- sending -------------------------------------------------------------------------------------
 
