@@ -83,3 +83,17 @@ async def test_a_workflow_launched_from_the_tui_pauses_for_input_then_completes(
         assert {name: s.status for name, s in view.steps.items()} == dict.fromkeys(view.steps, "completed")
         assert "test my own agent" in view.steps["combine"].output
         assert view.steps["draft"].correlation_id.endswith(":delegate:draft")
+
+        # The run is in the journal: it opens again, read-only, from the workflows tab.
+        await pilot.press("f3")
+        await pilot.press("r")
+        runs = pane.query_one("#runs-table")
+        await until(lambda: view.run.run_id in [row.value for row in runs.rows])
+        runs.focus()
+        runs.move_cursor(row=[row.value for row in runs.rows].index(view.run.run_id))
+        await pilot.press("enter")
+        await until(lambda: len(app.screen.query(RunView)) == 2)
+        past = app.screen.query(RunView).last()
+        assert past.run is None and past.record.run_id == view.run.run_id
+        assert {s.status for s in past.steps.values()} == {"completed"}
+        assert "test my own agent" in past.steps["combine"].output
