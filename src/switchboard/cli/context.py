@@ -13,7 +13,7 @@ from typing import Any
 from ..a2a.auth import Credentials, credentials_from_env
 from ..a2a.errors import UsageError
 from ..a2a.tap import Tap, format_record
-from ..agents import AgentEntry, load_agents
+from ..agents import AgentEntry, AgentsFile, load_agents
 from ..paths import agents_file
 from ..safe_text import strip_controls
 
@@ -79,14 +79,19 @@ def split_target(args: Any, words: list[str], needs: int) -> Target:
         )
     if len(words) < needs:
         raise UsageError(f"missing argument after the agent ({needs} expected)", hint="See --help for the form.")
+    entry = registry_of(args).find(ref)
+    return Target(entry.url if entry else ref, entry, words)
+
+
+def registry_of(args: Any) -> AgentsFile:
+    """The agents file named by --agents (which must exist), else the default one; warnings to stderr."""
     path = Path(args.agents).expanduser() if args.agents else agents_file()
     if args.agents and not path.exists():
         raise UsageError(f"the agents file {path} does not exist", hint="Check the path given to --agents.")
     registry = load_agents(path)
     for text in registry.warnings:
         warn(text)
-    entry = registry.find(ref)
-    return Target(entry.url if entry else ref, entry, words)
+    return registry
 
 
 def credentials_for(args: Any, entry: AgentEntry | None) -> Credentials:

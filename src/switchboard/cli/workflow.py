@@ -20,11 +20,9 @@ from typing import Any
 from ..a2a.errors import UsageError
 from ..a2a.model import DataPart, TextPart
 from ..a2a.tap import Tap, format_record
-from ..agents import AgentsFile, load_agents
-from ..paths import agents_file
 from ..safe_text import strip_controls
 from ..workflow.state import AskRequest
-from .context import invocation, warn
+from .context import invocation, registry_of, warn
 from .render import Out
 from .run_render import (
     RunView,
@@ -47,16 +45,6 @@ def pairs(values: list[str], flag: str, what: str) -> list[tuple[str, str]]:
             raise UsageError(f"{flag} {value!r} is not {what}=VALUE", hint=f"For example {flag} {what.lower()}=hello")
         out.append((name.strip(), text))
     return out
-
-
-def registry_of(args: Any) -> AgentsFile:
-    path = Path(args.agents).expanduser() if args.agents else agents_file()
-    if args.agents and not path.exists():
-        raise UsageError(f"the agents file {path} does not exist", hint="Check the path given to --agents.")
-    registry = load_agents(path)
-    for text in registry.warnings:
-        warn(text)
-    return registry
 
 
 def base_command(args: Any) -> str:
