@@ -274,8 +274,11 @@ class A2AClient:
         history_length: int | None = None,
     ) -> TaskPage:
         """ListTasks (v1.0 only)."""
-        if self.endpoint.version != "1.0":
-            self._body("list", {})  # raises the explanatory UsageError
+        if "list" not in self.codec.METHODS:
+            raise UsageError(
+                f"listing tasks is not part of the A2A {self.endpoint.version} JSON-RPC binding",
+                hint="Listing tasks needs an agent that speaks protocol 1.0.",
+            )
         params = self.codec.list_params(
             context_id=context_id,
             state=state,

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from ..a2a.auth import describe_scheme
 from ..a2a.cards import choose_endpoint, lint_card
 from ..a2a.errors import ProtocolUnsupportedError
 from ..a2a.model import (
@@ -179,8 +180,6 @@ def render_card(out: Out, card: AgentCard, card_url: str, *, validate: bool) -> 
     out.field("Input Modes", ", ".join(card.default_input_modes))
     out.field("Output Modes", ", ".join(card.default_output_modes))
     for name, scheme in card.security_schemes.items():
-        from ..a2a.auth import describe_scheme
-
         out.field("Security Scheme", describe_scheme(name, scheme))
     if card.security:
         out.field("Security Required", " or ".join(" + ".join(req) for req in card.security))

@@ -59,6 +59,7 @@ class SwitchboardApp(App):
         self._link_opener = link_opener
         self.steady = steady
         self.extra_agents = list(extra_agents or [])
+        self._register_secrets()
         self.sub_title = subtitle or str(agents_path)
 
     # --- theme and keys ------------------------------------------------------------------------------
@@ -106,16 +107,19 @@ class SwitchboardApp(App):
     def agents(self) -> list[AgentEntry]:
         """The agents file's entries, then the extra (demo) agents whose names it does not use."""
         own = {entry.name for entry in self.registry.agents}
-        entries = self.registry.agents + [entry for entry in self.extra_agents if entry.name not in own]
-        for entry in entries:
+        return self.registry.agents + [entry for entry in self.extra_agents if entry.name not in own]
+
+    def _register_secrets(self) -> None:
+        """Every secret the agents lead to goes to the redactor before the first request (cards quote them)."""
+        for entry in self.registry.agents + self.extra_agents:
             self.tap.redactor.add(*known_secrets(entry))
-        return entries
 
     def is_extra(self, name: str) -> bool:
         return self.registry.find(name) is None and any(e.name == name for e in self.extra_agents)
 
     def reload_registry(self, registry: AgentsFile) -> None:
         self.registry = registry
+        self._register_secrets()
 
     def action_toggle_wire(self) -> None:
         from .screens.main import MainScreen
