@@ -218,7 +218,7 @@ async def tui(url: str, count: int, profile: bool) -> dict:
         tick = asyncio.create_task(ticker())
         started = time.perf_counter()
         view.send([TextPart(text="go")])
-        await until(lambda: view.conversation.last is not None and not view.running, 600)
+        await until(lambda: view.conversation.last is not None and not view.running, 1800)
         streamed = time.perf_counter() - started
         try:
             await until(on_screen, 120)
@@ -254,7 +254,7 @@ def child(mode: str, url: str, count: int, profile: bool) -> None:
 
 def measure(mode: str, url: str, count: int, profile: bool = False) -> dict:
     args = [sys.executable, __file__, "--child", mode, url, str(count)] + (["--profile"] if profile else [])
-    done = subprocess.run(args, capture_output=True, text=True, env=env_with_src(), timeout=900)
+    done = subprocess.run(args, capture_output=True, text=True, env=env_with_src(), timeout=2400)
     if done.returncode != 0:
         raise RuntimeError(f"flood {mode} run failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
