@@ -7,6 +7,7 @@ agents:
     apiKeyEnv: WRITER_KEY          # or  auth: {scheme: bearer | apiKey, env: VAR}
     headers: {X-Team: "${TEAM}"}   # ${VAR} comes from the environment
     protocol: a2a                  # a2a (default) | tasks (the simple REST task API)
+    trustInterfaceOrigin: false    # true: send credentials even when the card points at another origin
 ```
 
 Secrets are never written here: only the names of the environment variables that hold them.
@@ -35,6 +36,8 @@ class AgentEntry:
     bearer_env: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
     skills: list[dict[str, Any]] | None = None
+    # the person's say-so to send credentials to an interface the card places on another origin
+    trust_interface_origin: bool = False
     # values that came from ${VAR}: secrets to redact wherever they might show
     interpolated: list[str] = field(default_factory=list, repr=False)
     # the entry as written in the file, uninterpolated, so saving the file never writes a secret
@@ -102,6 +105,11 @@ def _entry(raw: Any, index: int, env: Mapping[str, str], warnings: list[str], so
         }
     else:
         warnings.append(f"{where} ({name}): headers must be a mapping; ignored")
+    trust = raw.get("trustInterfaceOrigin", False)
+    if isinstance(trust, bool):
+        entry.trust_interface_origin = trust
+    else:
+        warnings.append(f"{where} ({name}): trustInterfaceOrigin must be true or false; false assumed")
     if isinstance(raw.get("skills"), list):
         entry.skills = [s for s in raw["skills"] if isinstance(s, dict)]
     entry.interpolated = [u for u in used if u]

@@ -130,5 +130,6 @@ async def open_link(
         card_headers=entry.headers or None,
         on_note=on_note,
         correlation_id=correlation_id,
+        trust_interface_origin=entry.trust_interface_origin,
     )
     return AgentLink(entry.name, a2a=a2a, streaming=streaming)

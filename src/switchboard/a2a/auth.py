@@ -75,6 +75,14 @@ class AuthPlan:
     def empty(self) -> bool:
         return not (self.headers or self.params or self.cookies)
 
+    def request_headers(self) -> dict[str, str]:
+        """The headers to put on one request, cookies included as a Cookie header: per request, never in a
+        client-wide cookie jar that would carry them to other origins."""
+        if not self.cookies:
+            return dict(self.headers)
+        cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+        return {**self.headers, "Cookie": cookie}
+
 
 def _attach(scheme: SecurityScheme, creds: Credentials, plan: AuthPlan) -> bool:
     """Add what `scheme` needs to `plan`; False when the credentials cannot satisfy it."""

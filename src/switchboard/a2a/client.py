@@ -13,7 +13,7 @@ from httpx_sse import EventSource
 
 from .auth import AuthPlan, Credentials, Redactor, origin_of, plan_auth
 from .cards import Endpoint, ResolvedCard, choose_endpoint, fetch_card, parse_card
-from .errors import InvalidResponseError, SwitchboardError, UsageError, protocol_error_from
+from .errors import AuthFailedError, InvalidResponseError, SwitchboardError, UsageError, protocol_error_from
 from .http import header_pairs, http_status_error, network_error, new_http_client, parse_json, tapped_request
 from .model import AgentCard, Message, Part, Role, StreamEvent, Task, TaskPage, TaskState, TextPart
 from .tap import Tap
@@ -92,13 +92,16 @@ class A2AClient:
             self._headers["A2A-Version"] = "1.0"
         if correlation_id:
             self._headers[CORRELATION_HEADER] = correlation_id
+        self.withheld = False  # credentials planned but kept from an interface on another origin
         same_origin = not card_url.startswith("http") or origin_of(self.endpoint.url) == origin_of(card_url)
         if (extra_headers or not self.auth.empty) and not same_origin and not trust_interface_origin:
             # Configured headers may hold ${VAR} secrets too, so they stay home with the credentials.
             self.note(
                 f"credentials and configured headers withheld: the card at {origin_of(card_url)} points its "
-                f"interface at {origin_of(self.endpoint.url)} (allow it with --trust-interface-origin)"
+                f"interface at {origin_of(self.endpoint.url)} (allow it with --trust-interface-origin, or "
+                "trustInterfaceOrigin: true for the agent in the agents file)"
             )
+            self.withheld = True
             self.auth = AuthPlan()
             for name in extra_headers or {}:
                 self._headers.pop(name, None)
@@ -167,8 +170,18 @@ class A2AClient:
         body = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
         return request_id, json.dumps(body, separators=(",", ":")).encode()
 
+    def _status_error(self, url: str, status: int, body: str) -> SwitchboardError:
+        error = http_status_error(url, status, self.redactor.text(body))
+        if self.withheld and isinstance(error, AuthFailedError):
+            error.hint = (
+                "Credentials were not sent because the card points its interface at another origin than its own. "
+                "If you trust that origin, allow it with --trust-interface-origin, or trustInterfaceOrigin: true "
+                "for the agent in the agents file."
+            )
+        return error
+
     def _request_headers(self, accept: str) -> dict[str, str]:
-        return {**self._headers, **self.auth.headers, "Accept": accept}
+        return {**self._headers, **self.auth.request_headers(), "Accept": accept}
 
     def _with_trace(self, message: Message) -> Message:
         if not self.correlation_id:
@@ -208,7 +221,7 @@ class A2AClient:
             content=body,
         )
         if response.status_code != 200:
-            raise http_status_error(url, response.status_code, self.redactor.text(response.text))
+            raise self._status_error(url, response.status_code, response.text)
         return self._result(parse_json(url, response.text))
 
     def _decode(self, decode: Callable[[Any, Notes], Any], value: Any, what: str) -> Any:
@@ -328,7 +341,7 @@ class A2AClient:
                 if tap:
                     tap.response(exchange, response.status_code, header_pairs(response.headers), response.content)
                 if response.status_code != 200:
-                    raise http_status_error(url, response.status_code, self.redactor.text(response.text))
+                    raise self._status_error(url, response.status_code, response.text)
                 result = self._result(parse_json(url, response.text))
                 yield self._decode(self.codec.decode_event, result, "the stream result")
                 return
@@ -356,7 +369,7 @@ class A2AClient:
             return None
         try:
             payload = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser can go
             self.note(f"ignored an SSE frame that is not JSON: {data[:80]!r}")
             return None
         if event_name == "error" or (isinstance(payload, dict) and payload.get("error") is not None):

@@ -138,6 +138,7 @@ async def open_client(args: Any, target: Target, *, correlation_id: str | None =
         prefer_version=args.a2a_version,
         correlation_id=correlation_id,
         extra_headers=extra_headers(args, target.entry),
-        trust_interface_origin=args.trust_interface_origin,
+        trust_interface_origin=args.trust_interface_origin
+        or bool(target.entry and target.entry.trust_interface_origin),
         on_note=warn,
     )
