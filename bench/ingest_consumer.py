@@ -1,0 +1,129 @@
+"""One consumer of the replayed stream, alone in its process so its peak RSS is its own.
+
+    python ingest_consumer.py floor|ours|sdk 1.0|0.3 URL
+
+Prints one JSON line: events, seconds (from sending the request to the last event consumed), peak RSS MB,
+and the artifact text's digest where the consumer builds the text (ours, the 0.3 SDK's task tracker).
+Setting up the client (imports, the card) happens before the clock starts. `sdk` with wire 0.3 runs under
+the a2a-sdk 0.3.26 venv; everything else under the project venv.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import resource
+import sys
+import time
+import uuid
+
+
+def request_body(wire: str) -> bytes:
+    if wire == "1.0":
+        message = {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": "go"}]}
+        body = {"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": {"message": message}}
+    else:
+        message = {"kind": "message", "messageId": str(uuid.uuid4()), "role": "user"}
+        message["parts"] = [{"kind": "text", "text": "go"}]
+        body = {"jsonrpc": "2.0", "id": 1, "method": "message/stream", "params": {"message": message}}
+    return json.dumps(body).encode()
+
+
+def digest(text: str | None) -> str | None:
+    return None if text is None else hashlib.sha256(text.encode()).hexdigest()
+
+
+async def floor(wire: str, url: str) -> tuple[int, float, str | None]:
+    """httpx-sse plus json.loads of each frame, and nothing else."""
+    import httpx
+    from httpx_sse import EventSource
+
+    headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
+    if wire == "1.0":
+        headers["A2A-Version"] = "1.0"
+    body = request_body(wire)
+    async with httpx.AsyncClient(timeout=None) as http:
+        n = 0
+        started = time.perf_counter()
+        async with http.stream("POST", url, content=body, headers=headers) as response:
+            async for sse in EventSource(response).aiter_sse():
+                json.loads(sse.data)
+                n += 1
+        return n, time.perf_counter() - started, None
+
+
+async def ours(wire: str, url: str) -> tuple[int, float, str | None]:
+    """A2AClient.stream, every event folded into the turn reducer."""
+    from switchboard.a2a.client import A2AClient, new_message
+    from switchboard.a2a.turn import TaskView
+
+    async with await A2AClient.connect(url, prefer_version=wire) as client:
+        assert client.endpoint.version == wire, client.endpoint
+        view = TaskView()
+        message = new_message("go")
+        n = 0
+        started = time.perf_counter()
+        async for event in client.stream(message):
+            view.apply(event)
+            n += 1
+        seconds = time.perf_counter() - started
+        return n, seconds, digest(view.output_text)
+
+
+async def sdk10(url: str) -> tuple[int, float, str | None]:
+    """a2a-sdk 1.x: ClientFactory's streaming client; it yields each StreamResponse, it keeps no task."""
+    import httpx
+    from a2a.client import ClientConfig, ClientFactory
+    from a2a.types import Message, Part, Role, SendMessageRequest
+
+    async with httpx.AsyncClient(timeout=None) as http:
+        client = await ClientFactory(ClientConfig(streaming=True, httpx_client=http)).create_from_url(url)
+        request = SendMessageRequest(
+            message=Message(message_id=str(uuid.uuid4()), role=Role.ROLE_USER, parts=[Part(text="go")])
+        )
+        n = 0
+        started = time.perf_counter()
+        async for _event in client.send_message(request):
+            n += 1
+        return n, time.perf_counter() - started, None
+
+
+async def sdk03(url: str) -> tuple[int, float, str | None]:
+    """a2a-sdk 0.3.26: ClientFactory's streaming client, whose task tracker folds every update into a Task."""
+    import httpx
+    from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+    from a2a.types import Message, Part, Role, TextPart
+
+    async with httpx.AsyncClient(timeout=None) as http:
+        card = await A2ACardResolver(http, url).get_agent_card()
+        client = ClientFactory(ClientConfig(streaming=True, httpx_client=http)).create(card)
+        message = Message(message_id=str(uuid.uuid4()), role=Role.user, parts=[Part(root=TextPart(text="go"))])
+        n = 0
+        task = None
+        started = time.perf_counter()
+        async for event in client.send_message(message):
+            task = event[0] if isinstance(event, tuple) else task
+            n += 1
+        seconds = time.perf_counter() - started
+        text = None
+        if task is not None and task.artifacts:
+            text = "".join(p.root.text for a in task.artifacts for p in a.parts if p.root.kind == "text")
+        return n, seconds, digest(text)
+
+
+def main() -> None:
+    mode, wire, url = sys.argv[1:4]
+    if mode == "floor":
+        run = floor(wire, url)
+    elif mode == "ours":
+        run = ours(wire, url)
+    else:
+        run = sdk10(url) if wire == "1.0" else sdk03(url)
+    events, seconds, text_digest = asyncio.run(run)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"events": events, "seconds": seconds, "rss_mb": rss, "digest": text_digest}))
+
+
+if __name__ == "__main__":
+    main()
