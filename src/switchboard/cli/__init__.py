@@ -4,11 +4,32 @@ from __future__ import annotations
 
 import json
 import sys
+import types
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..a2a.errors import SwitchboardError, UsageError
 from .parser import ArgumentError, build_parser
+
+
+def _defer_httpx_cli() -> None:
+    """`import httpx` also imports httpx's own command line (click, rich, pygments: about half of its import
+    time, encode/httpx#3547). A stand-in for that one module loads the real one only if httpx.main is called."""
+    if "httpx" in sys.modules or "httpx._main" in sys.modules:
+        return
+
+    def main(*args: Any, **kwargs: Any) -> Any:
+        sys.modules.pop("httpx._main", None)
+        from httpx._main import main as real_main
+
+        return real_main(*args, **kwargs)
+
+    stand_in = types.ModuleType("httpx._main", "Stands in for httpx's command line until it is called.")
+    stand_in.main = main  # type: ignore[attr-defined]
+    sys.modules["httpx._main"] = stand_in
+
+
+_defer_httpx_cli()
 
 
 def report(error: SwitchboardError, output: str) -> None:
@@ -36,25 +57,30 @@ def _output_of(argv: list[str]) -> str:
     return "text"
 
 
-async def _dispatch(args: Any) -> int:
-    from . import commands, workflow
-    from .demo import run_demo
+# (command, subcommand) -> (module of this package, handler): only the module of the command that runs is
+# imported, so `card get` does not pay for the workflow engine, nor `run` for the card renderer.
+HANDLERS = {
+    ("card", "get"): ("commands", "card_get"),
+    ("send", None): ("commands", "send"),
+    ("task", "get"): ("commands", "task_get"),
+    ("task", "cancel"): ("commands", "task_cancel"),
+    ("task", "subscribe"): ("commands", "task_subscribe"),
+    ("task", "list"): ("commands", "task_list"),
+    ("demo", None): ("demo", "run_demo"),
+    ("run", None): ("workflow", "run"),
+    ("runs", "list"): ("workflow", "runs_list"),
+    ("runs", "show"): ("workflow", "runs_show"),
+}
 
-    handlers = {
-        ("card", "get"): commands.card_get,
-        ("send", None): commands.send,
-        ("task", "get"): commands.task_get,
-        ("task", "cancel"): commands.task_cancel,
-        ("task", "subscribe"): commands.task_subscribe,
-        ("task", "list"): commands.task_list,
-        ("demo", None): run_demo,
-        ("run", None): workflow.run,
-        ("runs", "list"): workflow.runs_list,
-        ("runs", "show"): workflow.runs_show,
-    }
-    handler = handlers.get((args.command, getattr(args, "subcommand", None)))
-    if handler is None:
+
+async def _dispatch(args: Any) -> int:
+    import importlib
+
+    target = HANDLERS.get((args.command, getattr(args, "subcommand", None)))
+    if target is None:
         raise UsageError(f"`{args.command}` needs a subcommand", hint=f"switchboard {args.command} --help")
+    module, name = target
+    handler = getattr(importlib.import_module(f"{__name__}.{module}"), name)
     return await handler(args)
 
 

@@ -1,0 +1,56 @@
+"""Start-up stays fast: each command imports only what it needs (checked in a fresh interpreter)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+PROBE = textwrap.dedent(
+    """
+    import contextlib, io, json, sys
+    from switchboard.cli import main
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            code = main(sys.argv[1:])
+        except SystemExit as exc:
+            code = exc.code
+    print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+    """
+)
+
+
+def imported_by(tmp_path, *argv: str) -> tuple[int, set[str]]:
+    env = {"SWITCHBOARD_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, env=env, timeout=60, check=True
+    )
+    result = json.loads(done.stdout)
+    return result["code"], set(result["modules"])  # a package's own name is there once any of it is imported
+
+
+def test_help_imports_neither_textual_nor_the_network_stack(tmp_path):
+    code, modules = imported_by(tmp_path, "--help")
+    assert code == 0
+    assert not modules & {"textual", "rich", "httpx", "pydantic", "a2a", "yaml", "uvicorn", "asyncio"}
+
+
+@pytest.mark.parametrize("argv", [["card", "get", "http://127.0.0.1:9"], ["send", "http://127.0.0.1:9", "hi"]])
+def test_a_card_or_send_command_imports_no_tui_no_workflow_engine_and_not_httpx_own_cli(tmp_path, argv):
+    code, modules = imported_by(tmp_path, *argv, "--timeout", "5")
+    assert code == 3  # nothing listens on port 9: unreachable, after the client stack was loaded and used
+    assert "httpx" in modules
+    assert not modules & {"textual", "rich", "click", "pygments", "a2a", "uvicorn", "switchboard.workflow"}
+
+
+def test_httpx_command_line_still_loads_when_called(tmp_path):
+    probe = "import switchboard.cli, httpx, sys; print(httpx.main.__qualname__, 'click' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.split() == ["_defer_httpx_cli.<locals>.main", "False"]
+    call = "import switchboard.cli, httpx, sys\nsys.argv = ['httpx', '--help']\nhttpx.main()"
+    done = subprocess.run([sys.executable, "-c", call], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert "Usage: httpx <URL>" in done.stdout
