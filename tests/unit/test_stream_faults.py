@@ -224,8 +224,10 @@ async def test_garbage_frames_are_warnings_and_the_stream_goes_on():
 
 
 async def test_a_stream_that_breaks_before_any_event_raises_a_network_error():
-    agent = Agent(SendStreamingMessage=sse([], cut=True))
+    # The request may have reached the agent: its task list is searched for the message before giving up.
+    agent = Agent(SendStreamingMessage=sse([], cut=True), ListTasks=rpc_result({"tasks": []}))
     with pytest.raises(Exception) as caught:
         await run(agent)
     assert caught.value.exit_code == 3
     assert BASE in caught.value.message
+    assert agent.calls[0] == "SendStreamingMessage" and set(agent.calls[1:]) == {"ListTasks"}

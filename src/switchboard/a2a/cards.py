@@ -11,7 +11,7 @@ import httpx
 
 from .auth import is_loopback, origin_of
 from .errors import CardInvalidError, CardNotFoundError, ProtocolUnsupportedError, SwitchboardError
-from .http import http_status_error, parse_json, tapped_request
+from .http import DEFAULT_RETRY, RetryPolicy, http_status_error, parse_json, tapped_request
 from .model import AgentCard
 from .tap import Tap
 from .wire import v03, v10
@@ -75,9 +75,18 @@ def _local_path(ref: str) -> Path | None:
 
 
 async def fetch_card(
-    ref: str, http: httpx.AsyncClient, *, tap: Tap | None = None, headers: dict[str, str] | None = None
+    ref: str,
+    http: httpx.AsyncClient,
+    *,
+    tap: Tap | None = None,
+    headers: dict[str, str] | None = None,
+    retry: RetryPolicy | None = DEFAULT_RETRY,
 ) -> ResolvedCard:
-    """Resolve a card reference (URL, bare host, card file URL, or local file) to a parsed card."""
+    """Resolve a card reference (URL, bare host, card file URL, or local file) to a parsed card.
+
+    A card fetch is safe to repeat: connection failures and 429/502/503/504 are retried within `retry`,
+    and each retry is in the notes.
+    """
     notes = Notes()
     path = _local_path(ref)
     if path is not None:
@@ -94,7 +103,13 @@ async def fetch_card(
     tried: list[str] = []
     for url in urls:
         response = await tapped_request(
-            http, "GET", url, tap=tap, headers={"Accept": "application/json", **(headers or {})}
+            http,
+            "GET",
+            url,
+            tap=tap,
+            headers={"Accept": "application/json", **(headers or {})},
+            retry=retry,
+            on_retry=notes.add,
         )
         if response.status_code == 404 and url != urls[-1]:
             tried.append(f"{url} (404)")

@@ -14,13 +14,24 @@ from httpx_sse import EventSource
 from .auth import AuthPlan, Credentials, Redactor, origin_of, plan_auth
 from .cards import Endpoint, ResolvedCard, choose_endpoint, fetch_card, parse_card
 from .errors import AuthFailedError, InvalidResponseError, SwitchboardError, UsageError, protocol_error_from
-from .http import header_pairs, http_status_error, network_error, new_http_client, parse_json, tapped_request
+from .http import (
+    DEFAULT_RETRY,
+    RetryPolicy,
+    header_pairs,
+    http_status_error,
+    new_http_client,
+    open_response,
+    parse_json,
+    tapped_request,
+)
 from .model import AgentCard, Message, Part, Role, StreamEvent, Task, TaskPage, TaskState, TextPart
 from .tap import Tap
 from .wire import codec_for
 from .wire.common import Notes, WireFormatError
 
 CORRELATION_HEADER = "X-Correlation-Id"
+# Operations that change nothing at the agent, so a failed attempt may always be repeated (see http.py).
+SAFE_OPS = frozenset({"get", "subscribe", "list", "extended_card"})
 
 
 def new_message(
@@ -70,6 +81,7 @@ class A2AClient:
         extra_headers: dict[str, str] | None = None,
         trust_interface_origin: bool = False,
         on_note: Callable[[str], None] | None = None,
+        retry: RetryPolicy | None = DEFAULT_RETRY,
     ) -> None:
         self.card = card
         self.card_url = card_url
@@ -81,6 +93,9 @@ class A2AClient:
         self.correlation_id = correlation_id
         self.notes = Notes()
         self._on_note = on_note
+        self.retry = retry
+        # Who hears about retries first: a follower turns them into Notices; else they are notes.
+        self.retry_sinks: list[Callable[[str], None]] = []
         self._ids = itertools.count(1)
         credentials = credentials or Credentials()
         # One redactor for the tap and for error messages, which may quote what the agent echoed back.
@@ -122,7 +137,9 @@ class A2AClient:
         owns = http is None
         http = http or new_http_client()
         try:
-            resolved = await fetch_card(ref, http, tap=tap, headers=card_headers)
+            resolved = await fetch_card(
+                ref, http, tap=tap, headers=card_headers, retry=kwargs.get("retry", DEFAULT_RETRY)
+            )
         except BaseException:
             if owns:
                 await http.aclose()
@@ -154,6 +171,14 @@ class A2AClient:
         self.notes.add(text)
         if self._on_note:
             self._on_note(text)
+
+    def retried(self, text: str) -> None:
+        """A request failed and is tried again: tell whoever follows the turn, else note it."""
+        if self.retry_sinks:
+            for sink in self.retry_sinks:
+                sink(text)
+        else:
+            self.note(text)
 
     def _drain_notes(self, notes: Notes) -> None:
         for text in notes:
@@ -219,6 +244,9 @@ class A2AClient:
             headers=self._request_headers("application/json"),
             params=self.auth.params or None,
             content=body,
+            retry=self.retry,
+            safe=op in SAFE_OPS,
+            on_retry=self.retried,
         )
         if response.status_code != 200:
             raise self._status_error(url, response.status_code, response.text)
@@ -260,14 +288,21 @@ class A2AClient:
         return self._decode(self.codec.decode_send_result, result, "the send result")
 
     def stream(
-        self, message: Message, *, history_length: int | None = None, metadata: dict[str, Any] | None = None
+        self,
+        message: Message,
+        *,
+        history_length: int | None = None,
+        metadata: dict[str, Any] | None = None,
+        on_open: Callable[[], None] | None = None,
     ) -> AsyncIterator[StreamEvent]:
-        """message/stream or SendStreamingMessage: the events as they arrive."""
-        return self._stream("stream", self._send_params(message, True, history_length, metadata))
+        """message/stream or SendStreamingMessage: the events as they arrive.
 
-    def subscribe(self, task_id: str) -> AsyncIterator[StreamEvent]:
+        `on_open` is called once the agent's answer starts (after any retries of the request)."""
+        return self._stream("stream", self._send_params(message, True, history_length, metadata), on_open)
+
+    def subscribe(self, task_id: str, *, on_open: Callable[[], None] | None = None) -> AsyncIterator[StreamEvent]:
         """tasks/resubscribe or SubscribeToTask: re-attach to a running task's stream."""
-        return self._stream("subscribe", self.codec.id_params(task_id, **self._tenant()))
+        return self._stream("subscribe", self.codec.id_params(task_id, **self._tenant()), on_open)
 
     async def get_task(self, task_id: str, *, history_length: int | None = None) -> Task:
         result = await self._call("get", self.codec.get_params(task_id, history_length, **self._tenant()))
@@ -314,25 +349,27 @@ class A2AClient:
 
     # --- streaming -------------------------------------------------------------------------------------
 
-    async def _stream(self, op: str, params: dict[str, Any]) -> AsyncIterator[StreamEvent]:
+    async def _stream(
+        self, op: str, params: dict[str, Any], on_open: Callable[[], None] | None = None
+    ) -> AsyncIterator[StreamEvent]:
         _, body = self._body(op, params)
         url = self.endpoint.url
-        request = self.http.build_request(
+        tap = self.tap
+        response, exchange = await open_response(
+            self.http,
             "POST",
             url,
+            tap=tap,
             headers=self._request_headers("text/event-stream"),
             params=self.auth.params or None,
             content=body,
+            retry=self.retry,
+            safe=op in SAFE_OPS,
+            on_retry=self.retried,
+            stream=True,
         )
-        tap = self.tap
-        exchange = tap.request("POST", str(request.url), header_pairs(request.headers), body) if tap else 0
-        try:
-            response = await self.http.send(request, stream=True)
-        except httpx.HTTPError as exc:
-            if tap:
-                tap.error(exchange, f"{type(exc).__name__}: {exc}")
-                tap.done(exchange)
-            raise network_error(url, exc) from None
+        if on_open:
+            on_open()
         try:
             content_type = response.headers.get("content-type", "")
             if response.status_code != 200 or "text/event-stream" not in content_type:

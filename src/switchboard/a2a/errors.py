@@ -90,6 +90,10 @@ class UnreachableError(SwitchboardError):
     exit_code = 3
 
 
+class UnavailableError(UnreachableError):
+    """The request never reached the agent: no connection could be made, or a gateway answered for it."""
+
+
 class CredentialsMissingError(SwitchboardError):
     code = "A2ACLI_ERR_CREDENTIALS_MISSING"
     workflow_code = "A2A_CREDENTIALS_MISSING"

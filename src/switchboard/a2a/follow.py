@@ -4,17 +4,22 @@ A turn ends at a terminal or interrupted state. A stream that closes or breaks b
 the task is read with get-task, and if it still runs the stream is re-attached (subscribe), with backoff
 and a bound. After a re-attachment the final get-task snapshot settles every artifact's text, so nothing is
 lost and nothing doubled. Polling takes over where streaming is not offered.
+
+A send that failed after it may have reached the agent (the connection dropped before the task id came
+back) is never sent again: on a v1.0 agent the task is looked up by the message id, and followed from there.
+Retries of single requests (http.py) and every reconciliation step are yielded as Notices.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Literal
 
 from .client import A2AClient, StreamBrokenError
-from .errors import InvalidResponseError, ProtocolError, SwitchboardError, UnreachableError
+from .errors import InvalidResponseError, ProtocolError, SwitchboardError, UnavailableError, UnreachableError
 from .model import Message, StreamEvent, Task
 from .turn import TaskView
 
@@ -49,15 +54,39 @@ class StreamStalledError(StreamBrokenError):
     """No event arrived within the stall timeout."""
 
 
-async def _until_stall(source: AsyncIterator[StreamEvent], seconds: float | None) -> AsyncIterator[StreamEvent]:
+class _Opened:
+    """Set once a stream's response has begun: the stall clock does not run while the request is retried."""
+
+    def __init__(self) -> None:
+        self.yes = False
+
+    def __call__(self) -> None:
+        self.yes = True
+
+
+async def _until_stall(
+    source: AsyncIterator[StreamEvent], seconds: float | None, opened: _Opened
+) -> AsyncIterator[StreamEvent]:
     iterator = aiter(source)
     while True:
+        waiting = asyncio.ensure_future(anext(iterator))
         try:
-            event = await asyncio.wait_for(anext(iterator), seconds)
+            while True:
+                was_open = opened.yes
+                done, _ = await asyncio.wait({waiting}, timeout=seconds)
+                if done:
+                    break
+                if was_open:
+                    raise StreamStalledError(f"no event for {seconds:g} s")
+        finally:
+            if not waiting.done():
+                waiting.cancel()
+                with contextlib.suppress(BaseException):
+                    await waiting
+        try:
+            event = waiting.result()
         except StopAsyncIteration:
             return
-        except TimeoutError:
-            raise StreamStalledError(f"no event for {seconds:g} s") from None
         yield event
 
 
@@ -66,11 +95,48 @@ async def _get_with_retry(client: A2AClient, task_id: str, policy: FollowPolicy)
     for attempt in range(1, policy.max_reattach + 2):
         try:
             return await client.get_task(task_id)
-        except (UnreachableError, InvalidResponseError):
+        except (UnreachableError, InvalidResponseError) as exc:
             if attempt > policy.max_reattach:
                 raise
-            await asyncio.sleep(policy.delay(attempt))
+            delay = policy.delay(attempt)
+            client.retried(f"reading task {task_id} failed ({exc.message}); trying again in {delay:.2f} s")
+            await asyncio.sleep(delay)
     raise AssertionError("unreachable")
+
+
+async def find_task_for_message(client: A2AClient, message_id: str, *, pages: int = 20) -> str | None:
+    """The task a v1.0 agent made for `message_id` (by its task list); None when there is none, or the agent
+    cannot list tasks. For a send whose answer was lost: the task exists, its id never arrived."""
+    if "list" not in client.codec.METHODS:
+        return None
+    token = None
+    with contextlib.suppress(SwitchboardError):
+        for _ in range(pages):
+            page = await client.list_tasks(page_size=100, page_token=token)
+            for task in page.tasks:
+                if any(m.message_id == message_id for m in task.history or []):
+                    return task.id
+            token = page.next_page_token
+            if not token:
+                break
+    return None
+
+
+async def _lost_send(
+    client: A2AClient, message: Message, problem: SwitchboardError, policy: FollowPolicy
+) -> AsyncIterator[TurnEvent | str]:
+    """After a send failed before its task id arrived: Notices, then the task id found (a str), or raise."""
+    if isinstance(problem, ProtocolError | UnavailableError) or "list" not in client.codec.METHODS:
+        raise problem  # refused by the agent, never delivered, or no way to tell whether it got there
+    yield Notice(f"the request failed before the agent's answer arrived ({problem.message}); looking for its task")
+    for attempt in range(1, 4):  # the agent may still be storing the task it made
+        task_id = await find_task_for_message(client, message.message_id)
+        if task_id:
+            yield Notice(f"found task {task_id} by the message id; following it instead of sending again")
+            yield task_id
+            return
+        await asyncio.sleep(policy.delay(attempt))
+    raise problem  # the agent has no task for it: the message never arrived
 
 
 async def poll_task(client: A2AClient, task_id: str, policy: FollowPolicy) -> AsyncIterator[Task]:
@@ -102,21 +168,53 @@ async def follow_turn(
     if message is None and task_id is None:
         raise ValueError("follow_turn needs a message or a task id")
     policy = policy or FollowPolicy()
+    retries: list[str] = []
+    client.retry_sinks.append(retries.append)
+    try:
+        async for event in _follow(client, message, task_id, streaming, policy, retries):
+            while retries:
+                yield Notice(retries.pop(0), "warning")
+            yield event
+        while retries:
+            yield Notice(retries.pop(0), "warning")
+    finally:
+        client.retry_sinks.remove(retries.append)
+
+
+async def _follow(
+    client: A2AClient,
+    message: Message | None,
+    task_id: str | None,
+    streaming: bool | None,
+    policy: FollowPolicy,
+    retries: list[str],
+) -> AsyncIterator[TurnEvent]:
     view = TaskView()
     use_stream = bool(client.card.capabilities.streaming) if streaming is None else streaming
 
     if not use_stream:
         if message is not None:
-            result = await client.send(message)
-            view.apply(result)
-            yield result
-            if view.turn_over or view.task_id is None:
-                return
+            try:
+                result = await client.send(message)
+            except SwitchboardError as exc:
+                async for found in _lost_send(client, message, exc, policy):
+                    if isinstance(found, str):
+                        task_id = found
+                    else:
+                        yield found
+            else:
+                view.apply(result)
+                yield result
+                if view.turn_over or view.task_id is None:
+                    return
         async for task in poll_task(client, view.task_id or task_id, policy):
             yield task
         return
 
-    source = client.stream(message) if message is not None else client.subscribe(task_id)
+    opened = _Opened()
+    source = (
+        client.stream(message, on_open=opened) if message is not None else client.subscribe(task_id, on_open=opened)
+    )
     if task_id:
         view.task_id = task_id
     attempts = 0
@@ -124,7 +222,7 @@ async def follow_turn(
     while True:
         problem: SwitchboardError | None = None
         try:
-            async for event in _until_stall(source, policy.stall_timeout):
+            async for event in _until_stall(source, policy.stall_timeout, opened):
                 view.apply(event)
                 yield event
                 if view.turn_over:
@@ -138,16 +236,26 @@ async def follow_turn(
             # the task itself says how it ended.
             problem = exc
             yield Notice(f"the agent reported {exc.code}: {exc.message}", "warning")
+        except SwitchboardError as exc:
+            # The request failed before any event: unreachable, a gateway error, an answer that is not A2A.
+            if view.task_id is None and (message is None or reattached):
+                raise
+            problem = exc
         if view.turn_over and not reattached:
             return
         if view.task_id is None:
-            if problem:
-                raise problem
-            raise InvalidResponseError(
+            problem = problem or InvalidResponseError(
                 f"the stream from {client.endpoint.url} closed before the agent said anything",
                 hint="Run with --verbose to see the exchange.",
                 url=client.endpoint.url,
             )
+            if message is None or reattached:
+                raise problem
+            async for found in _lost_send(client, message, problem, policy):
+                if isinstance(found, str):
+                    view.task_id = found
+                else:
+                    yield found
         if not view.turn_over:
             why = f"broke ({problem.message})" if problem else "closed"
             yield Notice(f"the stream {why} before the turn ended; reading the task", "warning")
@@ -165,5 +273,6 @@ async def follow_turn(
             return
         await asyncio.sleep(policy.delay(attempts))
         yield Notice(f"task is still {task.status.state.value}; re-subscribing (attempt {attempts})")
-        source = client.subscribe(view.task_id)
+        opened = _Opened()
+        source = client.subscribe(view.task_id, on_open=opened)
         reattached = True

@@ -1,17 +1,56 @@
-"""HTTP plumbing shared by discovery and the clients: tapped requests and plain-language network errors."""
+"""HTTP plumbing shared by discovery and the clients: tapped requests, bounded retries with jittered backoff,
+and plain-language network errors.
+
+What is retried: a safe call (card fetch, get-task, subscribe, list) on any connection failure and on HTTP
+429/502/503/504; a call that starts work at the agent (send, stream) only when the request provably never
+reached the agent: the connection could not be made, or a gateway in front of the agent answered 502/503
+(an A2A server answers its own errors inside JSON-RPC, with status 200). A read that fails after the request
+went out is never repeated for a send: the task may exist, and the follower finds it instead.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from .errors import AuthFailedError, InvalidResponseError, SwitchboardError, TimedOutError, UnreachableError
+from .errors import (
+    AuthFailedError,
+    InvalidResponseError,
+    SwitchboardError,
+    TimedOutError,
+    UnavailableError,
+    UnreachableError,
+)
 from .tap import Tap
 
 USER_AGENT = "a2a-switchboard"
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=10.0)
+RETRY_STATUS_SAFE = frozenset({429, 502, 503, 504})
+RETRY_STATUS_UNSENT = frozenset({502, 503})  # a gateway answered: the agent never saw the request
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often a failed request is tried again, and how long to wait in between."""
+
+    attempts: int = 4  # tries in all, the first one included
+    backoff: float = 0.25  # seconds before the first retry, doubled before each further one
+    max_backoff: float = 4.0
+
+    def delay(self, retry: int) -> float:
+        """Equal jitter: half the backoff for sure, half at random, so clients that failed together spread out."""
+        ceiling = min(self.max_backoff, self.backoff * 2 ** max(0, retry - 1))
+        return ceiling / 2 + random.uniform(0, ceiling / 2)
+
+
+DEFAULT_RETRY = RetryPolicy()
+NO_RETRY = RetryPolicy(attempts=1)
 
 
 def new_http_client(timeout: httpx.Timeout | float | None = None) -> httpx.AsyncClient:
@@ -30,6 +69,12 @@ def header_pairs(headers: httpx.Headers) -> list[tuple[str, str]]:
 
 def network_error(url: str, exc: Exception) -> SwitchboardError:
     """Turn an httpx failure into an error that names the URL and the reason."""
+    if isinstance(exc, httpx.ConnectTimeout):
+        return UnavailableError(
+            f"cannot connect to {url}: no answer in time",
+            hint="Check that the agent is running and the URL (host, port, http/https) is right.",
+            url=url,
+        )
     if isinstance(exc, httpx.TimeoutException):
         return TimedOutError(
             f"{url} did not answer in time ({type(exc).__name__})",
@@ -38,7 +83,7 @@ def network_error(url: str, exc: Exception) -> SwitchboardError:
         )
     if isinstance(exc, httpx.ConnectError):
         reason = str(exc) or "connection refused"
-        return UnreachableError(
+        return UnavailableError(
             f"cannot connect to {url}: {reason}",
             hint="Check that the agent is running and the URL (host, port, http/https) is right.",
             url=url,
@@ -46,6 +91,27 @@ def network_error(url: str, exc: Exception) -> SwitchboardError:
     reason = str(exc) or type(exc).__name__
     return UnreachableError(
         f"the connection to {url} failed: {reason}", hint="Retry; if it persists, check the agent's logs.", url=url
+    )
+
+
+def retryable(failure: Exception | int, *, safe: bool) -> bool:
+    """Whether a failed attempt (an httpx error or an HTTP status) may be tried again."""
+    if isinstance(failure, int):
+        return failure in (RETRY_STATUS_SAFE if safe else RETRY_STATUS_UNSENT)
+    if isinstance(failure, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout):
+        return True  # no request went out
+    if not safe:
+        return False
+    return isinstance(failure, httpx.NetworkError | httpx.RemoteProtocolError)
+
+
+def gateway_error(url: str, status: int, attempts: int) -> SwitchboardError:
+    """A transient HTTP status that did not go away within the retry bound."""
+    tries = f" {attempts} times in a row" if attempts > 1 else ""
+    return UnavailableError(
+        f"{url} answered HTTP {status}{tries}: the agent is unavailable",
+        hint="A gateway or the agent's server is overloaded or down; retry later, or check the agent's logs.",
+        url=url,
     )
 
 
@@ -86,20 +152,93 @@ async def tapped_request(
     headers: dict[str, str] | None = None,
     params: dict[str, str] | None = None,
     content: bytes | None = None,
+    retry: RetryPolicy | None = None,
+    safe: bool = True,
+    on_retry: Callable[[str], None] | None = None,
 ) -> httpx.Response:
-    """Send one request and read the whole body, recording both ends on the tap."""
-    request = http.build_request(method, url, headers=headers, params=params, content=content)
-    exchange = tap.request(method, str(request.url), header_pairs(request.headers), content) if tap else 0
-    try:
-        response = await http.send(request)
-        await response.aread()
-    except httpx.HTTPError as exc:
-        if tap:
-            tap.error(exchange, f"{type(exc).__name__}: {exc}")
-        raise network_error(url, exc) from None
-    finally:
-        if tap:
-            tap.done(exchange)  # also when the caller was cancelled mid-request
-    if tap:
-        tap.response(exchange, response.status_code, header_pairs(response.headers), response.content)
+    """Send one request and read the whole body, recording both ends on the tap.
+
+    With `retry`, transient failures (see `retryable`) are tried again with backoff, each attempt reported
+    to `on_retry`; a transient status still there at the bound raises. Without it, one attempt, any status.
+    """
+    response, _ = await open_response(
+        http,
+        method,
+        url,
+        tap=tap,
+        headers=headers,
+        params=params,
+        content=content,
+        retry=retry,
+        safe=safe,
+        on_retry=on_retry,
+        stream=False,
+    )
     return response
+
+
+async def open_response(
+    http: httpx.AsyncClient,
+    method: str,
+    url: str,
+    *,
+    tap: Tap | None,
+    headers: dict[str, str] | None = None,
+    params: dict[str, str] | None = None,
+    content: bytes | None = None,
+    retry: RetryPolicy | None = None,
+    safe: bool = True,
+    on_retry: Callable[[str], None] | None = None,
+    stream: bool = False,
+) -> tuple[httpx.Response, int]:
+    """The retry loop behind `tapped_request`; with `stream` the body is left unread and the tap exchange
+    open: the caller reads the body, closes the response and calls `tap.done(exchange)`."""
+    policy = retry or NO_RETRY
+    attempt = 0
+    while True:
+        attempt += 1
+        request = http.build_request(method, url, headers=headers, params=params, content=content)
+        exchange = tap.request(method, str(request.url), header_pairs(request.headers), content) if tap else 0
+        try:
+            response = await http.send(request, stream=stream)
+            if not stream:
+                await response.aread()
+        except httpx.HTTPError as exc:
+            if tap:
+                tap.error(exchange, f"{type(exc).__name__}: {exc}")
+                tap.done(exchange)
+            error = network_error(url, exc)
+            if attempt < policy.attempts and retryable(exc, safe=safe):
+                await _pause(policy, attempt, error.message, on_retry)
+                continue
+            if attempt > 1:
+                error.message += f" (after {attempt} attempts)"
+                error.args = (error.message,)
+            raise error from None
+        except BaseException:
+            if tap:
+                tap.done(exchange)  # the caller was cancelled mid-request
+            raise
+        status = response.status_code
+        if retry is not None and retryable(status, safe=safe):
+            if stream:
+                await response.aread()
+                await response.aclose()
+            if tap:
+                tap.response(exchange, status, header_pairs(response.headers), response.content)
+                tap.done(exchange)
+            if attempt < policy.attempts:
+                await _pause(policy, attempt, f"{url} answered HTTP {status}", on_retry)
+                continue
+            raise gateway_error(url, status, attempt)
+        if tap and not stream:
+            tap.response(exchange, status, header_pairs(response.headers), response.content)
+            tap.done(exchange)
+        return response, exchange
+
+
+async def _pause(policy: RetryPolicy, attempt: int, why: str, on_retry: Callable[[str], None] | None) -> None:
+    delay = policy.delay(attempt)
+    if on_retry:
+        on_retry(f"{why}; retrying in {delay:.2f} s (attempt {attempt + 1} of {policy.attempts})")
+    await asyncio.sleep(delay)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..a2a.client import new_message
 from ..a2a.errors import ProtocolError, SwitchboardError
-from ..a2a.follow import Notice, TurnEvent
+from ..a2a.follow import Notice, TurnEvent, find_task_for_message
 from ..a2a.model import TaskState
 from ..a2a.turn import TaskView
 from ..a2a.wire import v10
@@ -80,6 +80,8 @@ class DelegateSteps:
             self.workflow.agents[step.agent], correlation_id, self.workflow.streaming.get(step.agent)
         )
         try:
+            for text in link.a2a.notes if link.a2a else ():  # what reading the card met: retries, lint
+                self._take(step.name, state, Notice(text, "warning"))
             task_id = reattach.task_id if reattach else None
             if reattach and task_id is None and reattach.message_id:
                 task_id = await self._find_task(link, reattach.message_id)
@@ -152,19 +154,9 @@ class DelegateSteps:
 
     async def _find_task(self, link: AgentLink, message_id: str) -> str | None:
         """A task the agent made for `message_id` before the journal learned its id (v1.0 agents list tasks)."""
-        if link.a2a is None or link.a2a.endpoint.version != "1.0":
+        if link.a2a is None:
             return None
-        token = None
-        with contextlib.suppress(SwitchboardError):
-            for _ in range(20):
-                page = await link.a2a.list_tasks(page_size=100, page_token=token)
-                for task in page.tasks:
-                    if any(m.message_id == message_id for m in task.history or []):
-                        return task.id
-                token = page.next_page_token
-                if not token:
-                    break
-        return None
+        return await find_task_for_message(link.a2a, message_id)
 
     async def _consume(self, step: Step, state: StepState, link: AgentLink, events: AsyncIterator[TurnEvent]) -> None:
         try:
