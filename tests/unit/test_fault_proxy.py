@@ -9,7 +9,10 @@ runs the same trials with many seeds.
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -133,3 +136,38 @@ async def test_a_send_is_not_repeated_when_it_may_have_reached_the_agent(writer:
             view.apply(event)
     assert view.state is TaskState.COMPLETED
     assert view.artifacts[ARTIFACT_ID].text == compose("tides once")
+
+
+async def test_the_command_line_tells_the_person_what_happened_on_stderr(writer: str, tmp_path: Path) -> None:
+    """`switchboard send` through the proxy: a 503 on the card, two 502s on the send. The document arrives
+    whole on stdout, the message reached the agent once, and every retry is a warning on stderr."""
+    port = int(writer.rstrip("/").rsplit(":", 1)[1])
+    faults = {
+        CARD: [Fault("status", status=503)],
+        "SendMessage": [Fault("status", status=502), Fault("status", status=502)],
+    }
+
+    def plan(exchange):
+        queue = faults.get(exchange.rpc or exchange.path)
+        return queue.pop(0) if queue else None
+
+    async with FaultProxy(port, plan) as proxy:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "switchboard",
+            "send",
+            proxy.url,
+            "tides on the command line pace 4",
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env={**os.environ, "SWITCHBOARD_HOME": str(tmp_path)},
+        )
+        stdout, stderr = await asyncio.wait_for(process.communicate(), 120)
+        assert len(proxy.forwarded("SendMessage")) == 1
+    out, err = stdout.decode(), stderr.decode()
+    assert process.returncode == 0, err
+    assert "State: completed" in out
+    assert compose("tides on the command line") in out
+    assert "agent-card.json answered HTTP 503; retrying in" in err
+    assert "answered HTTP 502; retrying in 0." in err and "(attempt 3 of 4)" in err
