@@ -1,6 +1,6 @@
 """Wire faults, many randomized trials each: a fault proxy between our client and the real demo writer.
 
-    .venv/bin/python bench/faults/wire_faults.py [--quick] [--seed N] [--trials N]
+    .venv/bin/python bench/faults/wire_faults.py [--quick] [--seed N] [--trials N]   (--trials 0: permanent faults only)
 
 For each fault (cut, stall, 502/503, reset during the card fetch, truncated frame) and each flow (a
 conversation turn, a one-step workflow), trials run until N of them had the fault really fire (a cut past
@@ -32,6 +32,7 @@ from fault_trials import (  # noqa: E402
     permanent_faults,
     permanent_trial,
     refused_trial,
+    workflow_permanent_trial,
     workflow_trial,
 )
 
@@ -95,7 +96,7 @@ async def _run(url: str, trials: int, permanent_trials: int, base_seed: int) -> 
     rows: list[Row] = []
     tallies: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory(prefix="wire-faults-") as tmp:
-        for number, fault in enumerate(TRANSIENT):
+        for number, fault in enumerate(TRANSIENT if trials else ()):
             for flow in FLOWS:
                 started = time.perf_counter()
                 outcomes = await _series(url, fault, flow, trials, base_seed + 10_000 * number, Path(tmp))
@@ -128,12 +129,17 @@ async def _run(url: str, trials: int, permanent_trials: int, base_seed: int) -> 
             results[case.name] += ok
             if not ok:
                 failures[case.name] = what
-    cases = [c.name for c in permanent_faults()] + ["nothing listening"]
-    for _ in range(permanent_trials):
-        ok, what = await refused_trial()
-        results["nothing listening"] += ok
-        if not ok:
-            failures["nothing listening"] = what
+    cases = [c.name for c in permanent_faults()] + ["nothing listening", "workflow step, send 503 forever"]
+    with tempfile.TemporaryDirectory(prefix="wire-faults-") as tmp:
+        for i in range(permanent_trials):
+            for name, trial in (
+                ("nothing listening", refused_trial()),
+                ("workflow step, send 503 forever", workflow_permanent_trial(url, Path(tmp) / str(i))),
+            ):
+                ok, what = await trial
+                results[name] += ok
+                if not ok:
+                    failures[name] = what
     for name in cases:
         rows.append(
             Row(
@@ -146,9 +152,10 @@ async def _run(url: str, trials: int, permanent_trials: int, base_seed: int) -> 
                 + ([f"last miss: {failures[name]}"] if name in failures else []),
             )
         )
-    print(f"\nwire-fault tally (base seed {base_seed}; a trial counts when its fault fired):")
-    _print_tally(tallies)
-    print()
+    if tallies:
+        print(f"\nwire-fault tally (base seed {base_seed}; a trial counts when its fault fired):")
+        _print_tally(tallies)
+        print()
     return rows
 
 

@@ -321,3 +321,26 @@ async def refused_trial() -> tuple[bool, str]:
             ok = exc.code == "A2ACLI_ERR_UNREACHABLE" and url.rstrip("/") in exc.message and "4 attempts" in exc.message
             return ok, f"{exc.code}: {exc.message}"
     return False, "connected to a closed port"
+
+
+async def workflow_permanent_trial(upstream_url: str, directory: Path) -> tuple[bool, str]:
+    """A workflow step whose agent answers every send with 503: the step fails with a stable code and the
+    URL after the retry bound, the agent never got the message, and the journal says so."""
+    port = int(upstream_url.rstrip("/").rsplit(":", 1)[1])
+    directory.mkdir(parents=True, exist_ok=True)
+    plan = permanent_faults()[1].plan  # send 503 forever
+    async with FaultProxy(port, plan) as proxy, httpx.AsyncClient() as http:
+        registry = AgentsFile(None, [AgentEntry("writer", proxy.url)], [])
+        path = directory / "permanent.yaml"
+        path.write_text(textwrap.dedent(WORKFLOW.format(task="tides permanent", streaming="auto")).lstrip())
+        run = start_run(load_workflow(path, registry, env={}), {}, http=http, journal_dir=directory, policy=POLICY)
+        status = await run.wait()
+        records, _ = read_records(directory / f"{run.run_id}.jsonl")
+        attempts = len([e for e in proxy.log if e.rpc in SENDS])
+        reached = len(proxy.forwarded(*SENDS))
+    failed = [r for r in records if r["type"] == "StepFailed"]
+    if status != "failed" or not failed:
+        return False, f"the run ended {status}"
+    code, error = failed[-1]["code"], failed[-1]["error"]
+    ok = code == "A2A_PROVIDER_ERROR" and proxy.url.rstrip("/") in error and attempts == 4 and reached == 0
+    return ok, f"{code}: {error} ({attempts} attempts, {reached} reached the agent)"

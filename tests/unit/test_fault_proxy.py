@@ -27,6 +27,7 @@ from fault_trials import (
     permanent_faults,
     permanent_trial,
     refused_trial,
+    workflow_permanent_trial,
     workflow_trial,
 )
 
@@ -84,6 +85,13 @@ async def test_a_workflow_step_survives_the_fault(writer: str, fault: str, tmp_p
 @pytest.mark.parametrize("case", permanent_faults(), ids=lambda c: c.name)
 async def test_a_permanent_fault_fails_with_a_stable_code_and_the_url(writer: str, case) -> None:
     ok, what = await permanent_trial(writer, case)
+    assert ok, what
+
+
+async def test_a_workflow_step_under_a_permanent_fault_fails_with_a_stable_code_and_the_url(
+    writer: str, tmp_path: Path
+) -> None:
+    ok, what = await workflow_permanent_trial(writer, tmp_path)
     assert ok, what
 
 
