@@ -5,6 +5,7 @@ Callers send a message and get the events of the turn; they never need to know w
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 import httpx
 
 from .a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, Credentials, credentials_from_env
+from .a2a.cards import ResolvedCard, fetch_card
 from .a2a.client import A2AClient
 from .a2a.errors import UsageError
 from .a2a.follow import FollowPolicy, TurnEvent, follow_turn
@@ -92,6 +94,25 @@ class AgentLink:
             await self.tasks.aclose()
 
 
+class CardCache:
+    """Agent cards fetched once and shared by every link that asks for the same agent while the cache lives.
+
+    A workflow run keeps one, so two hundred steps on one agent read its card once, not two hundred times.
+    Concurrent askers share one fetch; a failed fetch is not kept, so the next asker tries again.
+    """
+
+    def __init__(self) -> None:
+        self._fetches: dict[tuple[str, tuple[tuple[str, str], ...]], asyncio.Task[ResolvedCard]] = {}
+
+    async def get(self, entry: AgentEntry, http: httpx.AsyncClient, tap: Tap | None) -> ResolvedCard:
+        key = (entry.url, tuple(sorted((entry.headers or {}).items())))
+        fetch = self._fetches.get(key)
+        if fetch is None or (fetch.done() and (fetch.cancelled() or fetch.exception() is not None)):
+            fetch = asyncio.ensure_future(fetch_card(entry.url, http, tap=tap, headers=entry.headers or None))
+            self._fetches[key] = fetch
+        return await asyncio.shield(fetch)  # one asker canceled does not cancel the fetch the others wait for
+
+
 async def open_link(
     entry: AgentEntry,
     *,
@@ -101,11 +122,12 @@ async def open_link(
     on_note=None,
     correlation_id: str | None = None,
     streaming: bool | None = None,
+    cards: CardCache | None = None,
 ) -> AgentLink:
     """Connect to an agent of the agents file: fetch its card (A2A) or just point at it (tasks API).
 
     `correlation_id` goes on every request (X-Correlation-Id) and in message metadata; `streaming` False
-    makes an A2A link poll even when the card offers streaming.
+    makes an A2A link poll even when the card offers streaming; `cards` reuses a card fetched before.
     """
     credentials = credentials if credentials is not None else entry_credentials(entry)
     if tap:
@@ -121,15 +143,17 @@ async def open_link(
             correlation_id=correlation_id,
         )
         return AgentLink(entry.name, tasks=client)
-    a2a = await A2AClient.connect(
-        entry.url,
+    options = dict(
         http=http,
         tap=tap,
         credentials=credentials,
         extra_headers=entry.headers or None,
-        card_headers=entry.headers or None,
         on_note=on_note,
         correlation_id=correlation_id,
         trust_interface_origin=entry.trust_interface_origin,
     )
+    if cards is not None:
+        a2a = A2AClient.from_resolved(await cards.get(entry, http, tap), **options)
+    else:
+        a2a = await A2AClient.connect(entry.url, card_headers=entry.headers or None, **options)
     return AgentLink(entry.name, a2a=a2a, streaming=streaming)

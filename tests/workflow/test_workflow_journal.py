@@ -1,8 +1,12 @@
-"""The run journal: append-only JSONL, one fsync'd line per record, redacted, a torn last line tolerated."""
+"""The run journal: append-only JSONL, one line per record, fsync'd in groups off the event loop, redacted, a torn
+last line tolerated."""
 
 from __future__ import annotations
 
 import json
+import os
+import threading
+import time
 
 import pytest
 from workflow_support import artifact, snapshot, status
@@ -122,3 +126,36 @@ def test_runs_are_listed_newest_first_and_found_by_a_unique_prefix(tmp_path):
     with pytest.raises(UsageError, match="is not a run id"):
         journal_path("../etc/passwd", tmp_path)
     assert list_runs(tmp_path / "missing") == []
+
+
+def test_fsyncs_run_off_the_writers_thread_and_one_covers_every_record_written_meanwhile(tmp_path, monkeypatch):
+    real_fsync = os.fsync
+    synced_from: list[str] = []
+
+    def slow_fsync(fd: int) -> None:
+        synced_from.append(threading.current_thread().name)
+        time.sleep(0.05)  # a slow disk: records keep coming while it works
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", slow_fsync)
+    journal = Journal.create(tmp_path, "r9", Redactor())
+    started(journal, "r9")
+    for i in range(100):
+        journal.write("StepNotice", step="a", text=f"note {i}")
+    journal.close()  # returns once everything written is fsync'd
+    records, skipped = read_records(tmp_path / "r9.jsonl")
+    assert len(records) == 101 and skipped == 0
+    assert synced_from and threading.current_thread().name not in synced_from
+    assert len(synced_from) < 10  # grouped: not one fsync per record
+    assert all(name == "journal-sync-r9" for name in synced_from)
+
+
+def test_a_failed_fsync_is_raised_to_the_writer(tmp_path, monkeypatch):
+    def broken_fsync(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    journal = Journal.create(tmp_path, "r10", Redactor())
+    started(journal, "r10")
+    with pytest.raises(OSError, match="Input/output error"):
+        journal.close()
