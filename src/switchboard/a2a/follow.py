@@ -81,8 +81,9 @@ async def _until_stall(
         finally:
             if not waiting.done():
                 waiting.cancel()
-                with contextlib.suppress(BaseException):
-                    await waiting
+                await asyncio.wait({waiting})  # let the stream close its response before going on
+            if not waiting.cancelled():
+                waiting.exception()  # retrieved: the error (if any) is re-raised below or superseded
         try:
             event = waiting.result()
         except StopAsyncIteration:
@@ -171,7 +172,7 @@ async def follow_turn(
     retries: list[str] = []
     client.retry_sinks.append(retries.append)
     try:
-        async for event in _follow(client, message, task_id, streaming, policy, retries):
+        async for event in _follow(client, message, task_id, streaming, policy):
             while retries:
                 yield Notice(retries.pop(0), "warning")
             yield event
@@ -187,7 +188,6 @@ async def _follow(
     task_id: str | None,
     streaming: bool | None,
     policy: FollowPolicy,
-    retries: list[str],
 ) -> AsyncIterator[TurnEvent]:
     view = TaskView()
     use_stream = bool(client.card.capabilities.streaming) if streaming is None else streaming
