@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from switchboard.safe_text import strip_controls
 
-FORBIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+FORBIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 @pytest.mark.parametrize(
@@ -78,6 +78,18 @@ def test_crlf_becomes_lf():
 
 def test_newlines_and_tabs_are_kept():
     assert strip_controls("col1\tcol2\nrow2\n\n") == "col1\tcol2\nrow2\n\n"
+
+
+def test_bidi_overrides_and_isolates_are_removed():
+    # "\u202e" (RLO) would show "txt.exe" as "exe.txt"; isolates and embeddings reorder text the same way.
+    assert strip_controls("invoice\u202etxt.exe") == "invoicetxt.exe"
+    assert strip_controls("a\u2066b\u2069c\u202ad\u202ce") == "abcde"
+
+
+def test_a_lone_surrogate_becomes_a_replacement_character_so_the_text_can_be_encoded():
+    cleaned = strip_controls("bad \ud800 pair \udfff")
+    assert cleaned == "bad \ufffd pair \ufffd"
+    cleaned.encode("utf-8")
 
 
 def test_unicode_text_is_kept():

@@ -15,7 +15,7 @@ from .http import DEFAULT_RETRY, RetryPolicy, http_status_error, parse_json, tap
 from .model import AgentCard
 from .tap import Tap
 from .wire import v03, v10
-from .wire.common import Notes, WireFormatError
+from .wire.common import Notes, WireFormatError, shallow
 
 CARD_PATH = "/.well-known/agent-card.json"
 LEGACY_CARD_PATH = "/.well-known/agent.json"  # the <= 0.2.x path; sdk 0.3 still serves it
@@ -43,6 +43,7 @@ def parse_card(data: Any, notes: Notes | None = None) -> AgentCard:
     notes = Notes() if notes is None else notes
     if not isinstance(data, dict):
         raise CardInvalidError(f"an agent card must be a JSON object, got {type(data).__name__}")
+    data = shallow(data, "the agent card", notes)
     try:
         return v10.decode_card(data, notes) if "supportedInterfaces" in data else v03.decode_card(data, notes)
     except WireFormatError as exc:
@@ -91,11 +92,16 @@ async def fetch_card(
     path = _local_path(ref)
     if path is not None:
         try:
-            text = path.read_text(encoding="utf-8")
+            content = path.read_bytes()
         except OSError as exc:
             raise CardNotFoundError(
                 f"cannot read the card file {path}: {exc.strerror}", hint="Check the path."
             ) from None
+        try:
+            text = content.decode("utf-8")
+        except UnicodeDecodeError:
+            notes.add("the card file is not valid UTF-8; undecodable bytes were replaced")
+            text = content.decode("utf-8", errors="replace")
         card = parse_card(parse_json(str(path), text), notes)
         return ResolvedCard(card, path.resolve().as_uri(), notes)
 

@@ -133,11 +133,20 @@ def http_status_error(url: str, status: int, body: str) -> SwitchboardError:
 
 
 def parse_json(url: str, text: str) -> Any:
+    """The JSON in an answer, or an InvalidResponseError (also for nesting or numbers too big to read)."""
     try:
         return json.loads(text)
-    except ValueError as exc:
+    except RecursionError:
         raise InvalidResponseError(
-            f"{url} did not answer with JSON ({exc.msg} at line {exc.lineno})",
+            f"{url} answered with JSON nested too deeply to read",
+            hint="The agent sent a malformed answer; run with --verbose to see it.",
+            url=url,
+        ) from None
+    except ValueError as exc:
+        # json.JSONDecodeError says where; a ValueError (an integer of thousands of digits) says what.
+        reason = f"{exc.msg} at line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else str(exc)[:100]
+        raise InvalidResponseError(
+            f"{url} did not answer with JSON ({reason})",
             hint="The URL may point at a web page rather than an A2A endpoint; run with --verbose to see it.",
             url=url,
         ) from None

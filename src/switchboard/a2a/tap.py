@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..safe_text import strip_controls
 from .auth import Redactor
 
 RecordKind = Literal["request", "response", "sse", "error", "note"]
@@ -135,7 +136,7 @@ class Tap:
 
 
 def format_record(record: WireRecord) -> str:
-    """A record as a few plain lines, for `--verbose` on stderr."""
+    """A record as a few plain lines, for `--verbose` on stderr: what the agent sent, its controls stripped."""
     stamp = f"[{record.at:8.3f}s #{record.exchange}]"
     took = f" ({record.elapsed_ms:.0f} ms)" if record.elapsed_ms is not None else ""
     if record.kind == "request":
@@ -152,4 +153,4 @@ def format_record(record: WireRecord) -> str:
         lines += [f"    {k}: {v}" for k, v in record.headers.items()]
     if record.body:
         lines.append("    " + record.body.replace("\n", "\n    ") + (" …(truncated)" if record.truncated else ""))
-    return "\n".join(lines)
+    return strip_controls("\n".join(lines))

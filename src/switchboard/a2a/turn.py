@@ -2,6 +2,9 @@
 
 Pure and synchronous: `TaskView.apply(event)` is all there is, so the CLI, the TUI and the workflow engine
 see the same task the same way. Artifact chunks are joined exactly as sent; snapshots reconcile.
+
+Events in an order the protocol does not allow (another task's events, a state change after a terminal
+state, chunks after the last chunk, `append` to an artifact never seen) never raise: each becomes a note.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from .model import (
     TaskStatus,
     text_of,
 )
+from .wire.common import Notes
 
 
 @dataclass
@@ -51,6 +55,7 @@ class TaskView:
     timeline: list[TaskStatus] = field(default_factory=list)
     reply: Message | None = None  # the agent answered with a Message, no task
     events: int = 0
+    notes: Notes = field(default_factory=Notes)  # protocol oddities seen, as lint warnings
     _seen_messages: set[str] = field(default_factory=set, repr=False)
 
     @property
@@ -78,6 +83,10 @@ class TaskView:
 
     def apply(self, event: StreamEvent) -> TaskView:
         self.events += 1
+        task_id = event.id if isinstance(event, Task) else event.task_id
+        if task_id and self.task_id and task_id != self.task_id:
+            self.notes.add(f"ignored a {event.kind} for task {task_id:.60}, not this task ({self.task_id:.60})")
+            return self
         if isinstance(event, ArtifactUpdate):
             self._ids(event.task_id, event.context_id)
             self._artifact(event)
@@ -119,6 +128,10 @@ class TaskView:
             self.history.append(message)
 
     def _status(self, status: TaskStatus) -> None:
+        if self.state is not None and self.state.is_terminal and status.state != self.state:
+            # A terminal state is final: a later change is the agent's mistake, not news.
+            self.notes.add(f"ignored state {status.state.value} after the task ended {self.state.value}")
+            return
         previous = self.timeline[-1] if self.timeline else None
         same = (
             previous is not None
@@ -136,6 +149,10 @@ class TaskView:
     def _artifact(self, update: ArtifactUpdate) -> None:
         incoming = update.artifact
         view = self.artifacts.get(incoming.artifact_id)
+        if view is None and update.append:
+            self.notes.add(f"append to artifact {incoming.artifact_id:.60}, which never started; taken as its start")
+        elif view is not None and view.closed:
+            self.notes.add(f"artifact {incoming.artifact_id:.60} got another chunk after its last chunk")
         if view is None or not update.append:
             # A new artifact, or `append` absent/false on a known id: the chunk replaces what was there.
             view = ArtifactView(incoming.artifact_id)

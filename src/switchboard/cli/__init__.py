@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import types
 from collections.abc import Awaitable, Callable
@@ -35,9 +34,10 @@ _defer_httpx_cli()
 def report(error: SwitchboardError, output: str) -> None:
     """One error: the JSON envelope on stdout under -o json, plain lines on stderr otherwise."""
     from ..safe_text import strip_controls
+    from .render import json_text
 
     if output == "json":
-        print(json.dumps(error.envelope(), ensure_ascii=False))
+        print(json_text(error.envelope()))
         return
     print(f"Error: {strip_controls(error.message)}", file=sys.stderr)
     print(f"Code: {error.code}", file=sys.stderr)

@@ -4,6 +4,7 @@ own v1.0 types, one document, or JSONL under --stream."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any, TextIO
 
@@ -26,6 +27,17 @@ from ..a2a.model import (
 )
 from ..a2a.wire import v10
 from ..safe_text import strip_controls
+
+# What json.dumps(ensure_ascii=False) leaves raw although a terminal acts on it (DEL, C1 controls, bidi
+# overrides) or UTF-8 cannot encode it (a lone surrogate). These occur only inside JSON strings, so writing
+# them as \uXXXX escapes gives the same JSON document.
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def json_text(obj: Any, **kwargs: Any) -> str:
+    """json.dumps with non-ASCII text kept readable and every terminal-active character escaped."""
+    text = json.dumps(obj, ensure_ascii=False, **kwargs)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 class Out:
@@ -55,11 +67,11 @@ class Out:
         self._closed = True
 
     def json_line(self, obj: Any) -> None:
-        self.stream.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self.stream.write(json_text(obj, separators=(",", ":")) + "\n")
         self.stream.flush()
 
     def json_doc(self, obj: Any) -> None:
-        self.stream.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+        self.stream.write(json_text(obj, indent=2) + "\n")
 
     def flush(self) -> None:
         self.stream.flush()

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..errors import InvalidResponseError
 
 MAX_NOTES = 200
+# Free-form JSON (metadata, data parts, a card's raw JSON) deeper than this is cut: code that walks it
+# recursively later (json.dumps, ==, repr) would otherwise hit the interpreter's recursion limit.
+MAX_DEPTH = 64
 
 
 class WireFormatError(InvalidResponseError):
@@ -25,6 +29,50 @@ class Notes(list[str]):
     def add(self, message: str) -> None:
         if len(self) < MAX_NOTES:
             self.append(message)
+
+
+def brief(value: Any) -> str:
+    """A short, safe description of a JSON value for a note: never a recursive repr of a deep structure."""
+    if isinstance(value, dict | list):
+        return f"a JSON {'object' if isinstance(value, dict) else 'array'}"
+    return f"{value!r:.40}"
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    if isinstance(value, dict):
+        value = list(value.values())
+    elif not isinstance(value, list):
+        return False
+    if limit <= 0:
+        return True
+    return any(_deeper_than(item, limit - 1) for item in value if isinstance(item, dict | list))
+
+
+def _cut(value: Any, limit: int) -> Any:
+    if not isinstance(value, dict | list):
+        return value
+    if limit <= 0:
+        return "(nested too deep; cut)"
+    if isinstance(value, dict):
+        return {k: _cut(v, limit - 1) for k, v in value.items()}
+    return [_cut(v, limit - 1) for v in value]
+
+
+def shallow(value: Any, what: str, notes: Notes) -> Any:
+    """`value`, with whatever is nested deeper than MAX_DEPTH replaced by a marker string (and a note)."""
+    if not isinstance(value, dict | list) or not _deeper_than(value, MAX_DEPTH):
+        return value
+    notes.add(f"{what} is nested more than {MAX_DEPTH} levels deep; the deeper levels were cut")
+    return _cut(value, MAX_DEPTH)
+
+
+def valid_url(value: str) -> bool:
+    """Whether `value` parses as a URL with a usable port (urlsplit and .port raise on e.g. `http://[::1`)."""
+    try:
+        _ = urlsplit(value).port
+    except ValueError:
+        return False
+    return True
 
 
 def obj(value: Any, what: str, notes: Notes) -> dict[str, Any]:
@@ -57,14 +105,16 @@ def opt_bool(o: dict[str, Any], key: str, what: str, notes: Notes) -> bool | Non
     value = o.get(key)
     if value is None or isinstance(value, bool):
         return value
-    notes.add(f"{what}.{key} should be true or false, got {value!r:.40}")
+    notes.add(f"{what}.{key} should be true or false, got {brief(value)}")
     return bool(value)
 
 
 def opt_dict(o: dict[str, Any], key: str, what: str, notes: Notes) -> dict[str, Any] | None:
     value = o.get(key)
-    if value is None or isinstance(value, dict):
-        return value
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        return shallow(value, f"{what}.{key}", notes)
     notes.add(f"{what}.{key} should be an object")
     return None
 
@@ -87,10 +137,24 @@ def str_list(o: dict[str, Any], key: str, what: str, notes: Notes) -> list[str] 
     return good
 
 
+def signature_list(o: dict[str, Any], notes: Notes) -> list[dict[str, Any]] | None:
+    """A card's `signatures`: objects kept as sent (for display), anything else dropped with a note."""
+    items = opt_list(o, "signatures", "card", notes)
+    if items is None:
+        return None
+    good = [i for i in items if isinstance(i, dict)]
+    if len(good) != len(items):
+        notes.add("card.signatures holds entries that are not objects; they were dropped")
+    return good
+
+
 def unknown_keys(o: dict[str, Any], known: frozenset[str], what: str, notes: Notes) -> None:
+    if known.issuperset(o):  # the usual case, without building a set per object
+        return
     extra = o.keys() - known
     if extra:
-        notes.add(f"{what} has unknown fields: {', '.join(sorted(extra)[:8])}")
+        names = ", ".join(f"{name:.40}" for name in sorted(extra)[:8])
+        notes.add(f"{what} has unknown fields: {names}" + (f" and {len(extra) - 8} more" if len(extra) > 8 else ""))
 
 
 def put(out: dict[str, Any], key: str, value: Any) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Artifact, Message, Part, Role, Task, TaskState, TaskStatus
-from .common import Notes, decode_list, obj, opt_dict, opt_str, put, req_str, str_list, unknown_keys
+from .common import Notes, brief, decode_list, obj, opt_dict, opt_str, put, req_str, str_list, unknown_keys
 
 _MESSAGE_KEYS = frozenset(
     {"messageId", "role", "parts", "taskId", "contextId", "metadata", "extensions", "referenceTaskIds"}
@@ -24,7 +24,7 @@ def _lookup(table: dict[str, Any], fallback: Any, what: str) -> Callable[[Any, N
     def read(value: Any, notes: Notes) -> Any:
         found = table.get(value) if isinstance(value, str) else None
         if found is None:
-            notes.add(f"unknown {what} {value!r:.40}")
+            notes.add(f"unknown {what} {brief(value)}")
             return fallback
         return found
 

@@ -30,6 +30,7 @@ from ..model import (
 from .common import (
     Notes,
     WireFormatError,
+    brief,
     decode_list,
     obj,
     opt_bool,
@@ -38,8 +39,11 @@ from .common import (
     opt_str,
     put,
     req_str,
+    shallow,
+    signature_list,
     str_list,
     unknown_keys,
+    valid_url,
 )
 from .dialect import Dialect
 
@@ -61,6 +65,8 @@ _PART_KEYS = frozenset({"kind", "type", "text", "file", "data", "metadata"})
 
 
 def decode_part(o: Any, notes: Notes) -> Part | None:
+    if type(o) is dict and len(o) == 2 and o.get("kind") == "text" and type(text := o.get("text")) is str:
+        return TextPart(text=text)  # a streamed chunk's usual shape, in one step
     o = obj(o, "part", notes)
     unknown_keys(o, _PART_KEYS, "part", notes)
     kind = o.get("kind") or o.get("type")
@@ -71,7 +77,7 @@ def decode_part(o: Any, notes: Notes) -> Part | None:
         text = o.get("text")
         if not isinstance(text, str):
             notes.add("text part without a string `text`")
-            text = "" if text is None else str(text)
+            text = "" if text is None else str(shallow(text, "text part", notes))
         return TextPart(text=text, metadata=metadata)
     if kind == "file" or (kind is None and "file" in o):
         f = o.get("file")
@@ -91,8 +97,8 @@ def decode_part(o: Any, notes: Notes) -> Part | None:
     if kind == "data" or (kind is None and "data" in o):
         if not isinstance(o.get("data"), dict):
             notes.add("v0.3 data part whose data is not an object")
-        return DataPart(data=o.get("data"), metadata=metadata)
-    notes.add(f"part of unknown kind {kind!r:.40}; dropped")
+        return DataPart(data=shallow(o.get("data"), "data part", notes), metadata=metadata)
+    notes.add(f"part of unknown kind {brief(kind)}; dropped")
     return None
 
 
@@ -121,7 +127,7 @@ def decode_event(o: Any, notes: Notes) -> StreamEvent:
             last_chunk=opt_bool(o, "lastChunk", "artifact-update", notes),
             metadata=opt_dict(o, "metadata", "artifact-update", notes),
         )
-    raise WireFormatError(f"stream event of unknown kind {kind!r:.40}")
+    raise WireFormatError(f"stream event of unknown kind {brief(kind)}")
 
 
 def decode_send_result(o: Any, notes: Notes) -> Task | Message:
@@ -146,7 +152,7 @@ def decode_security_scheme(o: Any, notes: Notes) -> SecurityScheme:
     if kind == "apiKey":
         where = o.get("in")
         if where not in ("header", "query", "cookie"):
-            notes.add(f"apiKey scheme with location {where!r:.20}; header assumed")
+            notes.add(f"apiKey scheme with location {brief(where)}; header assumed")
             where = "header"
         return SecurityScheme(type="apiKey", location=where, param_name=opt_str(o, "name", "apiKey", notes), **common)
     if kind == "http":
@@ -169,7 +175,7 @@ def decode_security_scheme(o: Any, notes: Notes) -> SecurityScheme:
         )
     if kind == "mutualTLS":
         return SecurityScheme(type="mutualTLS", **common)
-    notes.add(f"security scheme of unknown type {kind!r:.40}")
+    notes.add(f"security scheme of unknown type {brief(kind)}")
     return SecurityScheme(type="unknown", **common)
 
 
@@ -182,7 +188,7 @@ def decode_requirements(value: Any, what: str, notes: Notes) -> list[dict[str, l
     out = []
     for req in value:
         if isinstance(req, dict) and all(isinstance(v, list) for v in req.values()):
-            out.append({str(k): [str(s) for s in v] for k, v in req.items()})
+            out.append({str(k): [str(s) for s in v if not isinstance(s, dict | list)] for k, v in req.items()})
         else:
             notes.add(f"{what} entry is not {{scheme: [scopes]}}; ignored")
     return out
@@ -190,9 +196,10 @@ def decode_requirements(value: Any, what: str, notes: Notes) -> list[dict[str, l
 
 def decode_skill(o: Any, notes: Notes, security_key: str = "security") -> Skill:
     o = obj(o, "skill", notes)
+    skill_id = req_str(o, "id", "skill", notes)
     return Skill(
-        id=req_str(o, "id", "skill", notes),
-        name=opt_str(o, "name", "skill", notes) or o.get("id"),
+        id=skill_id,
+        name=opt_str(o, "name", "skill", notes) or skill_id,
         description=opt_str(o, "description", "skill", notes) or "",
         tags=str_list(o, "tags", "skill", notes) or [],
         examples=str_list(o, "examples", "skill", notes) or [],
@@ -205,7 +212,9 @@ def decode_skill(o: Any, notes: Notes, security_key: str = "security") -> Skill:
 def decode_capabilities(o: Any, notes: Notes) -> Capabilities:
     if o is None:
         return Capabilities()
-    o = obj(o, "capabilities", notes)
+    if not isinstance(o, dict):
+        notes.add(f"capabilities should be an object, got {brief(o)}; none assumed")
+        return Capabilities()
     extensions = []
     for ext in opt_list(o, "extensions", "capabilities", notes) or []:
         if isinstance(ext, dict) and isinstance(ext.get("uri"), str):
@@ -243,7 +252,9 @@ def decode_card(o: Any, notes: Notes) -> AgentCard:
     wire_version = version or "0.3"
     interfaces: list[Interface] = []
     url = opt_str(o, "url", "card", notes)
-    if url:
+    if url and not valid_url(url):
+        notes.add(f"card url {url!r:.80} is not a valid URL; ignored")
+    elif url:
         interfaces.append(
             Interface(
                 url=url,
@@ -252,10 +263,11 @@ def decode_card(o: Any, notes: Notes) -> AgentCard:
             )
         )
     for extra in opt_list(o, "additionalInterfaces", "card", notes) or []:
-        if isinstance(extra, dict) and isinstance(extra.get("url"), str):
-            iface = Interface(
-                url=extra["url"], binding=str(extra.get("transport") or "JSONRPC"), protocol_version=wire_version
-            )
+        if not isinstance(extra, dict) or not isinstance(extra.get("url"), str) or not valid_url(extra["url"]):
+            notes.add("additionalInterfaces entry without a valid url; ignored")
+        else:
+            binding = opt_str(extra, "transport", "additionalInterfaces", notes) or "JSONRPC"
+            iface = Interface(url=extra["url"], binding=binding, protocol_version=wire_version)
             if iface not in interfaces:
                 interfaces.append(iface)
     capabilities = decode_capabilities(o.get("capabilities"), notes)
@@ -282,7 +294,7 @@ def decode_card(o: Any, notes: Notes) -> AgentCard:
         skills=decode_list(o.get("skills"), decode_skill, "card.skills", notes) or [],
         security_schemes=schemes,
         security=decode_requirements(o.get("security"), "card.security", notes),
-        signatures=opt_list(o, "signatures", "card", notes),
+        signatures=signature_list(o, notes),
         legacy_protocol_version=version,
         raw=o,
     )

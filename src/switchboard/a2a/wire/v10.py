@@ -29,6 +29,7 @@ from . import v03
 from .common import (
     Notes,
     WireFormatError,
+    brief,
     decode_list,
     obj,
     opt_bool,
@@ -37,8 +38,11 @@ from .common import (
     opt_str,
     put,
     req_str,
+    shallow,
+    signature_list,
     str_list,
     unknown_keys,
+    valid_url,
 )
 from .dialect import Dialect
 
@@ -77,6 +81,8 @@ def state_name(state: TaskState) -> str:
 
 
 def decode_part(o: Any, notes: Notes) -> Part | None:
+    if type(o) is dict and len(o) == 1 and type(text := o.get("text")) is str:
+        return TextPart(text=text)  # a streamed chunk's usual shape, in one step
     o = obj(o, "part", notes)
     unknown_keys(o, _PART_KEYS, "part", notes)
     media_type = opt_str(o, "mediaType", "part", notes)
@@ -96,10 +102,10 @@ def decode_part(o: Any, notes: Notes) -> Part | None:
         text = o["text"]
         if not isinstance(text, str):
             notes.add("text part whose text is not a string")
-            text = str(text)
+            text = str(shallow(text, "text part", notes))
         return TextPart(text=text, media_type=media_type, metadata=metadata)
     if member == "data":
-        return DataPart(data=o["data"], media_type=media_type, metadata=metadata)
+        return DataPart(data=shallow(o["data"], "data part", notes), media_type=media_type, metadata=metadata)
     return FilePart(
         raw=opt_str(o, "raw", "part", notes),
         url=opt_str(o, "url", "part", notes),
@@ -118,10 +124,15 @@ def _one_member(o: dict[str, Any], allowed: tuple[str, ...], what: str, notes: N
     return present[0]
 
 
+_EVENT_MEMBERS = ("task", "message", "statusUpdate", "artifactUpdate")
+
+
 def decode_event(o: Any, notes: Notes) -> StreamEvent:
     """One StreamResponse: a wrapper with exactly one of task, message, statusUpdate, artifactUpdate."""
     o = obj(o, "stream response", notes)
-    key = _one_member(o, ("task", "message", "statusUpdate", "artifactUpdate"), "stream response", notes)
+    key = next(iter(o)) if len(o) == 1 else None
+    if key not in _EVENT_MEMBERS:
+        key = _one_member(o, _EVENT_MEMBERS, "stream response", notes)
     inner = obj(o[key], key, notes)
     if key == "task":
         return decode_task(inner, notes)
@@ -179,7 +190,7 @@ def decode_security_scheme(o: Any, notes: Notes) -> SecurityScheme:
         return v03.decode_security_scheme(o, notes)
     keys = [k for k in _SCHEME_WRAPPERS if k in o]
     if not keys:
-        notes.add(f"security scheme of unknown shape ({', '.join(list(o)[:4])})")
+        notes.add(f"security scheme of unknown shape ({', '.join(f'{k:.40}' for k in list(o)[:4])})")
         return SecurityScheme(type="unknown")
     inner = obj(o[keys[0]], keys[0], notes)
     kind = _SCHEME_WRAPPERS[keys[0]]
@@ -187,7 +198,7 @@ def decode_security_scheme(o: Any, notes: Notes) -> SecurityScheme:
     if kind == "apiKey":
         where = inner.get("location", "header")
         if where not in ("header", "query", "cookie"):
-            notes.add(f"apiKey scheme with location {where!r:.20}; header assumed")
+            notes.add(f"apiKey scheme with location {brief(where)}; header assumed")
             where = "header"
         return SecurityScheme(
             type="apiKey", location=where, param_name=opt_str(inner, "name", kind, notes), description=description
@@ -231,7 +242,9 @@ def decode_requirements(value: Any, what: str, notes: Notes) -> list[dict[str, l
         entry = {}
         for name, scopes in schemes.items():
             listed = scopes.get("list", []) if isinstance(scopes, dict) else scopes
-            entry[str(name)] = [str(s) for s in listed] if isinstance(listed, list) else []
+            entry[str(name)] = (
+                [str(s) for s in listed if not isinstance(s, dict | list)] if isinstance(listed, list) else []
+            )
         out.append(entry)
     return out
 
@@ -268,8 +281,8 @@ def decode_card(o: Any, notes: Notes) -> AgentCard:
     unknown_keys(o, _CARD_KEYS, "agent card", notes)
     interfaces = []
     for item in opt_list(o, "supportedInterfaces", "card", notes) or []:
-        if not isinstance(item, dict) or not isinstance(item.get("url"), str):
-            notes.add("supportedInterfaces entry without a url; ignored")
+        if not isinstance(item, dict) or not isinstance(item.get("url"), str) or not valid_url(item["url"]):
+            notes.add("supportedInterfaces entry without a valid url; ignored")
             continue
         interfaces.append(
             Interface(
@@ -313,7 +326,7 @@ def decode_card(o: Any, notes: Notes) -> AgentCard:
         skills=skills,
         security_schemes=schemes,
         security=security,
-        signatures=opt_list(o, "signatures", "card", notes),
+        signatures=signature_list(o, notes),
         legacy_protocol_version=opt_str(o, "protocolVersion", "card", notes),
         raw=o,
     )
