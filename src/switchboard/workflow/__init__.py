@@ -4,10 +4,38 @@
 so a run survives a crash. Never imports textual (an import-linter contract says so).
 """
 
-from .engine import Ask, WorkflowRun, resume_run, start_run
-from .journal import RunRecord, RunSummary, list_runs, read_run
-from .spec import Issue, Step, Workflow, WorkflowInvalid, load_workflow
-from .state import AskRequest, RunEvent, StepState
+# What each name is imported from: imported on first use, so that reading run events (the TUI, `runs show`)
+# does not load the engine, the YAML reader and the A2A client.
+_HOMES = {
+    "Ask": "engine",
+    "WorkflowRun": "engine",
+    "resume_run": "engine",
+    "start_run": "engine",
+    "RunRecord": "journal",
+    "RunSummary": "journal",
+    "list_runs": "journal",
+    "read_run": "journal",
+    "Issue": "spec",
+    "Step": "spec",
+    "Workflow": "spec",
+    "WorkflowInvalid": "spec",
+    "load_workflow": "spec",
+    "AskRequest": "state",
+    "RunEvent": "state",
+    "StepState": "state",
+}
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Ask",

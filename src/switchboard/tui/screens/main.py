@@ -1,8 +1,13 @@
-"""The main screen: the agents tab, a tab per conversation (marked when it waits for you), the wire view."""
+"""The main screen: the agents tab, a tab per conversation (marked when it waits for you), the wire view.
+
+The conversation and run views (Markdown and all) are imported when the first one opens, not at start-up;
+their Changed messages reach this screen by handler name.
+"""
 
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -13,10 +18,12 @@ from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from ...agent_status import AgentStatus
 from ..widgets.agents_pane import AgentsPane
-from ..widgets.conversation_view import ConversationView
-from ..widgets.run_view import RunView
 from ..widgets.wire_view import WireView
 from ..widgets.workflows_pane import WorkflowsPane
+
+if TYPE_CHECKING:
+    from ..widgets.conversation_view import ConversationView
+    from ..widgets.run_view import RunView
 
 _ids = itertools.count(1)
 
@@ -47,6 +54,8 @@ class MainScreen(Screen):
         await self.open_conversation(event.status, event.prefill)
 
     async def open_conversation(self, status: AgentStatus, prefill: str = "") -> ConversationView:
+        from ..widgets.conversation_view import ConversationView
+
         pane_id = f"conversation-{next(_ids)}"
         view = ConversationView(status, prefill)
         tabs = self.query_one(TabbedContent)
@@ -61,8 +70,7 @@ class MainScreen(Screen):
             return Content.assemble(("● ", "$primary"), view.agent_name)
         return Content(view.agent_name)
 
-    @on(ConversationView.Changed)
-    def _changed(self, event: ConversationView.Changed) -> None:
+    def on_conversation_view_changed(self, event: ConversationView.Changed) -> None:
         pane = event.view.parent
         if isinstance(pane, TabPane) and pane.id:
             self.query_one(TabbedContent).get_tab(pane.id).label = self._label(event.view)
@@ -79,6 +87,7 @@ class MainScreen(Screen):
             if values is None:
                 return
             from ...workflow.engine import start_run
+            from ..widgets.run_view import RunView
 
             def start(ask):
                 return start_run(workflow, values, ask=ask, http=self.app.http, tap=self.app.tap)
@@ -93,6 +102,7 @@ class MainScreen(Screen):
     @on(WorkflowsPane.OpenRun)
     def _open_run(self, event: WorkflowsPane.OpenRun) -> None:
         from ...workflow.journal import read_run
+        from ..widgets.run_view import RunView
 
         try:
             record = read_run(event.run_id)
@@ -114,8 +124,7 @@ class MainScreen(Screen):
             return Content.assemble(("▶ ", "$primary"), view.title)
         return Content.assemble(("▣ ", "$text-muted"), view.title)
 
-    @on(RunView.Changed)
-    def _run_changed(self, event: RunView.Changed) -> None:
+    def on_run_view_changed(self, event: RunView.Changed) -> None:
         pane = event.view.parent
         if isinstance(pane, TabPane) and pane.id:
             self.query_one(TabbedContent).get_tab(pane.id).label = self._run_label(event.view)
@@ -148,7 +157,7 @@ class MainScreen(Screen):
         if pane.id == "workflows-tab":
             self.query_one("#workflows-table").focus()
             return
-        if pane.query(RunView):
+        if pane.query("RunView"):
             prompts = pane.query("PromptPane Input")
             self.call_after_refresh((prompts.first() if prompts else pane.query_one("#steps")).focus)
             return
@@ -177,4 +186,4 @@ class MainScreen(Screen):
         self.query_one(WireView).toggle_class("-hidden")
 
     def conversations(self) -> list[ConversationView]:
-        return list(self.query(ConversationView))
+        return list(self.query("ConversationView"))

@@ -71,8 +71,10 @@ class WorkflowsPane(Vertical):
         yield Static(Content.styled("Past runs (enter opens one, read-only)", "bold"), classes="section-title")
         yield DataTable(id="runs-table", cursor_type="row")
 
-    def on_mount(self) -> None:
-        self.action_reload()
+    def on_show(self) -> None:
+        """Read the files and the journal when the tab is first shown: not while the app starts."""
+        if not hasattr(self, "files"):
+            self.action_reload()
 
     def action_reload(self) -> None:
         agents = AgentsFile(None, self.app.agents(), [])
