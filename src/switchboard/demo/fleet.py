@@ -19,7 +19,7 @@ import errno
 import logging
 import socket
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -176,8 +176,10 @@ class DemoFleet:
         agents_file: Path | None = None,
         write_file: bool = True,
         log: Callable[[str], None] | None = None,
+        agents: Sequence[DemoAgent] = AGENTS,
     ) -> None:
         self.host = host
+        self.served = tuple(agents)  # which agents to serve: the fleet, or others (e.g. demo.hostile) for tests
         self.first_port = first_port
         self.settings = settings or DemoSettings()
         self.agents_file = agents_file or default_agents_file()
@@ -220,8 +222,8 @@ class DemoFleet:
             raise
 
     async def _start(self) -> None:
-        bound = bind_ports(self.host, self.first_port, len(AGENTS))
-        for i, (agent, (sock, wanted)) in enumerate(zip(AGENTS, bound, strict=True)):
+        bound = bind_ports(self.host, self.first_port, len(self.served))
+        for i, (agent, (sock, wanted)) in enumerate(zip(self.served, bound, strict=True)):
             url = base_url(self.host, sock)
             try:
                 served = agent.build(url, self.settings)

@@ -36,6 +36,7 @@ class CardScreen(Screen[str | None]):
     def __init__(self, status: AgentStatus) -> None:
         super().__init__()
         self.status = status
+        self._examples: list[str] = []  # option id ex:N -> the example text (ids must be unique; examples need not)
 
     def compose(self) -> ComposeResult:
         yield Header(icon="☎")
@@ -62,7 +63,7 @@ class CardScreen(Screen[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = self.status.card.name if self.status.card else self.status.entry.name
+        self.sub_title = strip_controls(self.status.card.name if self.status.card else self.status.entry.name)
 
     def _overview(self) -> Content:
         card = self.status.card
@@ -91,15 +92,18 @@ class CardScreen(Screen[str | None]):
         options: list[Option] = []
         for skill in self.status.card.skills:
             heading = Content.assemble(
-                (strip_controls(skill.name), "bold"), ("  " + ", ".join(skill.tags), "$text-muted")
+                (strip_controls(skill.name), "bold"), ("  " + strip_controls(", ".join(skill.tags)), "$text-muted")
             )
             options.append(
                 Option(Content("\n").join([heading, Content(strip_controls(skill.description))]), disabled=True)
             )
             for example in skill.examples:
                 options.append(
-                    Option(Content.assemble(("   ▸ ", "$accent"), strip_controls(example)), id=f"ex:{example}")
+                    Option(
+                        Content.assemble(("   ▸ ", "$accent"), strip_controls(example)), id=f"ex:{len(self._examples)}"
+                    )
                 )
+                self._examples.append(example)
         if not options:
             options.append(Option("This agent lists no skills.", disabled=True))
         return options
@@ -110,7 +114,7 @@ class CardScreen(Screen[str | None]):
             return Content("The card declares no security scheme: requests go without credentials.")
         lines = []
         for name, scheme in card.security_schemes.items():
-            lines.append(Content.styled(describe_scheme(name, scheme), "bold"))
+            lines.append(Content.styled(strip_controls(describe_scheme(name, scheme)), "bold"))
             env = entry.api_key_env if scheme.type == "apiKey" else entry.bearer_env
             fallback = DEFAULT_API_KEY_ENV if scheme.type == "apiKey" else DEFAULT_BEARER_ENV
             variable = env or fallback
@@ -133,7 +137,7 @@ class CardScreen(Screen[str | None]):
         except SwitchboardError as exc:
             lines = [Content.styled(f"No usable interface: {exc.message}", "$error"), Content("")]
         for iface in card.interfaces:
-            lines.append(Content(f"{iface.binding:<10} {iface.protocol_version:<6} {strip_controls(iface.url)}"))
+            lines.append(Content(strip_controls(f"{iface.binding:<10} {iface.protocol_version:<6} {iface.url}")))
         return Content("\n").join(lines)
 
     def _lint(self) -> Content:
@@ -145,7 +149,7 @@ class CardScreen(Screen[str | None]):
     @on(OptionList.OptionSelected, "#skill-list")
     def _example(self, event: OptionList.OptionSelected) -> None:
         if event.option.id and event.option.id.startswith("ex:"):
-            self.dismiss(event.option.id[3:])
+            self.dismiss(self._examples[int(event.option.id[3:])])
 
     def action_talk(self) -> None:
         self.dismiss("")
