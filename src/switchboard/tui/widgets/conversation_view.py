@@ -220,7 +220,8 @@ class ConversationView(Vertical):
         try:
             await self.conversation.cancel()
         except SwitchboardError as exc:
-            self.notify(f"{exc.code}: {exc.message}", severity="error")
+            # The agent wrote the message: shown as text, never read as markup ("[/]" alone would raise).
+            self.notify(strip_controls(f"{exc.code}: {exc.message}"), severity="error", markup=False)
             return
         # Some servers never end a stream that another request canceled: stop listening ourselves.
         self.workers.cancel_group(self, "turn")
@@ -261,7 +262,7 @@ class ConversationView(Vertical):
                 response.raise_for_status()
                 content = response.content
         except Exception as exc:
-            self.notify(f"could not save {name}: {exc}", severity="error")
+            self.notify(strip_controls(f"could not save {name}: {exc}"), severity="error", markup=False)
             return
         write_bytes_atomically(folder / name, content)
         self.notify(f"saved {name} ({len(content)} bytes) to {folder}")

@@ -186,7 +186,8 @@ class JsonBlock(Static):
     def __init__(self, data) -> None:
         from rich.json import JSON
 
-        super().__init__(JSON(json.dumps(data, ensure_ascii=False)), classes="json-block")
+        # json.dumps escapes C0 controls but leaves C1 controls and bidi overrides raw: those are stripped.
+        super().__init__(JSON(strip_controls(json.dumps(data, ensure_ascii=False))), classes="json-block")
 
 
 class TurnView(Vertical):
