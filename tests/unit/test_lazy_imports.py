@@ -1,13 +1,18 @@
-"""Start-up stays fast: each command imports only what it needs (checked in a fresh interpreter)."""
+"""Start-up stays fast: each command imports only what it needs (checked in a fresh interpreter), and the
+HTTP client loads certificates only for https."""
 
 from __future__ import annotations
 
 import json
+import ssl
 import subprocess
 import sys
 import textwrap
 
+import httpx
 import pytest
+
+from switchboard.a2a.http import LazyTLSTransport
 
 PROBE = textwrap.dedent(
     """
@@ -54,3 +59,16 @@ def test_httpx_command_line_still_loads_when_called(tmp_path):
     done = subprocess.run([sys.executable, "-c", call], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     assert "Usage: httpx <URL>" in done.stdout
+
+
+async def test_certificates_are_loaded_on_the_first_https_request_and_verified_there():
+    transport = LazyTLSTransport()
+    async with httpx.AsyncClient(transport=transport, timeout=5) as http:
+        with pytest.raises(httpx.ConnectError):
+            await http.get("http://127.0.0.1:9/")  # nothing listens on port 9
+        assert transport.tls is None  # plain http never built the TLS side
+        with pytest.raises(httpx.ConnectError):
+            await http.get("https://127.0.0.1:9/")
+        assert transport.tls is not None
+        context = transport.tls._pool._ssl_context  # httpcore's: what every https connection uses
+        assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname

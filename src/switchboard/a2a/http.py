@@ -53,12 +53,38 @@ DEFAULT_RETRY = RetryPolicy()
 NO_RETRY = RetryPolicy(attempts=1)
 
 
+class LazyTLSTransport(httpx.AsyncBaseTransport):
+    """Builds the TLS transport (loading the CA bundle: tens of ms at every start) on the first https request.
+
+    Agents on loopback, the demo fleet among them, speak plain http: a command or the TUI talking only to
+    them never pays for certificates. The plain transport is only ever handed http:// requests, so it
+    never makes a TLS connection and needs no certificates; https goes to a transport that verifies them.
+    """
+
+    def __init__(self) -> None:
+        self._plain = httpx.AsyncHTTPTransport(verify=False)  # http:// only: see above
+        self.tls: httpx.AsyncHTTPTransport | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.scheme != "http":
+            if self.tls is None:
+                self.tls = httpx.AsyncHTTPTransport()
+            return await self.tls.handle_async_request(request)
+        return await self._plain.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._plain.aclose()
+        if self.tls is not None:
+            await self.tls.aclose()
+
+
 def new_http_client(timeout: httpx.Timeout | float | None = None) -> httpx.AsyncClient:
     """One pooled client per process or screen; callers close it."""
     return httpx.AsyncClient(
         timeout=timeout or DEFAULT_TIMEOUT,
         headers={"User-Agent": USER_AGENT},
         follow_redirects=False,
+        transport=LazyTLSTransport(),
     )
 
 
