@@ -22,6 +22,7 @@ import fcntl
 import os
 import pty
 import re
+import resource
 import select
 import signal
 import statistics
@@ -60,13 +61,20 @@ def ours_bin() -> Path:
     return script if script.exists() else ROOT / ".venv" / "bin" / "switchboard"
 
 
+CPU: dict[str, list[float]] = {}  # command line -> CPU seconds (user + system) of each measured run
+
+
 def wall(cmd: list[str], env: dict[str, str]) -> float:
-    """Seconds from spawn to exit of one command; it must succeed."""
+    """Seconds from spawn to exit of one command (it must succeed); its CPU time goes to CPU."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}: {done.stderr.decode()[-400:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    CPU.setdefault(" ".join(cmd), []).append(cpu)
     return elapsed
 
 
@@ -115,6 +123,11 @@ def ours_ready(lines: list[str]) -> bool:
 def peer_ready(lines: list[str]) -> bool:
     text = "\n".join(lines)
     return bool(re.search(r"● Connected\s+Echo", text)) and "Ctrl+Q Quit" in text
+
+
+def cpu_ms(cmd: list[str]) -> str:
+    """Median CPU time of the measured runs of `cmd` (the warm-up run excluded)."""
+    return f"{1000 * statistics.median(CPU[' '.join(cmd)][1:]):.0f}"
 
 
 def median_ms(samples: list[float]) -> float:
@@ -191,10 +204,13 @@ def main(quick: bool = False) -> list[Row]:
                 higher_is_better=False,
                 goal=goal,
                 met=met,
-                notes=[f"{cli_runs} runs each, ms: ours {spread(ours)}; peer {spread(peer)}"],
+                notes=[
+                    f"{cli_runs} runs each, ms: ours {spread(ours)}; peer {spread(peer)}",
+                    f"CPU time (user+sys), median ms: ours {cpu_ms(pairs[name][0])}, peer {cpu_ms(pairs[name][1])}",
+                ],
             )
         )
-    rows[0].notes.append(f"floor runs, ms: {spread(floor)}")
+    rows[0].notes.append(f"floor runs, ms: {spread(floor)}; CPU median {cpu_ms(floor_cmd)} ms")
     ours_ms, peer_ms = median_ms(ours_screen), median_ms(peer_screen)
     rows.append(
         Row(
