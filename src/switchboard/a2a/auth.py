@@ -3,11 +3,13 @@ to the agent's own origin, and redacted from everything the tool shows or writes
 
 from __future__ import annotations
 
+import base64
 import ipaddress
+import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from urllib.parse import quote, quote_plus, urlsplit
 
 from .errors import CredentialsMissingError
 from .model import AgentCard, SecurityScheme
@@ -171,6 +173,24 @@ def origin_of(url: str) -> str:
     return f"{scheme}://{f'[{host}]' if ':' in host else host}:{port}"
 
 
+def secret_forms(secret: str) -> list[str]:
+    """The ways one secret travels: as is, URL-encoded (an API key in a query string), base64 (basic auth, or
+    an agent quoting it back encoded) and JSON-escaped."""
+    raw = secret.encode("utf-8")
+    b64 = base64.b64encode(raw).decode("ascii")
+    forms = [
+        secret,
+        quote(secret, safe=""),
+        quote(secret),
+        quote_plus(secret),
+        b64,
+        b64.rstrip("="),
+        base64.urlsafe_b64encode(raw).decode("ascii").rstrip("="),
+        json.dumps(secret)[1:-1],
+    ]
+    return list(dict.fromkeys(forms))
+
+
 class Redactor:
     """Replaces secret values, and values of credential headers, with a fixed marker."""
 
@@ -181,8 +201,11 @@ class Redactor:
     def add(self, *secrets: str) -> None:
         for secret in secrets:
             # Very short values would redact ordinary text; they are still masked in credential headers.
-            if secret and len(secret) >= 4 and secret not in self._secrets:
-                self._secrets.append(secret)
+            if not secret or len(secret) < 4:
+                continue
+            for form in secret_forms(secret):
+                if form not in self._secrets:
+                    self._secrets.append(form)
         self._secrets.sort(key=len, reverse=True)
 
     def text(self, value: str) -> str:

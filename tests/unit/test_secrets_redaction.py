@@ -1,0 +1,72 @@
+"""A secret is masked in every form it travels in: as is, URL-encoded (an API key in the query string),
+base64 (basic auth, an agent quoting it back encoded) and JSON-escaped."""
+
+from __future__ import annotations
+
+import base64
+import json
+from urllib.parse import quote, quote_plus
+
+import httpx
+import pytest
+
+from switchboard.a2a.auth import REDACTED, Credentials, Redactor
+from switchboard.a2a.cards import parse_card
+from switchboard.a2a.client import A2AClient
+from switchboard.a2a.errors import AuthFailedError
+from switchboard.a2a.tap import Tap, format_record
+
+KEY = "q-key+with/odd=chars&more"
+CARD_URL = "http://127.0.0.1:9101/.well-known/agent.json"
+
+
+def every_form(secret: str) -> list[str]:
+    raw = secret.encode()
+    return [
+        secret,
+        quote(secret, safe=""),
+        quote(secret),
+        quote_plus(secret),
+        base64.b64encode(raw).decode(),
+        base64.urlsafe_b64encode(raw).decode(),
+        json.dumps(secret)[1:-1],
+    ]
+
+
+@pytest.mark.parametrize("form", every_form(KEY))
+def test_the_redactor_masks_each_form(form: str):
+    assert Redactor([KEY]).text(f"before {form} after") == f"before {REDACTED} after"
+
+
+def test_a_short_secret_does_not_make_ordinary_text_vanish():
+    assert Redactor(["ab"]).text("a b ab YWI=") == "a b ab YWI="
+
+
+async def test_an_api_key_in_the_query_string_is_masked_in_the_wire_record_and_errors():
+    card = parse_card(
+        {
+            "name": "query-agent",
+            "url": "http://127.0.0.1:9101/",
+            "protocolVersion": "0.3.0",
+            "securitySchemes": {"key": {"type": "apiKey", "in": "query", "name": "key"}},
+            "security": [{"key": []}],
+        }
+    )
+    seen: list[httpx.Request] = []
+
+    def agent(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        # A careless server quoting the URL it was called with, encoded and all.
+        return httpx.Response(401, text=f"denied for {request.url}")
+
+    tap = Tap()
+    async with httpx.AsyncClient(transport=httpx.MockTransport(agent)) as http:
+        client = A2AClient(card, card_url=CARD_URL, http=http, tap=tap, credentials=Credentials(api_key=KEY))
+        with pytest.raises(AuthFailedError) as caught:
+            await client.get_task("t-1")
+    assert seen[-1].url.params["key"] == KEY  # the key went out, encoded in the URL
+    assert quote_plus(KEY) in str(seen[-1].url) or quote(KEY, safe="") in str(seen[-1].url)
+    shown = "\n".join(format_record(r) for r in tap.records) + caught.value.message + str(caught.value.hint)
+    for form in every_form(KEY):
+        assert form not in shown
+    assert REDACTED in shown
