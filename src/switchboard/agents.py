@@ -15,8 +15,11 @@ Secrets are never written here: only the names of the environment variables that
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import stat
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -155,15 +158,42 @@ def load_agents(path: Path | None, env: Mapping[str, str] | None = None) -> Agen
     return AgentsFile(path, agents, warnings)
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write a file so that a crash leaves either the old or the new content, never a mix."""
+def write_atomically(path: Path, content: str | bytes) -> None:
+    """Write a file so that a crash leaves either the old or the new content, never a mix.
+
+    A uniquely named temp file in the same directory (so two writers never share one, and os.replace stays
+    on one file system) is written and fsync'd, then renamed over the target; the directory is fsync'd so
+    the rename itself survives a power cut. On any failure the temp file goes and the old file stands.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(temp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temp, path)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(OSError):  # keep the mode a person gave the file (mkstemp makes 0600)
+            os.chmod(temp, stat.S_IMODE(os.stat(path).st_mode))
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot fsync a directory; the rename is still atomic
+    finally:
+        os.close(fd)
 
 
 def new_entry_raw(
