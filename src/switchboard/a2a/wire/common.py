@@ -157,6 +157,21 @@ def unknown_keys(o: dict[str, Any], known: frozenset[str], what: str, notes: Not
         notes.add(f"{what} has unknown fields: {names}" + (f" and {len(extra) - 8} more" if len(extra) > 8 else ""))
 
 
+def plain_update(o: dict[str, Any], flags: tuple[str, ...]) -> bool:
+    """Whether an update is the plain kind a stream repeats: non-empty string ids, each flag true, false or
+    absent, no metadata. Such an update needs none of the per-field checks (the codecs read it in one step)."""
+    task_id, context_id = o.get("taskId"), o.get("contextId")
+    if type(task_id) is not str or not task_id or type(context_id) is not str or not context_id:
+        return False
+    if o.get("metadata") is not None:
+        return False
+    for flag in flags:
+        value = o.get(flag)
+        if value is not None and type(value) is not bool:
+            return False
+    return True
+
+
 def put(out: dict[str, Any], key: str, value: Any) -> None:
     """Set `key` only when the value is present, so encoded JSON omits what was absent."""
     if value is not None:

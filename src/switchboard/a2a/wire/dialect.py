@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Artifact, Message, Part, Role, Task, TaskState, TaskStatus
+from ..model import Artifact, Message, Part, Role, Task, TaskState, TaskStatus, TextPart
 from .common import Notes, brief, decode_list, obj, opt_dict, opt_str, put, req_str, str_list, unknown_keys
 
 _MESSAGE_KEYS = frozenset(
@@ -18,6 +18,10 @@ _MESSAGE_KEYS = frozenset(
 )
 _TASK_KEYS = frozenset({"id", "contextId", "status", "history", "artifacts", "metadata"})
 _ARTIFACT_KEYS = frozenset({"artifactId", "name", "description", "parts", "metadata", "extensions"})
+# The plain shapes a stream repeats thousands of times: only these keys, each of the JSON type the model
+# wants. They are read in one step; anything else takes the general path, which notes what was odd.
+_PLAIN_MESSAGE_KEYS = frozenset({"messageId", "role", "parts", "taskId", "contextId"})
+_PLAIN_ARTIFACT_KEYS = frozenset({"artifactId", "name", "description", "parts"})
 
 
 def _lookup(table: dict[str, Any], fallback: Any, what: str) -> Callable[[Any, Notes], Any]:
@@ -37,8 +41,10 @@ class Dialect:
     encode_part: Callable[[Part], dict[str, Any]]
     role_names: dict[Role, str]
     state_names: dict[TaskState, str]
-    kinds: bool  # v0.3 writes {"kind": "message" | "task"} on those objects
+    kinds: bool  # v0.3 writes {"kind": "message" | "task"} on those objects (and "kind": "text" on parts)
     state_aliases: tuple[tuple[str, TaskState], ...] = ()
+    # Read the plain shapes in one step. Off, every object takes the general path (tests compare the two).
+    fast: bool = True
 
     def __post_init__(self) -> None:
         states = {name: state for state, name in self.state_names.items()} | dict(self.state_aliases)
@@ -47,16 +53,50 @@ class Dialect:
         extra = frozenset({"kind"}) if self.kinds else frozenset()
         object.__setattr__(self, "_message_keys", _MESSAGE_KEYS | extra)
         object.__setattr__(self, "_task_keys", _TASK_KEYS | extra)
+        object.__setattr__(self, "_plain_message_keys", _PLAIN_MESSAGE_KEYS | extra)
 
     # --- decoding ------------------------------------------------------------------------------------
 
     def decode_parts(self, value: Any, what: str, notes: Notes) -> list[Part]:
+        if self.fast and type(value) is list:
+            plain = []
+            for part in value:
+                text = self._plain_text(part)
+                if text is None:
+                    break
+                plain.append(TextPart(text=text))
+            else:
+                return plain
         return decode_list(value, self.decode_part, f"{what}.parts", notes) or []
+
+    def _plain_text(self, o: Any) -> str | None:
+        """The text of a part that is nothing but text: {"text": ...}, in v0.3 with "kind": "text"."""
+        if type(o) is not dict or len(o) != (2 if self.kinds else 1):
+            return None
+        text = o.get("text")
+        if type(text) is not str or (self.kinds and o.get("kind") != "text"):
+            return None
+        return text
 
     def decode_state(self, value: Any, notes: Notes) -> TaskState:
         return self._state(value, notes)
 
     def decode_message(self, o: Any, notes: Notes) -> Message:
+        if self.fast and type(o) is dict and self._plain_message_keys.issuperset(o):
+            message_id, task_id, context_id = o.get("messageId"), o.get("taskId"), o.get("contextId")
+            if (
+                type(message_id) is str
+                and message_id
+                and (task_id is None or type(task_id) is str)
+                and (context_id is None or type(context_id) is str)
+            ):
+                return Message(
+                    message_id=message_id,
+                    role=self._role(o.get("role"), notes),
+                    parts=self.decode_parts(o.get("parts"), "message", notes),
+                    task_id=task_id or None,
+                    context_id=context_id or None,
+                )
         o = obj(o, "message", notes)
         unknown_keys(o, self._message_keys, "message", notes)
         return Message(
@@ -81,6 +121,20 @@ class Dialect:
         )
 
     def decode_artifact(self, o: Any, notes: Notes) -> Artifact:
+        if self.fast and type(o) is dict and _PLAIN_ARTIFACT_KEYS.issuperset(o):
+            artifact_id, name, description = o.get("artifactId"), o.get("name"), o.get("description")
+            if (
+                type(artifact_id) is str
+                and artifact_id
+                and (name is None or type(name) is str)
+                and (description is None or type(description) is str)
+            ):
+                return Artifact(
+                    artifact_id=artifact_id,
+                    name=name or None,
+                    description=description or None,
+                    parts=self.decode_parts(o.get("parts"), "artifact", notes),
+                )
         o = obj(o, "artifact", notes)
         unknown_keys(o, _ARTIFACT_KEYS, "artifact", notes)
         return Artifact(

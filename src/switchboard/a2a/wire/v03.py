@@ -37,6 +37,7 @@ from .common import (
     opt_dict,
     opt_list,
     opt_str,
+    plain_update,
     put,
     req_str,
     shallow,
@@ -65,8 +66,6 @@ _PART_KEYS = frozenset({"kind", "type", "text", "file", "data", "metadata"})
 
 
 def decode_part(o: Any, notes: Notes) -> Part | None:
-    if type(o) is dict and len(o) == 2 and o.get("kind") == "text" and type(text := o.get("text")) is str:
-        return TextPart(text=text)  # a streamed chunk's usual shape, in one step
     o = obj(o, "part", notes)
     unknown_keys(o, _PART_KEYS, "part", notes)
     kind = o.get("kind") or o.get("type")
@@ -102,6 +101,9 @@ def decode_part(o: Any, notes: Notes) -> Part | None:
     return None
 
 
+_STATUS_FLAGS, _ARTIFACT_FLAGS = ("final",), ("append", "lastChunk")
+
+
 def decode_event(o: Any, notes: Notes) -> StreamEvent:
     """One SSE `result`: the object itself, told apart by `kind`."""
     o = obj(o, "stream event", notes)
@@ -111,6 +113,13 @@ def decode_event(o: Any, notes: Notes) -> StreamEvent:
     if kind == "message":
         return decode_message(o, notes)
     if kind == "status-update":
+        if DIALECT.fast and plain_update(o, _STATUS_FLAGS):
+            return StatusUpdate(
+                task_id=o["taskId"],
+                context_id=o["contextId"],
+                status=decode_status(o.get("status"), notes),
+                final=o.get("final"),
+            )
         return StatusUpdate(
             task_id=req_str(o, "taskId", "status-update", notes),
             context_id=req_str(o, "contextId", "status-update", notes),
@@ -119,6 +128,14 @@ def decode_event(o: Any, notes: Notes) -> StreamEvent:
             metadata=opt_dict(o, "metadata", "status-update", notes),
         )
     if kind == "artifact-update":
+        if DIALECT.fast and plain_update(o, _ARTIFACT_FLAGS):
+            return ArtifactUpdate(
+                task_id=o["taskId"],
+                context_id=o["contextId"],
+                artifact=decode_artifact(o.get("artifact"), notes),
+                append=o.get("append"),
+                last_chunk=o.get("lastChunk"),
+            )
         return ArtifactUpdate(
             task_id=req_str(o, "taskId", "artifact-update", notes),
             context_id=req_str(o, "contextId", "artifact-update", notes),

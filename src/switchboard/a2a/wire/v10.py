@@ -36,6 +36,7 @@ from .common import (
     opt_dict,
     opt_list,
     opt_str,
+    plain_update,
     put,
     req_str,
     shallow,
@@ -81,8 +82,6 @@ def state_name(state: TaskState) -> str:
 
 
 def decode_part(o: Any, notes: Notes) -> Part | None:
-    if type(o) is dict and len(o) == 1 and type(text := o.get("text")) is str:
-        return TextPart(text=text)  # a streamed chunk's usual shape, in one step
     o = obj(o, "part", notes)
     unknown_keys(o, _PART_KEYS, "part", notes)
     media_type = opt_str(o, "mediaType", "part", notes)
@@ -125,6 +124,7 @@ def _one_member(o: dict[str, Any], allowed: tuple[str, ...], what: str, notes: N
 
 
 _EVENT_MEMBERS = ("task", "message", "statusUpdate", "artifactUpdate")
+_ARTIFACT_FLAGS = ("append", "lastChunk")
 
 
 def decode_event(o: Any, notes: Notes) -> StreamEvent:
@@ -139,11 +139,23 @@ def decode_event(o: Any, notes: Notes) -> StreamEvent:
     if key == "message":
         return decode_message(inner, notes)
     if key == "statusUpdate":
+        if DIALECT.fast and plain_update(inner, ()):
+            return StatusUpdate(
+                task_id=inner["taskId"], context_id=inner["contextId"], status=decode_status(inner.get("status"), notes)
+            )
         return StatusUpdate(
             task_id=req_str(inner, "taskId", "statusUpdate", notes),
             context_id=req_str(inner, "contextId", "statusUpdate", notes),
             status=decode_status(inner.get("status"), notes),
             metadata=opt_dict(inner, "metadata", "statusUpdate", notes),
+        )
+    if DIALECT.fast and plain_update(inner, _ARTIFACT_FLAGS):
+        return ArtifactUpdate(
+            task_id=inner["taskId"],
+            context_id=inner["contextId"],
+            artifact=decode_artifact(inner.get("artifact"), notes),
+            append=inner.get("append"),
+            last_chunk=inner.get("lastChunk"),
         )
     return ArtifactUpdate(
         task_id=req_str(inner, "taskId", "artifactUpdate", notes),
