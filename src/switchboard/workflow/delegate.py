@@ -70,7 +70,10 @@ class DelegateSteps:
     """The A2A side of WorkflowRun (a mixin: it uses the run's journal, events, answers and links)."""
 
     async def _open_link(self, entry: AgentEntry, correlation_id: str, streaming: bool | None) -> AgentLink:
-        return await open_link(entry, http=self._http, tap=self.tap, correlation_id=correlation_id, streaming=streaming)
+        """A link for one step; the run's card cache reads each agent's card once, however many steps it has."""
+        return await open_link(
+            entry, http=self._http, tap=self.tap, correlation_id=correlation_id, streaming=streaming, cards=self._cards
+        )
 
     async def _delegate(self, step: Step, state: StepState, reattach: Reattach | None) -> None:
         assert step.agent is not None

@@ -18,7 +18,7 @@ from ..a2a.errors import SwitchboardError
 from ..a2a.follow import FollowPolicy
 from ..a2a.tap import Tap
 from ..agents import AgentEntry
-from ..link import AgentLink, CardCache, open_link
+from ..link import AgentLink, CardCache
 from . import template
 from .delegate import DelegateSteps, Reattach, StepFailure, Waiting, code_of
 from .journal import Journal
@@ -77,7 +77,7 @@ class WorkflowRun(DelegateSteps):
         self._http = http
         self._policy = policy or FollowPolicy()
         self._cards = CardCache()  # one card fetch per agent per run, however many steps it has
-        self._connect = connect or self._link
+        self._connect = connect or self._open_link
         self._answers = {k: deque(v) for k, v in (answers or {}).items()}
         self._limit = asyncio.Semaphore(max(1, workflow.max_concurrency or max_concurrency))
         self._context_ids: dict[str, str] = {}
@@ -132,11 +132,6 @@ class WorkflowRun(DelegateSteps):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._driver
         self.journal.close()  # when the driver was canceled before it began, nobody else closes it
-
-    async def _link(self, entry: AgentEntry, correlation_id: str, streaming: bool | None) -> AgentLink:
-        return await open_link(
-            entry, http=self._http, tap=self.tap, correlation_id=correlation_id, streaming=streaming, cards=self._cards
-        )
 
     # --- driving -------------------------------------------------------------------------------------
 
