@@ -33,20 +33,39 @@ class WireRecord:
 
 
 class Tap:
-    """Collects WireRecords (bounded) and passes each to its listeners as it happens."""
+    """Collects WireRecords and passes each to its listeners as it happens.
 
-    def __init__(self, redactor: Redactor | None = None, *, max_records: int = 5000, max_body: int = 65536):
+    Bounded twice: at most `max_records` records, and at most `max_bytes` characters of bodies among them (a
+    stream of huge frames keeps fewer records); each body is cut to `max_body` characters.
+    """
+
+    def __init__(
+        self,
+        redactor: Redactor | None = None,
+        *,
+        max_records: int = 5000,
+        max_body: int = 65536,
+        max_bytes: int = 16 * 2**20,
+    ):
         self.redactor = redactor or Redactor()
         self.records: deque[WireRecord] = deque(maxlen=max_records)
         self.listeners: list[Callable[[WireRecord], None]] = []
         self.sensitive_headers: set[str] = set()
         self._max_body = max_body
+        self._max_bytes = max_bytes
+        self._kept = 0  # characters of body in `records`
         self._t0 = time.monotonic()
         self._next = 0
         self._started: dict[int, float] = {}
 
     def _emit(self, record: WireRecord) -> None:
-        self.records.append(record)
+        records = self.records
+        if len(records) == records.maxlen:
+            self._kept -= len(records[0].body)
+        records.append(record)
+        self._kept += len(record.body)
+        while self._kept > self._max_bytes and len(records) > 1:
+            self._kept -= len(records.popleft().body)
         for listener in self.listeners:
             listener(record)
 
@@ -54,7 +73,8 @@ class Tap:
         if body is None:
             return "", False
         if isinstance(body, bytes):
-            body = body.decode("utf-8", errors="replace")
+            # No more than the kept part is decoded: a frame can be tens of megabytes.
+            body = body[: self._max_body * 4 + 4].decode("utf-8", errors="replace")
         cut = len(body) > self._max_body
         return self.redactor.text(body[: self._max_body] if cut else body), cut
 

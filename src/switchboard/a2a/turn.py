@@ -9,6 +9,7 @@ state, chunks after the last chunk, `append` to an artifact never seen) never ra
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .model import (
@@ -21,9 +22,13 @@ from .model import (
     Task,
     TaskState,
     TaskStatus,
+    TextPart,
     text_of,
 )
+from .spill import TextSpill
 from .wire.common import Notes
+
+SPILL_AFTER = 1_000_000  # characters of one artifact's text kept in memory; the rest waits on disk
 
 
 @dataclass
@@ -34,13 +39,56 @@ class ArtifactView:
     parts: list[Part] = field(default_factory=list)
     closed: bool = False  # lastChunk seen
     chunks: int = 0
+    # Text beyond the memory bound, moved out of `parts` in order: it comes before the text still in `parts`.
+    spill: TextSpill | None = field(default=None, repr=False)
+    held: int = field(default=0, repr=False)  # characters of text added to `parts` since the last spill
 
     @property
     def text(self) -> str:
-        return text_of(self.parts)
+        return self.text_from(0)
+
+    @property
+    def text_length(self) -> int:
+        return (self.spill.length if self.spill else 0) + sum(
+            len(p.text) for p in self.parts if isinstance(p, TextPart)
+        )
+
+    def text_from(self, offset: int, end: int | None = None) -> str:
+        """The text from character `offset` to `end`, reading the spilled part from disk only when asked for
+        and joining only the parts in range (a renderer asks for the newest few characters many times)."""
+        spilled = self.spill.length if self.spill else 0
+        head = self.spill.read(offset, end) if offset < spilled else ""
+        if end is not None and end <= spilled:
+            return head
+        pieces, at = [], spilled
+        for part in self.parts:
+            if not isinstance(part, TextPart):
+                continue
+            start, at = at, at + len(part.text)
+            if at <= offset:
+                continue
+            if end is not None and start >= end:
+                break
+            pieces.append(part.text[max(0, offset - start) : None if end is None else end - start])
+        return head + "".join(pieces)
+
+    def text_blocks(self) -> Iterator[str]:
+        """The whole text in blocks, for writing it out without holding it all at once."""
+        if self.spill:
+            yield from self.spill.blocks()
+        yield text_of(self.parts)
+
+    def spill_text(self) -> None:
+        """Move the text held in `parts` to disk (non-text parts stay)."""
+        if self.spill is None:
+            self.spill = TextSpill()
+        self.spill.append(text_of(self.parts))
+        self.parts = [p for p in self.parts if not isinstance(p, TextPart)]
+        self.held = 0
 
     def to_artifact(self) -> Artifact:
-        return Artifact(artifact_id=self.artifact_id, name=self.name, description=self.description, parts=self.parts)
+        parts = self.parts if self.spill is None else [TextPart(text=self.spill.read()), *self.parts]
+        return Artifact(artifact_id=self.artifact_id, name=self.name, description=self.description, parts=parts)
 
 
 @dataclass
@@ -55,6 +103,8 @@ class TaskView:
     timeline: list[TaskStatus] = field(default_factory=list)
     reply: Message | None = None  # the agent answered with a Message, no task
     events: int = 0
+    # An artifact holding more text than this in memory moves it to a temporary file (None: never).
+    spill_after: int | None = SPILL_AFTER
     notes: Notes = field(default_factory=Notes)  # protocol oddities seen, as lint warnings
     _seen_messages: set[str] = field(default_factory=set, repr=False)
 
@@ -164,6 +214,7 @@ class TaskView:
         view.description = incoming.description or view.description
         view.chunks += 1
         view.closed = bool(update.last_chunk)
+        self._bound(view, incoming.parts)
 
     def _snapshot(self, task: Task) -> None:
         """A full Task: authoritative for status, and for every artifact it lists."""
@@ -176,4 +227,12 @@ class TaskView:
             view.chunks = existing.chunks if existing else 1
             view.closed = task.status.state.is_terminal or (existing.closed if existing else False)
             self.artifacts[artifact.artifact_id] = view
+            self._bound(view, view.parts)
         self._status(task.status)
+
+    def _bound(self, view: ArtifactView, added: list[Part]) -> None:
+        if self.spill_after is None:
+            return
+        view.held += sum(len(p.text) for p in added if isinstance(p, TextPart))
+        if view.held > self.spill_after:
+            view.spill_text()
