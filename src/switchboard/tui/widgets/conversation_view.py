@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import os
+import tempfile
+import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from textual import on, work
@@ -22,7 +26,6 @@ from textual.widgets import Static
 from ...a2a.errors import SwitchboardError
 from ...a2a.model import FilePart, Part, TaskState, TextPart
 from ...agent_status import AgentStatus
-from ...agents import write_atomically
 from ...conversation import Conversation, Turn
 from ...link import AgentLink
 from ...paths import data_dir
@@ -32,6 +35,7 @@ from .prompt_pane import PromptPane
 from .transcript import FileRow, TurnView, UserMessage, state_badge
 
 FRAME = 1 / 30  # the transcript is re-rendered at most this often while a stream floods in
+SLOWEST = 0.25  # and at least this often, however long a render takes
 
 
 class ConversationView(Vertical):
@@ -57,6 +61,8 @@ class ConversationView(Vertical):
         self._sync_scheduled = False
         self._sync_lock = asyncio.Lock()
         self._followed_to = 0
+        self._head_shown: Content | None = None
+        self._interval = FRAME
 
     @property
     def agent_name(self) -> str:
@@ -93,8 +99,8 @@ class ConversationView(Vertical):
         self._head()
 
     def _head(self) -> None:
-        heads = self.query(".conversation-head")
-        if not self.is_attached or not heads:
+        heads = self.query_children(".conversation-head") if self.is_attached else None
+        if not heads:
             return  # a worker finishing after the view closed (or before it composed)
         card = self.link.card if self.link else self.status.card
         bits = [Content.styled(strip_controls(card.name if card else self.agent_name), "bold")]
@@ -107,7 +113,10 @@ class ConversationView(Vertical):
             bits += [Content("  "), state_badge(last.view.state)]
         if card and card.description:
             bits.append(Content.styled("\n" + strip_controls(card.description), "$text-muted"))
-        heads.first(Static).update(Content("").join(bits))
+        head = Content("").join(bits)
+        if head != self._head_shown:  # called every frame while a stream floods in
+            self._head_shown = head
+            heads.first(Static).update(head)
 
     async def _say(self, text: str, classes: str) -> None:
         if self.is_attached:
@@ -184,12 +193,13 @@ class ConversationView(Vertical):
     def _schedule_sync(self) -> None:
         if not self._sync_scheduled:
             self._sync_scheduled = True
-            self.set_timer(FRAME, self._sync)
+            self.set_timer(self._interval, self._sync)
 
     async def _sync(self) -> None:
         self._sync_scheduled = False
         if self._turn_view is None or not self.is_attached:
             return
+        started = time.perf_counter()
         async with self._sync_lock:  # one render at a time: a frame's sync and the turn's last one can meet
             transcript = self.query_one(".transcript", VerticalScroll)
             # Follow the stream unless the person scrolled up since we last scrolled (a resize, such as the
@@ -197,12 +207,16 @@ class ConversationView(Vertical):
             following = transcript.scroll_y >= min(self._followed_to, transcript.max_scroll_y) - 1
             await self._turn_view.sync()
             self._head()
-            if following:  # after the new content is laid out, or the end is not the end any more
-                self.call_after_refresh(self._follow, transcript)
+            # after the new content is laid out, or the end is not the end any more
+            self.call_after_refresh(self._synced, transcript, following, started)
 
-    def _follow(self, transcript: VerticalScroll) -> None:
-        transcript.scroll_end(animate=False, immediate=True)
-        self._followed_to = transcript.max_scroll_y
+    def _synced(self, transcript: VerticalScroll, following: bool, started: float) -> None:
+        if following:
+            transcript.scroll_end(animate=False, immediate=True)
+            self._followed_to = transcript.max_scroll_y
+        # A sync and the repaint it causes hold up everything else, the stream included: under a flood (or on a
+        # busy machine) render less often, so that rendering takes about a third of the time at most.
+        self._interval = min(SLOWEST, max(FRAME, 2 * (time.perf_counter() - started)))
 
     # --- actions -------------------------------------------------------------------------------------
 
@@ -239,9 +253,9 @@ class ConversationView(Vertical):
         folder = downloads_dir()
         saved = []
         for artifact in last.view.artifacts.values():
-            if artifact.text:
+            if artifact.text_length:
                 name = f"{safe_name(artifact.name or artifact.artifact_id)}.md"
-                write_atomically(folder / name, artifact.text)
+                write_text_atomically(folder / name, artifact.text_blocks())
                 saved.append(name)
         self.notify(f"saved {', '.join(saved) or 'nothing (no text)'} to {folder}")
 
@@ -273,6 +287,22 @@ def write_bytes_atomically(path: Path, content: bytes) -> None:
     temp = path.with_name(f".{path.name}.tmp")
     temp.write_bytes(content)
     temp.replace(path)
+
+
+def write_text_atomically(path: Path, blocks: Iterable[str]) -> None:
+    """Text written block by block (an artifact can be larger than memory should hold), then moved in place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass", newline="") as out:
+            for block in blocks:
+                out.write(block)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
 
 
 def downloads_dir() -> Path:

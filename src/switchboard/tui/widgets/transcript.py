@@ -7,7 +7,11 @@ Everything the agent sent is shown as data: control sequences stripped, markup n
 from __future__ import annotations
 
 import json
+import re
+from typing import ClassVar
 
+from rich.markdown import Heading as RichHeading
+from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -125,29 +129,84 @@ class FileRow(Static, can_focus=True):
         self.post_message(self.SaveRequested(self.part))
 
 
+PAGE = 4_000  # characters of markdown in the live widget; whole pages before it are frozen, one widget each
+HELD_BACK = 256  # an escape sequence may be cut between chunks: text from a late ESC waits for the next sync
+_FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
+
+
+def page_cut(text: str) -> int:
+    """Where `text` can be split into a frozen page and the rest: after the first blank line past a page's
+    length that is outside a code fence; 0 when there is no such place yet."""
+    cut = text.find("\n\n", PAGE)
+    while cut > 0:
+        if len(_FENCE.findall(text, 0, cut)) % 2 == 0:
+            return cut + 2
+        cut = text.find("\n\n", cut + 2)
+    return 0
+
+
+class _Heading(RichHeading):
+    LEVEL_ALIGN: ClassVar = {**RichHeading.LEVEL_ALIGN, "h1": "left"}
+
+
+class _PageMarkdown(RichMarkdown):
+    elements: ClassVar = {**RichMarkdown.elements, "heading_open": _Heading}
+
+
+class FrozenPage(Static):
+    """Markdown that will not change any more, drawn as one widget: a long artifact stays a few widgets."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(_PageMarkdown(source), classes="artifact-page")
+        self.source = source
+
+
 class ArtifactBox(Vertical):
-    """One artifact: its title, then its parts; text grows in place as chunks stream in."""
+    """One artifact: its title, then its parts; text grows in place as chunks stream in.
+
+    Only the newest page of text is a live Markdown widget (its cost grows with its length); earlier pages
+    are frozen. Text past the render limit is counted, not drawn; it stays in the task view for saving.
+    """
+
+    DEFAULT_CSS = """
+    ArtifactBox > .artifact-page { height: auto; margin: 0; padding: 0; }
+    """
 
     def __init__(self, artifact: ArtifactView, render_limit: int) -> None:
         super().__init__(classes="artifact")
         self.artifact_id = artifact.artifact_id
         self.render_limit = render_limit
-        self._shown_text = ""
+        self._view: ArtifactView | None = None
+        self._taken = 0  # characters of the artifact's text passed to the screen (or held back)
+        self._held = ""  # the raw tail held back from the last sync
+        self._live = ""  # the live widget's source
+        self._pages: list[FrozenPage] = []
+        self._title: Content | None = None
+        self._cut: Static | None = None
+        self._cut_text = ""
         self._shown_other = 0
 
     def compose(self) -> ComposeResult:
         yield Static(classes="artifact-title")
         yield Markdown(classes="artifact-text")
 
-    async def sync(self, artifact: ArtifactView) -> None:
+    @property
+    def source(self) -> str:
+        """The markdown on screen: the frozen pages and the live one, in order."""
+        return "".join(page.source for page in self._pages) + self._live
+
+    async def sync(self, artifact: ArtifactView, final: bool = False) -> None:
+        """Show what is new in `artifact`; `final`: the turn is over, so nothing held back waits for more."""
         title = Content.assemble(
             ("◆ ", "$secondary"),
             (strip_controls(artifact.name or artifact.artifact_id), "bold"),
             (f"  {artifact.chunks} chunk{'s' if artifact.chunks != 1 else ''}", "$text-muted"),
             ("  ✓" if artifact.closed else "  …", "$success" if artifact.closed else "$text-muted"),
         )
-        self.query_one(".artifact-title", Static).update(title)
-        await self._sync_text(artifact.text)
+        if title != self._title:
+            self._title = title
+            self.query_one(".artifact-title", Static).update(title)
+        await self._sync_text(artifact, final or artifact.closed)
         others = [p for p in artifact.parts if not isinstance(p, TextPart)]
         for part in others[self._shown_other :]:
             if isinstance(part, DataPart):
@@ -156,28 +215,58 @@ class ArtifactBox(Vertical):
                 await self.mount(FileRow(part))
         self._shown_other = len(others)
 
-    async def _sync_text(self, text: str) -> None:
+    async def _sync_text(self, artifact: ArtifactView, final: bool) -> None:
         markdown = self.query_one(".artifact-text", Markdown)
-        markdown.display = bool(text)
-        cut = len(text) > self.render_limit
-        visible = strip_controls(text[: self.render_limit])
-        shown, self._shown_text = self._shown_text, visible  # before any await: a sync must not repeat a delta
-        if shown and visible.startswith(shown):
-            if len(visible) > len(shown):
-                await markdown.append(visible[len(shown) :])
-        elif visible != shown:
-            await markdown.update(visible)
-        if cut and not self.query(".artifact-cut"):
-            await self.mount(
-                Static(
-                    Content.styled(
-                        f"… {len(text) - self.render_limit:,} more characters not shown; s on a file or "
-                        "ctrl+s saves the whole artifact",
-                        "$warning italic",
-                    ),
-                    classes="artifact-cut",
-                )
-            )
+        total = artifact.text_length
+        if artifact is not self._view or total < self._taken:  # a chunk without `append` replaced the text
+            self._view, self._taken, self._held, self._live = artifact, 0, "", ""
+            pages, self._pages = self._pages, []
+            await self.remove_children(pages)
+            await markdown.update("")
+        end = min(total, self.render_limit)
+        if self._taken < end:
+            # Claim the delta before any await: a sync must never add the same text twice.
+            raw = self._held + artifact.text_from(self._taken, end)
+            self._taken = end
+            self._held = ""
+            escape = max(raw.rfind("\x1b", len(raw) - HELD_BACK), raw.rfind("\x9b", len(raw) - HELD_BACK))
+            if not final and end < self.render_limit and (escape >= 0 or raw.endswith("\r")):
+                keep = escape if escape >= 0 else len(raw) - 1
+                raw, self._held = raw[:keep], raw[keep:]
+            await self._show(markdown, strip_controls(raw))
+        elif self._held and (final or end >= self.render_limit):
+            held, self._held = self._held, ""
+            await self._show(markdown, strip_controls(held))
+        markdown.display = bool(self._live or not self._pages)
+        await self._note_cut(total)
+
+    async def _show(self, markdown: Markdown, text: str) -> None:
+        if not text:
+            return
+        live = self._live + text
+        frozen: list[FrozenPage] = []
+        while len(live) > PAGE and (cut := page_cut(live)):
+            frozen.append(FrozenPage(live[:cut]))
+            live = live[cut:]
+        self._live = live
+        if frozen:
+            self._pages += frozen
+            await self.mount_all(frozen, before=markdown)
+            await markdown.update(live)
+        else:
+            await markdown.append(text)
+
+    async def _note_cut(self, total: int) -> None:
+        hidden = total - self.render_limit
+        if hidden <= 0:
+            return
+        text = f"… {hidden:,} more characters not shown; ctrl+s saves the whole artifact"
+        if self._cut is None:
+            self._cut = Static(classes="artifact-cut")
+            await self.mount(self._cut, after=self.query_one(".artifact-text", Markdown))
+        if text != self._cut_text:
+            self._cut_text = text
+            self._cut.update(Content.styled(text, "$warning italic"))
 
 
 class JsonBlock(Static):
@@ -191,13 +280,18 @@ class JsonBlock(Static):
 
 
 class TurnView(Vertical):
-    """The agent's side of one turn, synced from its TaskView."""
+    """The agent's side of one turn, synced from its TaskView; each sync touches only what changed."""
 
     def __init__(self, turn: Turn, render_limit: int) -> None:
         super().__init__(classes="turn")
         self.turn = turn
         self.render_limit = render_limit
         self._notices = 0
+        self._head: Content | None = None
+        self._timeline: tuple[int, TaskStatus | None] = (-1, None)
+        self._boxes: dict[str, ArtifactBox] = {}
+        self._replied = False
+        self._errored = False
 
     def compose(self) -> ComposeResult:
         yield Static(classes="turn-head")
@@ -212,20 +306,27 @@ class TurnView(Vertical):
             head.append(Content.styled(f"  task {view.task_id}", "$text-muted"))
         if view.reply is not None:
             head = [Content.styled(" reply ", "bold $primary reverse")]
-        self.query_one(".turn-head", Static).update(Content("").join(head))
-        timeline = self.query_one(Timeline)
-        timeline.display = bool(view.timeline)
-        timeline.show(view.timeline)
+        content = Content("").join(head)
+        if content != self._head:
+            self._head = content
+            self.query_one(".turn-head", Static).update(content)
+        seen = (len(view.timeline), view.timeline[-1] if view.timeline else None)
+        if seen != self._timeline:
+            self._timeline = seen
+            timeline = self.query_one(Timeline)
+            timeline.display = bool(view.timeline)
+            timeline.show(view.timeline)
         box = self.query_one(".artifacts", Vertical)
-        if view.reply is not None and not box.query(".reply"):
+        if view.reply is not None and not self._replied:
+            self._replied = True
             await box.mount(Markdown(strip_controls(view.reply.text), classes="reply"))
-        existing = {child.artifact_id: child for child in box.query(ArtifactBox)}
-        for artifact_id, artifact in view.artifacts.items():
-            widget = existing.get(artifact_id)
+        final = not self.turn.running
+        for artifact_id, artifact in list(view.artifacts.items()):
+            widget = self._boxes.get(artifact_id)
             if widget is None:
-                widget = ArtifactBox(artifact, self.render_limit)
+                widget = self._boxes[artifact_id] = ArtifactBox(artifact, self.render_limit)
                 await box.mount(widget)
-            await widget.sync(artifact)
+            await widget.sync(artifact, final)
         notices = self.turn.notices
         for notice in notices[self._notices :]:
             style = "$warning" if notice.level == "warning" else "$text-muted"
@@ -233,7 +334,8 @@ class TurnView(Vertical):
                 Static(Content.styled(f"↻ {strip_controls(notice.text)}", f"{style} italic"), classes="notice")
             )
         self._notices = len(notices)
-        if self.turn.error is not None and not self.query(".turn-error"):
+        if self.turn.error is not None and not self._errored:
+            self._errored = True
             error = self.turn.error
             text = f"{error.code}: {strip_controls(error.message)}" + (f"\n{error.hint}" if error.hint else "")
             await self.mount(Static(Content(text), classes="turn-error"))

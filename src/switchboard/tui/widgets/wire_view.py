@@ -1,6 +1,7 @@
 """The wire view: every HTTP request and response and every SSE frame, timed, secrets already redacted.
 
-Records arrive from the app's Tap as they happen; they are written in batches, once per frame.
+Records arrive from the app's Tap as they happen; they are written in batches, once per frame. The view keeps
+the newest `wire_records` lines (a setting), each body cut to a line.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ def record_text(record: WireRecord) -> Text:
     elif record.kind == "sse" and record.headers.get("event"):
         line.append(f"event: {record.headers['event']}  ", style="bold")
     if record.body:
-        body = strip_controls(record.body).replace("\n", " ")
-        cut = len(body) > BODY_SHOWN or record.truncated
+        # Only the shown part is cleaned (a body can be 64 KB); a little more, for the escapes that go.
+        body = strip_controls(record.body[: BODY_SHOWN * 4]).replace("\n", " ")
+        cut = len(body) > BODY_SHOWN or len(record.body) > BODY_SHOWN * 4 or record.truncated
         line.append(("  " if record.kind != "sse" else "") + body[:BODY_SHOWN] + (" …" if cut else ""))
     return line
 
@@ -49,6 +51,7 @@ class WireView(RichLog):
         self._scheduled = False
 
     def on_mount(self) -> None:
+        self.max_lines = self.app.settings.wire_records
         tap = self.app.tap
         for record in list(tap.records)[-500:]:
             self.write(record_text(record))
