@@ -18,6 +18,7 @@ bench/.cache/flood-profile.txt (pip install pyinstrument, the `bench` extra).
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import random
@@ -179,6 +180,15 @@ async def tui(url: str, count: int, profile: bool) -> dict:
     app = SwitchboardApp(home / "agents.yaml", extra_agents=[AgentEntry(name="flood", url=url)], steady=True)
     lags: list[float] = []
     result: dict = {}
+    pauses: list[float] = []  # the garbage collector's full collections, which stop everything
+    gc_started = [0.0]
+
+    def gc_timer(phase: str, info: dict) -> None:
+        if info["generation"] == 2:
+            if phase == "start":
+                gc_started[0] = time.perf_counter()
+            else:
+                pauses.append(time.perf_counter() - gc_started[0])
 
     async def until(predicate, timeout: float) -> None:
         async with asyncio.timeout(timeout):
@@ -191,11 +201,16 @@ async def tui(url: str, count: int, profile: bool) -> dict:
             await asyncio.sleep(LAG_TICK)
             lags.append(time.perf_counter() - started - LAG_TICK)
 
+    def rendered() -> str:
+        """What the artifact's widgets hold: all its pages when it is paged, else the one Markdown widget."""
+        boxes = view.query(".artifact")
+        if not boxes:
+            return ""
+        box = boxes.last()
+        return box.source if hasattr(box, "source") else box.query_one(".artifact-text", Markdown).source
+
     def on_screen() -> bool:
-        shown = view.query(".artifact-text")
-        if not shown:
-            return False
-        source = shown.last(Markdown).source
+        source = rendered()
         return len(source) >= len(expected) and source == expected
 
     async with app.run_test(size=SIZE) as pilot:
@@ -212,9 +227,10 @@ async def tui(url: str, count: int, profile: bool) -> dict:
         if profile:
             from pyinstrument import Profiler
 
-            profiler = Profiler(async_mode="enabled")
+            profiler = Profiler(async_mode="disabled")
             profiler.start()
         before = rss_mb()
+        gc.callbacks.append(gc_timer)
         tick = asyncio.create_task(ticker())
         started = time.perf_counter()
         view.send([TextPart(text="go")])
@@ -227,12 +243,13 @@ async def tui(url: str, count: int, profile: bool) -> dict:
             shown = False
         on_screen_at = time.perf_counter() - started
         tick.cancel()
+        gc.callbacks.remove(gc_timer)
         if profiler is not None:
             profiler.stop()
             CACHE.mkdir(exist_ok=True)
-            (CACHE / "flood-profile.txt").write_text(profiler.output_text(unicode=True, show_all=False))
+            (CACHE / "flood-profile.txt").write_text(profiler.output_text(unicode=True, show_all=False, timeline=False))
         artifact = view.conversation.last.view.artifacts[ARTIFACT_ID]
-        source = view.query(".artifact-text").last(Markdown).source
+        source = rendered()
         result = {
             "streamed_seconds": streamed,
             "on_screen_seconds": on_screen_at,
@@ -241,6 +258,8 @@ async def tui(url: str, count: int, profile: bool) -> dict:
             "shown_chars": len(source),
             "expected_chars": len(expected),
             "lags_ms": [lag * 1000 for lag in lags],
+            "gc_ms": [pause * 1000 for pause in pauses],
+            "cpu_seconds": time.process_time(),
             "growth_mb": peak_mb() - before,
             "rss_before_mb": before,
         }
@@ -284,6 +303,12 @@ def main(quick: bool = False, profile: bool = False) -> list[Row]:
         f"headless client alone: {base['seconds']:.2f} s, text exact: {base['exact']}, "
         f"growth {base['growth_mb']:.1f} MB",
     ]
+    gcs = ours["gc_ms"]
+    notes.append(
+        f"full garbage collections during the stream: {len(gcs)}, longest {max(gcs, default=0):.0f} ms; "
+        f"TUI process CPU {ours['cpu_seconds']:.1f} s; load average at the end {os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} cores"
+    )
     every = ours["shown"] and ours["exact"]
     return [
         Row(name, "ms p95 loop lag", p95, higher_is_better=False, goal="< 50 ms", met=p95 < 50, notes=notes),
