@@ -15,7 +15,7 @@ from transcripts import ROOT
 
 from switchboard.a2a.cards import parse_card
 from switchboard.a2a.client import A2AClient, new_message
-from switchboard.a2a.model import TaskState
+from switchboard.a2a.model import Artifact, ArtifactUpdate, DataPart, TaskState, TextPart
 from switchboard.a2a.turn import TaskView
 
 BASE = "http://agent.test/"
@@ -102,3 +102,39 @@ async def test_the_reducers_text_for_a_replicated_stream_is_the_chunks_concatena
     assert view.output_text == "".join(expected.values())
     assert view.state is TaskState.COMPLETED
     assert list(client.notes) == [] and list(view.notes) == []
+
+
+def test_appended_plain_text_reads_as_one_part_and_every_other_part_keeps_its_place():
+    def chunk(*parts, append=True):
+        artifact = Artifact(artifact_id="a", parts=list(parts))
+        return ArtifactUpdate(task_id="t", context_id="c", artifact=artifact, append=append or None)
+
+    data = DataPart(data={"n": 1})
+    styled = TextPart(text="<b>", media_type="text/html")
+    view = TaskView(spill_after=None)
+    for update in (
+        chunk(TextPart(text="Hello"), append=False),
+        chunk(TextPart(text=", ")),
+        chunk(TextPart(text="Ada"), TextPart(text="!")),
+        chunk(data),
+        chunk(TextPart(text="after ")),
+        chunk(TextPart(text="data")),
+        chunk(styled),
+        chunk(TextPart(text="tail")),
+    ):
+        view.apply(update)
+    artifact = view.artifacts["a"]
+    assert artifact.chunks == 8
+    assert artifact.text == "Hello, Ada!after data<b>tail"
+    assert artifact.parts == [
+        TextPart(text="Hello, Ada!"),
+        data,
+        TextPart(text="after data"),
+        styled,
+        TextPart(text="tail"),
+    ]
+    # Reading does not stop the run: later chunks still join it, and a replacing chunk starts over.
+    view.apply(chunk(TextPart(text=" end")))
+    assert artifact.parts[-1] == TextPart(text="tail end")
+    view.apply(chunk(TextPart(text="new"), append=False))
+    assert view.artifacts["a"].parts == [TextPart(text="new")]

@@ -31,17 +31,53 @@ from .wire.common import Notes
 SPILL_AFTER = 1_000_000  # characters of one artifact's text kept in memory; the rest waits on disk
 
 
-@dataclass
+def _plain_text(part: Part) -> bool:
+    return type(part) is TextPart and part.media_type is None and part.metadata is None
+
+
 class ArtifactView:
-    artifact_id: str
-    name: str | None = None
-    description: str | None = None
-    parts: list[Part] = field(default_factory=list)
-    closed: bool = False  # lastChunk seen
-    chunks: int = 0
-    # Text beyond the memory bound, moved out of `parts` in order: it comes before the text still in `parts`.
-    spill: TextSpill | None = field(default=None, repr=False)
-    held: int = field(default=0, repr=False)  # characters of text added to `parts` since the last spill
+    """One artifact as its chunks built it.
+
+    Plain text (a text part without media type or metadata) that follows plain text is held as a run of
+    strings, and shows as one text part once `parts` is read: an object per chunk would make every garbage
+    collection walk all of them, and the run is joined once per read, not once per chunk.
+    """
+
+    def __init__(
+        self, artifact_id: str, name: str | None = None, description: str | None = None, parts: list[Part] | None = None
+    ) -> None:
+        self.artifact_id = artifact_id
+        self.name = name
+        self.description = description
+        self._parts: list[Part] = list(parts or [])
+        self._run: list[str] = []  # plain text that follows _parts[-1], itself plain text
+        self.closed = False  # lastChunk seen
+        self.chunks = 0
+        # Text beyond the memory bound, moved out of `parts` in order: it comes before the text still in `parts`.
+        self.spill: TextSpill | None = None
+        self.held = 0  # characters of text added to `parts` since the last spill
+
+    def __repr__(self) -> str:
+        return f"ArtifactView({self.artifact_id!r}, name={self.name!r}, chunks={self.chunks}, closed={self.closed})"
+
+    @property
+    def parts(self) -> list[Part]:
+        if self._run:
+            self._parts[-1] = TextPart(text=self._parts[-1].text + "".join(self._run))
+            self._run = []
+        return self._parts
+
+    @parts.setter
+    def parts(self, parts: list[Part]) -> None:
+        self._parts, self._run = parts, []
+
+    def extend(self, parts: list[Part]) -> None:
+        """Append a chunk's parts."""
+        for part in parts:
+            if _plain_text(part) and self._parts and _plain_text(self._parts[-1]):
+                self._run.append(part.text)
+            else:
+                self.parts.append(part)
 
     @property
     def text(self) -> str:
@@ -209,7 +245,7 @@ class TaskView:
             self.artifacts[incoming.artifact_id] = view
             view.parts = list(incoming.parts)
         else:
-            view.parts.extend(incoming.parts)
+            view.extend(incoming.parts)
         view.name = incoming.name or view.name
         view.description = incoming.description or view.description
         view.chunks += 1
