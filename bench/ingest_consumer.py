@@ -2,8 +2,9 @@
 
     python ingest_consumer.py floor|ours|sdk 1.0|0.3 URL
 
-Prints one JSON line: events, seconds (from sending the request to the last event consumed), peak RSS MB,
-and the artifact text's digest where the consumer builds the text (ours, the 0.3 SDK's task tracker).
+Prints one JSON line: events, seconds (from sending the request to the last event consumed), the CPU
+seconds this process spent in that time, peak RSS MB, and the artifact text's digest where the consumer
+builds the text (ours, the 0.3 SDK's task tracker).
 Setting up the client (imports, the card) happens before the clock starts. `sdk` with wire 0.3 runs under
 the a2a-sdk 0.3.26 venv; everything else under the project venv.
 """
@@ -17,6 +18,19 @@ import resource
 import sys
 import time
 import uuid
+
+
+class Clock:
+    """Wall and CPU time of the stream alone (client setup and the card are outside it)."""
+
+    def start(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def stop(self) -> tuple[float, float]:
+        return time.perf_counter() - self.wall, time.process_time() - self.cpu
+
+
+CLOCK = Clock()
 
 
 def request_body(wire: str) -> bytes:
@@ -34,7 +48,7 @@ def digest(text: str | None) -> str | None:
     return None if text is None else hashlib.sha256(text.encode()).hexdigest()
 
 
-async def floor(wire: str, url: str) -> tuple[int, float, str | None]:
+async def floor(wire: str, url: str) -> tuple[int, tuple[float, float], str | None]:
     """httpx-sse plus json.loads of each frame, and nothing else."""
     import httpx
     from httpx_sse import EventSource
@@ -45,15 +59,15 @@ async def floor(wire: str, url: str) -> tuple[int, float, str | None]:
     body = request_body(wire)
     async with httpx.AsyncClient(timeout=None) as http:
         n = 0
-        started = time.perf_counter()
+        CLOCK.start()
         async with http.stream("POST", url, content=body, headers=headers) as response:
             async for sse in EventSource(response).aiter_sse():
                 json.loads(sse.data)
                 n += 1
-        return n, time.perf_counter() - started, None
+        return n, CLOCK.stop(), None
 
 
-async def ours(wire: str, url: str) -> tuple[int, float, str | None]:
+async def ours(wire: str, url: str) -> tuple[int, tuple[float, float], str | None]:
     """A2AClient.stream, every event folded into the turn reducer."""
     from switchboard.a2a.client import A2AClient, new_message
     from switchboard.a2a.turn import TaskView
@@ -63,15 +77,15 @@ async def ours(wire: str, url: str) -> tuple[int, float, str | None]:
         view = TaskView()
         message = new_message("go")
         n = 0
-        started = time.perf_counter()
+        CLOCK.start()
         async for event in client.stream(message):
             view.apply(event)
             n += 1
-        seconds = time.perf_counter() - started
-        return n, seconds, digest(view.output_text)
+        times = CLOCK.stop()
+        return n, times, digest(view.output_text)
 
 
-async def sdk10(url: str) -> tuple[int, float, str | None]:
+async def sdk10(url: str) -> tuple[int, tuple[float, float], str | None]:
     """a2a-sdk 1.x: ClientFactory's streaming client; it yields each StreamResponse, it keeps no task."""
     import httpx
     from a2a.client import ClientConfig, ClientFactory
@@ -83,13 +97,13 @@ async def sdk10(url: str) -> tuple[int, float, str | None]:
             message=Message(message_id=str(uuid.uuid4()), role=Role.ROLE_USER, parts=[Part(text="go")])
         )
         n = 0
-        started = time.perf_counter()
+        CLOCK.start()
         async for _event in client.send_message(request):
             n += 1
-        return n, time.perf_counter() - started, None
+        return n, CLOCK.stop(), None
 
 
-async def sdk03(url: str) -> tuple[int, float, str | None]:
+async def sdk03(url: str) -> tuple[int, tuple[float, float], str | None]:
     """a2a-sdk 0.3.26: ClientFactory's streaming client, whose task tracker folds every update into a Task."""
     import httpx
     from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
@@ -101,15 +115,15 @@ async def sdk03(url: str) -> tuple[int, float, str | None]:
         message = Message(message_id=str(uuid.uuid4()), role=Role.user, parts=[Part(root=TextPart(text="go"))])
         n = 0
         task = None
-        started = time.perf_counter()
+        CLOCK.start()
         async for event in client.send_message(message):
             task = event[0] if isinstance(event, tuple) else task
             n += 1
-        seconds = time.perf_counter() - started
+        times = CLOCK.stop()
         text = None
         if task is not None and task.artifacts:
             text = "".join(p.root.text for a in task.artifacts for p in a.parts if p.root.kind == "text")
-        return n, seconds, digest(text)
+        return n, times, digest(text)
 
 
 def main() -> None:
@@ -120,9 +134,9 @@ def main() -> None:
         run = ours(wire, url)
     else:
         run = sdk10(url) if wire == "1.0" else sdk03(url)
-    events, seconds, text_digest = asyncio.run(run)
+    events, (seconds, cpu), text_digest = asyncio.run(run)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"events": events, "seconds": seconds, "rss_mb": rss, "digest": text_digest}))
+    print(json.dumps({"events": events, "seconds": seconds, "cpu": cpu, "rss_mb": rss, "digest": text_digest}))
 
 
 if __name__ == "__main__":
