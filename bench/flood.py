@@ -71,17 +71,28 @@ def document_chunks(count: int) -> list[str]:
 # --- the agent (child process) ----------------------------------------------------------------------
 
 
+def endless_chunk(i: int) -> str:
+    """Chunk `i` of the endless stream (64 KB, numbered): a reader can rebuild any prefix of the stream."""
+    return f"## block {i}\n\n" + f"{i:08d} the stream goes on and on, ✓ ünïcode included\n" * 1100 + "\n"
+
+
 def serve(count: int) -> None:
-    """Serve the flood agent on a free loopback port; print its URL, then serve until killed."""
+    """Serve the flood agent on a free loopback port; print its URL, then serve until killed.
+    `count` 0: stream 64 KB chunks without end, until the task is canceled."""
     import uvicorn
 
     from switchboard.demo.sdk import DemoExecutor, Turn, a2a_app, agent_card, skill, text
 
-    chunks = document_chunks(count)
+    chunks = document_chunks(count) if count else []
 
     class FloodExecutor(DemoExecutor):
         async def run(self, turn: Turn) -> None:
             await turn.working("flooding")
+            i = 0
+            while not count:  # ends when a cancel makes turn.artifact raise
+                part = text(endless_chunk(i), "text/markdown")
+                await turn.artifact([part], artifact_id=ARTIFACT_ID, name="flood.md", append=i > 0, last_chunk=False)
+                i += 1
             last = len(chunks) - 1
             for i, chunk in enumerate(chunks):
                 await turn.artifact(
