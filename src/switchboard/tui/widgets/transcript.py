@@ -237,7 +237,7 @@ class ArtifactBox(Vertical):
         elif self._held and (final or end >= self.render_limit):
             held, self._held = self._held, ""
             await self._show(markdown, strip_controls(held))
-        markdown.display = bool(self._live or not self._pages)
+        markdown.display = bool(self._live)  # no text yet (or all of it in frozen pages): no empty block
         await self._note_cut(total)
 
     async def _show(self, markdown: Markdown, text: str) -> None:
