@@ -121,7 +121,10 @@ async def consume_turn(events: AsyncIterator, args: Any, out: Out, *, live: bool
         if isinstance(event, Notice):
             warn(event.text)
             continue
+        noted = len(view.notes)
         view.apply(event)
+        for note in view.notes[noted:]:  # an oddity in the agent's events, said as it happens
+            warn(note)
         if live:
             if args.output == "json":
                 out.json_line(stream_response(event))
