@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 # because a2a-sdk 0.3 and 1.x cannot be installed side by side.
 A2A03_PIN := a2a-sdk[http-server]==0.3.26 uvicorn
 
-.PHONY: run test lint test-only screenshots bench clean
+.PHONY: run test lint test-only screenshots bench bench-faults clean
 
 $(VENV)/.stamp: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,8 +35,20 @@ test: $(VENV)/.stamp $(VENV03)/.stamp lint
 screenshots: $(VENV)/.stamp
 	$(BIN)/python -m switchboard.tui.screenshots screenshots
 
-bench: $(VENV)/.stamp
-	$(BIN)/python bench/run.py
+# The benchmarks' own tools (a terminal emulator to time the first screen, a profiler) stay out of the dev install.
+$(VENV)/.bench-stamp: $(VENV)/.stamp
+	$(BIN)/pip install -q -e ".[dev,bench]"
+	touch $@
+
+# Ingest, flood, fan-out and start-up, one table (a few minutes).
+bench: $(VENV)/.bench-stamp $(VENV03)/.stamp
+	SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/python bench/run.py
+
+# The long reliability runs, each printing its tally (about half an hour).
+bench-faults: $(VENV)/.bench-stamp
+	$(BIN)/python bench/faults/wire_faults.py
+	$(BIN)/python bench/faults/kill_resume.py
+	$(BIN)/python bench/faults/size_bounds.py
 
 clean:
 	rm -rf $(VENV) $(VENV03)
