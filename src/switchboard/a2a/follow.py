@@ -54,41 +54,92 @@ class StreamStalledError(StreamBrokenError):
     """No event arrived within the stall timeout."""
 
 
-class _Opened:
-    """Set once a stream's response has begun: the stall clock does not run while the request is retried."""
+class _StallWatch:
+    """Cancels the following task once it has waited `seconds` for the next event of an opened stream.
 
-    def __init__(self) -> None:
-        self.yes = False
+    One timer for the whole stream, re-armed only when it comes due: an event costs two attribute writes, not
+    a timer or a task (a stream may carry 100,000 events a second). The clock runs only while an event is
+    awaited, never while the consumer handles one, and not before the stream's response has begun (a request
+    being retried is not a stall). Its cancellation surfaces as StreamStalledError; any other stays one.
+    """
 
-    def __call__(self) -> None:
-        self.yes = True
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.loop = asyncio.get_running_loop()
+        self.is_open = False
+        self.fired = False
+        self._since: float | None = None  # when the current wait began (None: not waiting)
+        self._task: asyncio.Task | None = None
+        self._timer: asyncio.TimerHandle | None = None
 
+    def opened(self) -> None:
+        """The `on_open` callback of the stream: the clock starts now."""
+        self.is_open = True
+        if self._since is not None:
+            self._since = self.loop.time()
 
-async def _until_stall(
-    source: AsyncIterator[StreamEvent], seconds: float | None, opened: _Opened
-) -> AsyncIterator[StreamEvent]:
-    iterator = aiter(source)
-    while True:
-        waiting = asyncio.ensure_future(anext(iterator))
-        try:
-            while True:
-                was_open = opened.yes
-                done, _ = await asyncio.wait({waiting}, timeout=seconds)
-                if done:
-                    break
-                if was_open:
-                    raise StreamStalledError(f"no event for {seconds:g} s")
-        finally:
-            if not waiting.done():
-                waiting.cancel()
-                await asyncio.wait({waiting})  # let the stream close its response before going on
-            if not waiting.cancelled():
-                waiting.exception()  # retrieved: the error (if any) is re-raised below or superseded
-        try:
-            event = waiting.result()
-        except StopAsyncIteration:
+    def waiting(self) -> None:
+        if self.seconds is None:
             return
-        yield event
+        self._since = self.loop.time()
+        if self._timer is None:
+            self._task = asyncio.current_task()
+            self._timer = self.loop.call_at(self._since + self.seconds, self._check)
+
+    def got(self) -> None:
+        self._since = None
+
+    def stop(self) -> None:
+        self._since = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _check(self) -> None:
+        self._timer = None
+        if self._since is None:
+            return  # not waiting: the next wait arms the timer again
+        now = self.loop.time()
+        due = (self._since if self.is_open else now) + self.seconds
+        if now < due:
+            self._timer = self.loop.call_at(due, self._check)
+        elif self._task is not None:
+            self.fired = True
+            self._task.cancel()
+
+    def stalled(self) -> bool:
+        """After the wait ended (by an event or a cancellation): whether the watch cut it, its own
+        cancellation taken back. False when someone else cancelled the task too."""
+        if not self.fired:
+            return False
+        self.fired = False
+        return self._task.uncancel() == 0
+
+
+async def _until_stall(source: AsyncIterator[StreamEvent], watch: _StallWatch) -> AsyncIterator[StreamEvent]:
+    iterator = aiter(source)
+    try:
+        while True:
+            watch.waiting()
+            try:
+                event = await anext(iterator)
+            except StopAsyncIteration:
+                watch.stalled()  # takes back a cancellation the stream swallowed on its way to the end
+                return
+            except BaseException:
+                # The watch's cancellation ran through the stream, which closed its response on the way out
+                # (and may have turned it into an error of its own).
+                if watch.stalled():
+                    raise StreamStalledError(f"no event for {watch.seconds:g} s") from None
+                raise
+            finally:
+                watch.got()
+            if watch.stalled():  # the source swallowed the watch's cancellation
+                await iterator.aclose()
+                raise StreamStalledError(f"no event for {watch.seconds:g} s")
+            yield event
+    finally:
+        watch.stop()
 
 
 async def _get_with_retry(client: A2AClient, task_id: str, policy: FollowPolicy) -> Task:
@@ -211,9 +262,11 @@ async def _follow(
             yield task
         return
 
-    opened = _Opened()
+    watch = _StallWatch(policy.stall_timeout)
     source = (
-        client.stream(message, on_open=opened) if message is not None else client.subscribe(task_id, on_open=opened)
+        client.stream(message, on_open=watch.opened)
+        if message is not None
+        else client.subscribe(task_id, on_open=watch.opened)
     )
     if task_id:
         view.task_id = task_id
@@ -222,7 +275,7 @@ async def _follow(
     while True:
         problem: SwitchboardError | None = None
         try:
-            async for event in _until_stall(source, policy.stall_timeout, opened):
+            async for event in _until_stall(source, watch):
                 view.apply(event)
                 yield event
                 if view.turn_over:
@@ -241,6 +294,8 @@ async def _follow(
             if view.task_id is None and (message is None or reattached):
                 raise
             problem = exc
+        finally:
+            watch.stop()  # the loop may have left the stream unfinished (the turn ended): no timer outlives it
         if view.turn_over and not reattached:
             return
         if view.task_id is None:
@@ -273,6 +328,6 @@ async def _follow(
             return
         await asyncio.sleep(policy.delay(attempts))
         yield Notice(f"task is still {task.status.state.value}; re-subscribing (attempt {attempts})")
-        opened = _Opened()
-        source = client.subscribe(view.task_id, on_open=opened)
+        watch = _StallWatch(policy.stall_timeout)
+        source = client.subscribe(view.task_id, on_open=watch.opened)
         reattached = True
