@@ -29,6 +29,11 @@ from .spill import TextSpill
 from .wire.common import Notes
 
 SPILL_AFTER = 1_000_000  # characters of one artifact's text kept in memory; the rest waits on disk
+# The timeline keeps every state change and the newest TIMELINE_RECENT statuses; the statuses between
+# that repeat their predecessor's state are dropped (and counted), so an endless stream of "working"
+# statuses holds it at a bound. TIMELINE_LIMIT bounds even a stream that keeps changing state.
+TIMELINE_RECENT = 64
+TIMELINE_LIMIT = 1_024
 
 
 def _plain_text(part: Part) -> bool:
@@ -136,7 +141,8 @@ class TaskView:
     status: TaskStatus | None = None
     artifacts: dict[str, ArtifactView] = field(default_factory=dict)
     history: list[Message] = field(default_factory=list)
-    timeline: list[TaskStatus] = field(default_factory=list)
+    timeline: list[TaskStatus] = field(default_factory=list)  # bounded: see TIMELINE_RECENT
+    timeline_dropped: int = 0  # statuses seen but no longer in the timeline
     reply: Message | None = None  # the agent answered with a Message, no task
     events: int = 0
     # An artifact holding more text than this in memory moves it to a temporary file (None: never).
@@ -227,10 +233,24 @@ class TaskView:
             == (status.message.message_id if status.message else None)
         )
         if not same:
-            self.timeline.append(status)
+            self._add_to_timeline(status)
         self.status = status
         if status.message is not None:
             self._remember(status.message)
+
+    def _add_to_timeline(self, status: TaskStatus) -> None:
+        """Every entry older than the newest TIMELINE_RECENT is a state change: the one that just left the
+        recent window goes unless its state differs from the entry before it (which, kept, has the state
+        of everything dropped after it)."""
+        timeline = self.timeline
+        timeline.append(status)
+        leaving = len(timeline) - TIMELINE_RECENT - 1
+        if leaving > 0 and timeline[leaving].state == timeline[leaving - 1].state:
+            del timeline[leaving]
+            self.timeline_dropped += 1
+        if len(timeline) > TIMELINE_LIMIT:  # a stream that keeps changing state: the first entry stays
+            del timeline[1]
+            self.timeline_dropped += 1
 
     def _artifact(self, update: ArtifactUpdate) -> None:
         incoming = update.artifact

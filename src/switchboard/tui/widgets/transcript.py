@@ -85,11 +85,12 @@ class UserMessage(Static):
 class Timeline(Static):
     """Each state with its time and the status message text."""
 
-    def show(self, statuses: list[TaskStatus]) -> None:
+    def show(self, statuses: list[TaskStatus], dropped: int = 0) -> None:
+        """`dropped`: statuses the task view no longer keeps (they came before these), counted with the hidden."""
         hidden = max(0, len(statuses) - TIMELINE_SHOWN)
         lines: list[Content] = []
-        if hidden:
-            lines.append(Content.styled(f"… {hidden} earlier updates", "$text-muted italic"))
+        if hidden + dropped:
+            lines.append(Content.styled(f"… {hidden + dropped} earlier updates", "$text-muted italic"))
         for status in statuses[hidden:]:
             message = timeline_text(status.message.parts) if status.message else ""
             lines.append(
@@ -310,12 +311,12 @@ class TurnView(Vertical):
         if content != self._head:
             self._head = content
             self.query_one(".turn-head", Static).update(content)
-        seen = (len(view.timeline), view.timeline[-1] if view.timeline else None)
+        seen = (len(view.timeline) + view.timeline_dropped, view.timeline[-1] if view.timeline else None)
         if seen != self._timeline:
             self._timeline = seen
             timeline = self.query_one(Timeline)
             timeline.display = bool(view.timeline)
-            timeline.show(view.timeline)
+            timeline.show(view.timeline, view.timeline_dropped)
         box = self.query_one(".artifacts", Vertical)
         if view.reply is not None and not self._replied:
             self._replied = True
