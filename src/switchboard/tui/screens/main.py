@@ -13,7 +13,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from ...agent_status import AgentStatus
@@ -71,9 +73,16 @@ class MainScreen(Screen):
         return Content(view.agent_name)
 
     def on_conversation_view_changed(self, event: ConversationView.Changed) -> None:
-        pane = event.view.parent
-        if isinstance(pane, TabPane) and pane.id:
-            self.query_one(TabbedContent).get_tab(pane.id).label = self._label(event.view)
+        self._relabel(event.view.parent, lambda: self._label(event.view))
+
+    def _relabel(self, pane, label) -> None:
+        if not (isinstance(pane, TabPane) and pane.id):
+            return
+        try:
+            tab = self.query_one(TabbedContent).get_tab(pane.id)
+        except NoMatches:
+            return  # the tab closed while this change was on its way
+        tab.label = label()
 
     # --- workflows ---------------------------------------------------------------------------------------
 
@@ -125,9 +134,7 @@ class MainScreen(Screen):
         return Content.assemble(("▣ ", "$text-muted"), view.title)
 
     def on_run_view_changed(self, event: RunView.Changed) -> None:
-        pane = event.view.parent
-        if isinstance(pane, TabPane) and pane.id:
-            self.query_one(TabbedContent).get_tab(pane.id).label = self._run_label(event.view)
+        self._relabel(event.view.parent, lambda: self._run_label(event.view))
 
     @on(AgentsPane.ShowCard)
     def _card(self, event: AgentsPane.ShowCard) -> None:
@@ -157,13 +164,20 @@ class MainScreen(Screen):
         if pane.id == "workflows-tab":
             self.query_one("#workflows-table").focus()
             return
-        if pane.query("RunView"):
-            prompts = pane.query("PromptPane Input")
-            self.call_after_refresh((prompts.first() if prompts else pane.query_one("#steps")).focus)
-            return
         prompts = pane.query("PromptPane Input")
-        target = prompts.last() if prompts else pane.query("#message").first()
-        self.call_after_refresh(target.focus)
+        if prompts:
+            target = prompts.first() if pane.query("RunView") else prompts.last()
+        else:
+            # A tab being closed (or still mounting) may hold neither: then there is nothing to focus.
+            target = next(iter(pane.query("#steps, #message")), None)
+        if target is not None:
+            self.call_after_refresh(self._focus_if_shown, pane.id, target)
+
+    def _focus_if_shown(self, pane_id: str | None, target: Widget) -> None:
+        # A tab closed before this refresh must not take the focus back: its pane would be made active again.
+        tabs = self.query(TabbedContent)
+        if target.is_attached and tabs and tabs.first().active == pane_id:
+            target.focus()
 
     def _cycle(self, step: int) -> None:
         tabs = self.query_one(TabbedContent)

@@ -181,6 +181,8 @@ class RunView(Vertical):
         if not self.is_attached or not self.steps:
             return
         async with self._lock:
+            if not self.is_attached or not self.children:
+                return  # the tab closed (its children go first) while this sync was due or waiting
             self._head()
             options = self.query_one("#steps", OptionList)
             highlighted = options.highlighted
