@@ -69,7 +69,7 @@ async def floor(wire: str, url: str) -> tuple[int, tuple[float, float], str | No
 
 async def ours(wire: str, url: str) -> tuple[int, tuple[float, float], str | None]:
     """The path the CLI and the TUI take: follow_turn (stall watch, reconciliation) over A2AClient.stream,
-    every event folded into the caller's turn reducer as `switchboard send` does (cli consume_turn)."""
+    every event folded once into the caller's turn reducer, as `switchboard send` does."""
     from switchboard.a2a.client import A2AClient, new_message
     from switchboard.a2a.follow import Notice, follow_turn
     from switchboard.a2a.turn import TaskView
@@ -80,10 +80,9 @@ async def ours(wire: str, url: str) -> tuple[int, tuple[float, float], str | Non
         message = new_message("go")
         n = 0
         CLOCK.start()
-        async for event in follow_turn(client, message, streaming=True):
+        async for event in follow_turn(client, message, streaming=True, view=view):
             if isinstance(event, Notice):  # a reconciliation step: the replayed stream never needs one
                 raise RuntimeError(f"follow_turn said: {event.text}")
-            view.apply(event)
             n += 1
         times = CLOCK.stop()
         return n, times, digest(view.output_text)

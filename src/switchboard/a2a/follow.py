@@ -211,19 +211,22 @@ async def follow_turn(
     task_id: str | None = None,
     streaming: bool | None = None,
     policy: FollowPolicy | None = None,
+    view: TaskView | None = None,
 ) -> AsyncIterator[TurnEvent]:
     """Send `message` (or re-attach to `task_id`) and yield every event until the turn ends.
 
     A refused request raises. Once a task exists, its turn always ends with the task's real state: a
-    stream error is reported as a Notice and the task is read.
+    stream error is reported as a Notice and the task is read. Every event is folded into `view` (pass
+    your own to read the task as it goes; it is applied once, before the event is yielded).
     """
     if message is None and task_id is None:
         raise ValueError("follow_turn needs a message or a task id")
     policy = policy or FollowPolicy()
+    view = view if view is not None else TaskView()
     retries: list[str] = []
     client.retry_sinks.append(retries.append)
     try:
-        async for event in _follow(client, message, task_id, streaming, policy):
+        async for event in _follow(client, message, task_id, streaming, policy, view):
             while retries:
                 yield Notice(retries.pop(0), "warning")
             yield event
@@ -239,8 +242,8 @@ async def _follow(
     task_id: str | None,
     streaming: bool | None,
     policy: FollowPolicy,
+    view: TaskView,
 ) -> AsyncIterator[TurnEvent]:
-    view = TaskView()
     use_stream = bool(client.card.capabilities.streaming) if streaming is None else streaming
 
     if not use_stream:
@@ -259,6 +262,7 @@ async def _follow(
                 if view.turn_over or view.task_id is None:
                     return
         async for task in poll_task(client, view.task_id or task_id, policy):
+            view.apply(task)
             yield task
         return
 
@@ -324,6 +328,7 @@ async def _follow(
         if attempts > policy.max_reattach:
             yield Notice("the stream keeps dropping; polling instead", "warning")
             async for polled in poll_task(client, view.task_id, policy):
+                view.apply(polled)
                 yield polled
             return
         await asyncio.sleep(policy.delay(attempts))

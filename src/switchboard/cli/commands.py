@@ -114,17 +114,24 @@ def warn_outcome(state: TaskState | None) -> None:
         warn(f"the task is waiting: {state.value}")
 
 
-async def consume_turn(events: AsyncIterator, args: Any, out: Out, *, live: bool) -> TaskView:
-    """Fold events into a view; under --stream print each one as it arrives."""
-    view = TaskView()
+async def folded(events: AsyncIterator, view: TaskView) -> AsyncIterator:
+    """Fold each event into `view` before passing it on, as follow_turn does for A2A agents."""
+    async for event in events:
+        if not isinstance(event, Notice):
+            view.apply(event)
+        yield event
+
+
+async def consume_turn(events: AsyncIterator, view: TaskView, args: Any, out: Out, *, live: bool) -> TaskView:
+    """Read a turn whose events follow_turn folds into `view`; under --stream print each one as it arrives."""
+    noted = 0
     async for event in events:
         if isinstance(event, Notice):
             warn(event.text)
             continue
-        noted = len(view.notes)
-        view.apply(event)
         for note in view.notes[noted:]:  # an oddity in the agent's events, said as it happens
             warn(note)
+        noted = len(view.notes)
         if live:
             if args.output == "json":
                 out.json_line(stream_response(event))
@@ -194,9 +201,9 @@ async def send(args: Any) -> int:
         policy = FollowPolicy(poll_interval=args.poll_interval)
         streaming = None if args.stream else False
         async with deadline(args.timeout, "the task"):
-            view = await consume_turn(
-                follow_turn(client, message, streaming=streaming, policy=policy), args, out, live=args.stream
-            )
+            view = TaskView()
+            turn = follow_turn(client, message, streaming=streaming, policy=policy, view=view)
+            await consume_turn(turn, view, args, out, live=args.stream)
         if args.stream:
             if args.output == "text":
                 print_summary(out, args, reply_command(args, target), view)
@@ -259,7 +266,9 @@ async def task_subscribe(args: Any) -> int:
     out = Out()
     async with await open_client(args, target) as client:
         async with deadline(args.timeout, f"task {task_id}"):
-            view = await consume_turn(follow_turn(client, task_id=task_id, streaming=True), args, out, live=args.stream)
+            view = TaskView()
+            turn = follow_turn(client, task_id=task_id, streaming=True, view=view)
+            await consume_turn(turn, view, args, out, live=args.stream)
         if args.stream:
             if args.output == "text":
                 print_summary(out, args, reply_command(args, target), view)

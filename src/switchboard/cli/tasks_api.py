@@ -7,7 +7,8 @@ from typing import Any
 from ..a2a.errors import UsageError
 from ..a2a.model import Part, TextPart
 from ..a2a.tasks_api import TasksApiClient
-from .commands import consume_turn, deadline, print_result, print_summary, warn_outcome
+from ..a2a.turn import TaskView
+from .commands import consume_turn, deadline, folded, print_result, print_summary, warn_outcome
 from .context import Target, credentials_for, make_tap, reply_command, warn
 from .render import Out
 
@@ -37,9 +38,9 @@ async def send_tasks_api(args: Any, target: Target, parts: list[Part]) -> int:
         ) as client,
         deadline(args.timeout, "the task"),
     ):
-        view = await consume_turn(
-            client.run_turn(text, task_id=args.task_id, context_id=args.context_id), args, out, live=args.stream
-        )
+        view = TaskView()
+        turn = client.run_turn(text, task_id=args.task_id, context_id=args.context_id)
+        await consume_turn(folded(turn, view), view, args, out, live=args.stream)
     if args.stream:
         if args.output == "text":
             print_summary(out, args, reply_command(args, target), view)
