@@ -44,11 +44,12 @@ $(VENV)/.bench-stamp: $(VENV)/.stamp
 bench: $(VENV)/.bench-stamp $(VENV03)/.stamp
 	SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/python bench/run.py
 
-# The long reliability runs, each printing its tally (about half an hour).
+# The long reliability runs, each printing its tally (about half an hour); each takes --quick.
 bench-faults: $(VENV)/.bench-stamp
 	$(BIN)/python bench/faults/wire_faults.py
 	$(BIN)/python bench/faults/kill_resume.py
 	$(BIN)/python bench/faults/size_bounds.py
+	$(BIN)/python bench/faults/load.py
 
 clean:
 	rm -rf $(VENV) $(VENV03)
