@@ -45,7 +45,9 @@ async def follow(url: str, seconds: float) -> dict:
 
     home = Path(tempfile.mkdtemp(prefix="size-bounds-"))
     os.environ["SWITCHBOARD_HOME"] = str(home)
-    app = SwitchboardApp(home / "agents.yaml", extra_agents=[AgentEntry(name="flood", url=url)], steady=True)
+    app = SwitchboardApp(
+        home / "agents.yaml", extra_agents=[AgentEntry(name="flood", url=url)], steady=True, tune_gc=True
+    )
     lags: list[float] = []
     samples: list[float] = []
 
@@ -86,9 +88,14 @@ async def follow(url: str, seconds: float) -> dict:
             key_ms = None
         await asyncio.sleep(max(0.0, seconds - (time.perf_counter() - started)))
         view.query_one("#message").focus()
+        canceled_at = time.perf_counter()
         await pilot.press("ctrl+g")
         await until(lambda: not view.running, 120)
         streamed_for = time.perf_counter() - started
+        stop_s = time.perf_counter() - canceled_at  # ctrl+g until the stream is let go
+        # the agent's answer to CancelTask (it returns the whole task, every chunk it made, so it can take a while)
+        await until(lambda: not view.canceling, 600)
+        answer_s = time.perf_counter() - canceled_at
         for task in tasks:
             task.cancel()
         turn = view.conversation.last
@@ -118,6 +125,8 @@ async def follow(url: str, seconds: float) -> dict:
             "rss_series": samples[:: max(1, len(samples) // 8)],
             "lags_ms": [lag * 1000 for lag in lags],
             "key_ms": key_ms,
+            "stop_s": stop_s,
+            "answer_s": answer_s,
         }
 
 
@@ -141,6 +150,7 @@ def main(quick: bool = False, seconds: float | None = None) -> list[Row]:
         f"(over time: {' '.join(f'{x:.0f}' for x in r['rss_series'])}); "
         f"lag ms p50 {statistics.median(lags):.0f} / p95 {percentile(lags, 95):.0f} / max {max(lags):.0f}; "
         f"f2 mid-stream handled in {r['key_ms'] if r['key_ms'] is None else round(r['key_ms'])} ms; "
+        f"ctrl+g: stream let go after {r['stop_s']:.2f} s, agent's answer after {r['answer_s']:.1f} s; "
         f"final state {r['state']}; saved whole (sha256 equal): {r['saved_whole']}"
     )
     print(tally, file=sys.stderr)

@@ -12,7 +12,8 @@ import base64
 import os
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
+from contextlib import aclosing
 from pathlib import Path
 
 from textual import on, work
@@ -20,6 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Static
 
@@ -63,6 +65,7 @@ class ConversationView(Vertical):
         self._followed_to = 0
         self._head_shown: Content | None = None
         self._interval = FRAME
+        self._canceling = False
 
     @property
     def agent_name(self) -> str:
@@ -75,6 +78,17 @@ class ConversationView(Vertical):
     @property
     def running(self) -> bool:
         return bool(self.conversation and self.conversation.running)
+
+    @property
+    def canceling(self) -> bool:
+        """A CancelTask request is on its way; the stream was already let go."""
+        return self._canceling
+
+    def _gone(self) -> bool:
+        """Closed, or being removed. Textual removes a view's children before the view itself, and stops the
+        view's workers last: a turn's worker can go on while the view is still attached but its transcript or
+        message box is no longer there."""
+        return not self.is_attached or self._closing or self._pruning
 
     def compose(self) -> ComposeResult:
         yield Static(classes="conversation-head")
@@ -99,7 +113,7 @@ class ConversationView(Vertical):
         self._head()
 
     def _head(self) -> None:
-        heads = self.query_children(".conversation-head") if self.is_attached else None
+        heads = None if self._gone() else self.query_children(".conversation-head")
         if not heads:
             return  # a worker finishing after the view closed (or before it composed)
         card = self.link.card if self.link else self.status.card
@@ -119,8 +133,8 @@ class ConversationView(Vertical):
             heads.first(Static).update(head)
 
     async def _say(self, text: str, classes: str) -> None:
-        if self.is_attached:
-            await self.query_one(".transcript", VerticalScroll).mount(Static(Content(text), classes=classes))
+        for transcript in [] if self._gone() else self.query_children(".transcript"):
+            await transcript.mount(Static(Content(text), classes=classes))
 
     # --- sending -------------------------------------------------------------------------------------
 
@@ -142,29 +156,43 @@ class ConversationView(Vertical):
         if self.conversation.running:
             self.notify("the agent is still answering; wait, or ctrl+g to cancel", severity="warning")
             return
+        if self._canceling:
+            self.notify("still canceling the task; wait for the agent's answer", severity="warning")
+            return
         self.run_turn(parts, secret)
 
     @work(exclusive=True, group="turn")
     async def run_turn(self, parts: list[Part], secret: bool) -> None:
-        conversation = self.conversation
-        transcript = self.query_one(".transcript", VerticalScroll)
         for pane in self.query(PromptPane):
             await pane.remove()
-        stream = conversation.send(parts, secret=secret)
-        turn: Turn | None = None
+        await self._follow(self.conversation.send(parts, secret=secret), begun=False)
+
+    @work(exclusive=True, group="turn")
+    async def follow_again(self) -> None:
+        """Listen again to the last turn's task (a cancel the agent refused left it running)."""
+        await self._follow(self.conversation.reattach(), begun=True)
+
+    async def _follow(self, stream: AsyncIterator, *, begun: bool) -> None:
+        conversation = self.conversation
+        transcript = self.query_one(".transcript", VerticalScroll)
         try:
-            async for _ in stream:
-                if turn is None:
-                    turn = await self._begin(transcript, conversation.last)
-                self._schedule_sync()
+            # Closed at once when the worker is canceled, wherever it waits: the turn stops running then.
+            async with aclosing(stream):
+                async for _ in stream:
+                    if not begun:
+                        begun = True
+                        await self._begin(transcript, conversation.last)
+                    self._schedule_sync()
         except SwitchboardError:
             pass  # the Turn holds the error; the sync shows it
         except asyncio.CancelledError:
             # Canceled by ctrl+g (which renders the result itself) or because the view is going away.
-            if self.is_attached:
+            if not self._gone():
                 self.post_message(self.Changed(self))
             raise
-        if turn is None and conversation.last is not None:
+        if self._gone():
+            return  # the stream ended while the view was being closed
+        if not begun and conversation.last is not None:
             await self._begin(transcript, conversation.last)
         await self._sync()
         self.post_message(self.Changed(self))
@@ -180,8 +208,11 @@ class ConversationView(Vertical):
     async def _after_turn(self, transcript: VerticalScroll) -> None:
         conversation = self.conversation
         state = conversation.waiting
+        if self._gone():
+            return
         if state is None:
-            self.query_one(Composer).query_one("#message").focus()
+            for area in self.query("Composer #message"):
+                area.focus()
             return
         status = conversation.last.view.status
         question = status.message.parts if status and status.message else []
@@ -197,7 +228,7 @@ class ConversationView(Vertical):
 
     async def _sync(self) -> None:
         self._sync_scheduled = False
-        if self._turn_view is None or not self.is_attached:
+        if self._turn_view is None or self._gone():
             return
         started = time.perf_counter()
         async with self._sync_lock:  # one render at a time: a frame's sync and the turn's last one can meet
@@ -205,7 +236,12 @@ class ConversationView(Vertical):
             # Follow the stream unless the person scrolled up since we last scrolled (a resize, such as the
             # wire view opening, moves the end without them doing anything).
             following = transcript.scroll_y >= min(self._followed_to, transcript.max_scroll_y) - 1
-            await self._turn_view.sync()
+            try:
+                await self._turn_view.sync()
+            except NoMatches:
+                if self._gone():
+                    return  # the view began to close during the sync
+                raise
             self._head()
             # after the new content is laid out, or the end is not the end any more
             self.call_after_refresh(self._synced, transcript, following, started)
@@ -231,16 +267,39 @@ class ConversationView(Vertical):
         ):
             self.notify("the task has already ended")
             return
-        try:
-            await self.conversation.cancel()
-        except SwitchboardError as exc:
-            # The agent wrote the message: shown as text, never read as markup ("[/]" alone would raise).
-            self.notify(strip_controls(f"{exc.code}: {exc.message}"), severity="error", markup=False)
+        if self._canceling:
+            self.notify("already canceling the task")
             return
-        # Some servers never end a stream that another request canceled: stop listening ourselves.
+        # Stop listening first, then ask. An agent can have a long queue of updates for this stream, which it
+        # goes on sending (some servers never end a stream that another request canceled), and reading them
+        # competes with the cancel request: under a flood of 64 KB chunks the stream went on for over a minute.
+        # The request runs in its own worker, so the keys work while the agent takes its time to answer.
+        self._canceling = True
         self.workers.cancel_group(self, "turn")
         for pane in self.query(PromptPane):
             await pane.remove()
+        self.post_message(self.Changed(self))
+        self.request_cancel()
+
+    @work(exclusive=True, group="cancel")
+    async def request_cancel(self) -> None:
+        self.notify("canceling the task…")
+        try:
+            await self.conversation.cancel()
+        except SwitchboardError as exc:
+            self._canceling = False
+            # The agent wrote the message: shown as text, never read as markup ("[/]" alone would raise).
+            self.notify(strip_controls(f"{exc.code}: {exc.message}"), severity="error", markup=False)
+            last = self.conversation.last
+            if not self._gone() and last is not None and not (last.view.state and last.view.state.is_terminal):
+                self.follow_again()  # the task goes on: show what it does
+            return
+        except BaseException:
+            self._canceling = False
+            raise
+        self._canceling = False
+        if self._gone():
+            return
         await self._sync()
         self.post_message(self.Changed(self))
         self.notify("task canceled")

@@ -1,0 +1,159 @@
+"""Ending a turn early: ctrl+g stops the stream at once and the cancel request goes out without holding up the
+keys; a view closed while its turn ends does not crash the app."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from switchboard.a2a.errors import SwitchboardError
+from switchboard.a2a.model import (
+    Artifact,
+    ArtifactUpdate,
+    Message,
+    Role,
+    StatusUpdate,
+    Task,
+    TaskState,
+    TaskStatus,
+    TextPart,
+)
+from switchboard.tui.scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
+from switchboard.tui.widgets.conversation_view import ConversationView
+from switchboard.tui.widgets.wire_view import WireView
+
+SIZE = (120, 40)
+
+
+def update(text: str, i: int, last: bool = False) -> ArtifactUpdate:
+    artifact = Artifact(artifact_id="big", name="big", parts=[TextPart(text=text)])
+    return ArtifactUpdate(task_id=TASK, context_id=CONTEXT, artifact=artifact, append=i > 0, last_chunk=last)
+
+
+def completed() -> StatusUpdate:
+    message = Message(message_id="m-done", role=Role.AGENT, parts=[TextPart(text="done")])
+    return StatusUpdate(task_id=TASK, context_id=CONTEXT, status=TaskStatus(state=TaskState.COMPLETED, message=message))
+
+
+async def open_and_send(pilot, text: str) -> ConversationView:
+    await pilot.press("enter")  # the first agent of the scene: writer
+    await settle(pilot, 0.2)
+    await pilot.press(*text, "enter")
+    return pilot.app.screen.query(ConversationView).last()
+
+
+async def until(predicate, timeout: float = 60) -> None:
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.02)
+
+
+@dataclass
+class EndlessLink(ScriptedLink):
+    """Streams small chunks without end; answers a cancel only when `answer` is set (a busy agent)."""
+
+    answer: asyncio.Event = field(default_factory=asyncio.Event)
+    refuse: bool = False  # the cancel fails: the task goes on, and `resume` follows it to its end
+    chunks: int = 0
+    closed: bool = False
+    canceled: list[str] = field(default_factory=list)
+
+    async def follow(self, message: Message, policy=None) -> AsyncIterator:
+        self.sent.append(message)
+        try:
+            while True:
+                yield update(f"chunk {self.chunks}\n\n", self.chunks)
+                self.chunks += 1
+                await asyncio.sleep(0.001)
+        finally:
+            self.closed = True
+
+    async def resume(self, task_id: str, policy=None) -> AsyncIterator:
+        yield update("after the refusal\n", self.chunks, last=True)
+        yield completed()
+
+    async def cancel(self, task_id: str) -> Task:
+        self.canceled.append(task_id)
+        await self.answer.wait()
+        if self.refuse:
+            raise SwitchboardError("the task cannot be canceled now")
+        return Task(id=task_id, context_id=CONTEXT, status=TaskStatus(state=TaskState.CANCELED))
+
+
+async def start_endless(pilot, link: EndlessLink) -> ConversationView:
+    view = await open_and_send(pilot, "flood")
+    await until(lambda: link.chunks > 200 and view.conversation.task_id is not None)
+    view.query_one("#message").focus()
+    await pilot.press("ctrl+g")
+    # The stream is let go at once, though the agent has not answered the cancel yet.
+    await until(lambda: not view.running and link.closed)
+    assert link.canceled == [TASK]
+    assert view.canceling
+    return view
+
+
+async def test_ctrl_g_stops_an_endless_stream_before_the_agent_answers_and_the_keys_still_work(tmp_path):
+    link = EndlessLink("writer", card("writer"), [])
+    app = build_app(tmp_path, links={"writer": link})
+    async with app.run_test(size=SIZE) as pilot:
+        view = await start_endless(pilot, link)
+        stopped_at = link.chunks
+        # While the cancel request waits for its answer, a key is handled.
+        await pilot.press("f2")
+        await until(
+            lambda: bool(app.screen.query(WireView)) and not app.screen.query_one(WireView).has_class("-hidden")
+        )
+        await pilot.press(*"hello", "enter")  # refused while canceling, not sent
+        await settle(pilot, 0.1)
+        assert len(link.sent) == 1
+        link.answer.set()
+        await until(lambda: view.conversation.last.view.state is TaskState.CANCELED and not view.canceling)
+        assert link.chunks == stopped_at  # nothing more was read after ctrl+g
+        assert link.canceled == [TASK]
+
+
+async def test_a_refused_cancel_follows_the_task_again_to_its_end(tmp_path):
+    link = EndlessLink("writer", card("writer"), [], refuse=True)
+    app = build_app(tmp_path, links={"writer": link})
+    async with app.run_test(size=SIZE) as pilot:
+        view = await start_endless(pilot, link)
+        link.answer.set()
+        await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED and not view.running)
+        assert not view.canceling
+        assert view.conversation.last.view.artifacts["big"].text.endswith("after the refusal\n")
+
+
+@dataclass
+class GatedLink(ScriptedLink):
+    """A turn that starts, then ends only when `gate` is set."""
+
+    gate: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def follow(self, message: Message, policy=None) -> AsyncIterator:
+        self.sent.append(message)
+        yield update("some text\n", 0)
+        await self.gate.wait()
+        yield update("the end\n", 1, last=True)
+        yield completed()
+
+
+async def test_a_turn_that_ends_while_its_view_is_being_removed_does_not_crash(tmp_path):
+    link = GatedLink("writer", card("writer"), [])
+    app = build_app(tmp_path, links={"writer": link})
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_and_send(pilot, "hi")
+        await until(lambda: view._turn_view is not None)
+        area = view.query_one("#message")
+        removed = view.remove()
+        # Textual takes the children away first: the message box is gone while the view is still attached,
+        # and the view's workers are stopped only at the end. The turn ends in that window.
+        async with asyncio.timeout(10):
+            while area.is_attached:
+                await asyncio.sleep(0)
+        assert view.is_attached
+        link.gate.set()
+        await removed
+        await settle(pilot, 0.2)
+        assert not view.is_attached
+        assert app.is_running and app.return_code is None
