@@ -188,7 +188,9 @@ async def tui(url: str, count: int, profile: bool) -> dict:
     expected = "".join(document_chunks(count))
     home = Path(tempfile.mkdtemp(prefix="flood-"))
     os.environ["SWITCHBOARD_HOME"] = str(home)
-    app = SwitchboardApp(home / "agents.yaml", extra_agents=[AgentEntry(name="flood", url=url)], steady=True)
+    app = SwitchboardApp(
+        home / "agents.yaml", extra_agents=[AgentEntry(name="flood", url=url)], steady=True, tune_gc=True
+    )
     lags: list[float] = []
     result: dict = {}
     pauses: list[float] = []  # the garbage collector's full collections, which stop everything

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from .themes import STATE_DEFAULTS, load_themes
 Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
 LinkOpener = Callable[[AgentEntry], Awaitable[AgentLink]]
 DEFAULT_THEME = "switchboard"
+GEN0_THRESHOLD = 10_000  # allocations between young collections (Python's default is 700)
 
 
 class SwitchboardApp(App):
@@ -43,10 +45,12 @@ class SwitchboardApp(App):
         subtitle: str = "",
         steady: bool = False,
         extra_agents: list[AgentEntry] | None = None,
+        tune_gc: bool = False,
     ) -> None:
         """`checker` and `link_opener` stand in for the network (scenes, tests); `steady` turns off cursor
         blinking so screenshots are the same every time. `extra_agents` (the demo fleet) are listed after the
-        agents file's own, and never written to it."""
+        agents file's own, and never written to it. `tune_gc` (the real start, and the benchmarks): see
+        `_tune_gc`; tests leave the collector of the process they share alone."""
         super().__init__()
         self.agents_path = agents_path
         self.settings_path = settings_path
@@ -59,6 +63,7 @@ class SwitchboardApp(App):
         self._link_opener = link_opener
         self.steady = steady
         self.extra_agents = list(extra_agents or [])
+        self._tune = tune_gc
         self._register_secrets()
         self.sub_title = subtitle or str(agents_path)
 
@@ -81,6 +86,18 @@ class SwitchboardApp(App):
         self.push_screen(MainScreen())
         for warning in self.startup_warnings:
             self.notify(warning, severity="warning", timeout=8)
+        if self._tune:
+            self.call_after_refresh(self._tune_gc)
+
+    def _tune_gc(self) -> None:
+        """Once the first screen is up: the objects alive then (Textual, the models' schemas, the first
+        widgets; a few hundred thousand) are moved out of the collector's reach, and young collections run
+        less often. A full collection walks every tracked object: under a flood of events they came every
+        second or so and each stopped the screen for up to a second, most of it walking start-up objects
+        that never become garbage."""
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(GEN0_THRESHOLD, *gc.get_threshold()[1:])
 
     def watch_theme(self, theme: str) -> None:
         """Remember the chosen theme for the next start."""

@@ -29,7 +29,7 @@ def prepare(args: Any):
     from .app import SwitchboardApp
 
     subtitle = str(path) + (" + demo fleet" if fleet else "")
-    return SwitchboardApp(path, extra_agents=extra, subtitle=subtitle), fleet
+    return SwitchboardApp(path, extra_agents=extra, subtitle=subtitle, tune_gc=True), fleet
 
 
 def run_tui(args: Any) -> int:
