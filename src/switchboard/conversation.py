@@ -6,6 +6,7 @@ Pure protocol logic with no terminal: the TUI renders a Conversation, tests driv
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from dataclasses import dataclass, field
 
 from .a2a.client import new_message
@@ -72,9 +73,11 @@ class Conversation:
         turn = Turn(self.next_message(parts), secret=secret)
         self.turns.append(turn)
         try:
-            async for event in self.link.follow(turn.message, self.policy):
-                self._take(turn, event)
-                yield event
+            # Closed with this generator (a reader that stops early lets go of the connection at once).
+            async with aclosing(self.link.follow(turn.message, self.policy)) as events:
+                async for event in events:
+                    self._take(turn, event)
+                    yield event
         except SwitchboardError as exc:
             turn.error = exc
             raise
@@ -88,9 +91,10 @@ class Conversation:
             return
         turn.running = True
         try:
-            async for event in self.link.resume(turn.view.task_id, self.policy):
-                self._take(turn, event)
-                yield event
+            async with aclosing(self.link.resume(turn.view.task_id, self.policy)) as events:
+                async for event in events:
+                    self._take(turn, event)
+                    yield event
         finally:
             turn.running = False
 
