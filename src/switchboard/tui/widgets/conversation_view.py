@@ -35,6 +35,7 @@ from ...safe_text import strip_controls
 from .composer import Composer
 from .prompt_pane import PromptPane
 from .transcript import FileRow, TurnView, UserMessage, state_badge
+from .visibility import in_shown_tab
 
 FRAME = 1 / 30  # the transcript is re-rendered at most this often while a stream floods in
 SLOWEST = 0.25  # and at least this often, however long a render takes
@@ -211,8 +212,9 @@ class ConversationView(Vertical):
         if self._gone():
             return
         if state is None:
-            for area in self.query("Composer #message"):
-                area.focus()
+            if in_shown_tab(self):  # a turn ending in a background tab leaves the person where they are
+                for area in self.query("Composer #message"):
+                    area.focus()
             return
         status = conversation.last.view.status
         question = status.message.parts if status and status.message else []

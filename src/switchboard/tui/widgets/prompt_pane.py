@@ -15,11 +15,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Button, Input, Static, TabbedContent, TabPane
+from textual.widgets import Button, Input, Static
 
 from ...a2a.model import DataPart, FilePart, Part, TaskState, TextPart
 from ...safe_text import strip_controls
 from .transcript import FileRow, JsonBlock, state_badge
+from .visibility import in_shown_tab
 
 
 class PromptPane(Vertical):
@@ -73,16 +74,9 @@ class PromptPane(Vertical):
     def on_mount(self) -> None:
         field = self.query_one(Input)
         field.cursor_blink = not getattr(self.app, "steady", False)
-        if self._tab_shown():
+        if in_shown_tab(self):
             field.focus()
             self.scroll_visible()
-
-    def _tab_shown(self) -> bool:
-        """False in a background tab: focusing there would switch tabs under the person's fingers (the tab is
-        marked ✱ instead, and showing it puts the keyboard here)."""
-        pane = next((node for node in self.ancestors if isinstance(node, TabPane)), None)
-        tabs = next((node for node in self.ancestors if isinstance(node, TabbedContent)), None)
-        return pane is None or tabs is None or tabs.active == pane.id
 
     @on(Input.Submitted, "#prompt-input")
     @on(Button.Pressed, "#prompt-send")
