@@ -245,8 +245,7 @@ _CLOSING = asyncio.Lock()  # the rounds and the workflow loop close tabs one at 
 
 
 async def close_tab(pilot, pane_id: str) -> None:
-    """Close a tab whose work is over. Not with f4 on the shown tab: a conversation that ends in a background
-    tab still takes the focus (and so the shown tab) now and then, and f4 would close that one instead."""
+    """Close a tab whose work is over, by its id: most of them are background tabs, which f4 cannot reach."""
     from textual.widgets import TabbedContent, TabPane
 
     async with _CLOSING:
