@@ -226,10 +226,18 @@ def test_resuming_a_run_that_another_process_still_runs_is_refused(home, agents_
         kill(process)
 
 
+def as_in_a_terminal() -> None:
+    """Ctrl+C as a foreground process in a terminal gets it: whatever the test process inherited or set up
+    (an ignored or blocked SIGINT is passed on to children), the run starts with SIGINT's default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_ctrl_c_stops_watching_and_says_how_to_resume(home, agents_file, fleet, tmp_path):
     file = source_of(TRIALS[0], tmp_path)
     process = subprocess.Popen(
         switchboard_argv(agents_file, "run", file),
+        preexec_fn=as_in_a_terminal,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -240,7 +248,8 @@ def test_ctrl_c_stops_watching_and_says_how_to_resume(home, agents_file, fleet, 
     journal = wait_for_record(home, step_record("StepEvent", "research", with_task=True))
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 130
+    parent = (signal.getsignal(signal.SIGINT), signal.pthread_sigmask(signal.SIG_BLOCK, []))
+    assert process.returncode == 130, (parent, stderr[-2000:])
     assert f"run --resume {journal.stem}" in stderr and "the tasks go on at their agents" in stderr
     assert records_of(journal)[-1]["type"] == "RunInterrupted"
     resumed = run_cli(home, agents_file, "run", "--resume", journal.stem)
