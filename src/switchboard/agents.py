@@ -20,7 +20,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -165,12 +165,18 @@ def write_atomically(path: Path, content: str | bytes) -> None:
     on one file system) is written and fsync'd, then renamed over the target; the directory is fsync'd so
     the rename itself survives a power cut. On any failure the temp file goes and the old file stands.
     """
+    write_blocks_atomically(path, [content.encode("utf-8") if isinstance(content, str) else content])
+
+
+def write_blocks_atomically(path: Path, blocks: Iterable[str | bytes]) -> None:
+    """`write_atomically` for content written block by block (an artifact larger than memory should hold).
+    Text is encoded as UTF-8, lone surrogates kept (surrogatepass), so a saved artifact is what was sent."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = content.encode("utf-8") if isinstance(content, str) else content
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for block in blocks:
+                handle.write(block.encode("utf-8", "surrogatepass") if isinstance(block, str) else block)
             handle.flush()
             os.fsync(handle.fileno())
         with contextlib.suppress(OSError):  # keep the mode a person gave the file (mkstemp makes 0600)

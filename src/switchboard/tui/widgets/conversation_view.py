@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import os
-import tempfile
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
 from contextlib import aclosing
 from pathlib import Path
 
@@ -28,6 +26,7 @@ from textual.widgets import Static
 from ...a2a.errors import SwitchboardError
 from ...a2a.model import FilePart, Part, TaskState, TextPart
 from ...agent_status import AgentStatus
+from ...agents import write_atomically, write_blocks_atomically
 from ...conversation import Conversation, Turn
 from ...link import AgentLink
 from ...paths import data_dir
@@ -316,7 +315,7 @@ class ConversationView(Vertical):
         for artifact in last.view.artifacts.values():
             if artifact.text_length:
                 name = f"{safe_name(artifact.name or artifact.artifact_id)}.md"
-                write_text_atomically(folder / name, artifact.text_blocks())
+                write_blocks_atomically(folder / name, artifact.text_blocks())
                 saved.append(name)
         self.notify(f"saved {', '.join(saved) or 'nothing (no text)'} to {folder}")
 
@@ -339,31 +338,8 @@ class ConversationView(Vertical):
         except Exception as exc:
             self.notify(strip_controls(f"could not save {name}: {exc}"), severity="error", markup=False)
             return
-        write_bytes_atomically(folder / name, content)
+        write_atomically(folder / name, content)
         self.notify(f"saved {name} ({len(content)} bytes) to {folder}")
-
-
-def write_bytes_atomically(path: Path, content: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.tmp")
-    temp.write_bytes(content)
-    temp.replace(path)
-
-
-def write_text_atomically(path: Path, blocks: Iterable[str]) -> None:
-    """Text written block by block (an artifact can be larger than memory should hold), then moved in place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass", newline="") as out:
-            for block in blocks:
-                out.write(block)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 def downloads_dir() -> Path:
