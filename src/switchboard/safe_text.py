@@ -6,10 +6,12 @@ import re
 
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), other ESC-introduced sequences, then lone C0/C1 controls,
 # then the bidi embeddings, overrides and isolates that can make text display in another order than it is stored.
+# A string sequence (OSC, DCS ...) whose terminator never comes ends at the line's end: its payload is dropped, but
+# an agent cannot hide every later line behind one unterminated ESC ].
 _ESCAPES = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC
-    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"  # DCS, SOS, PM, APC
+    r"|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?"  # OSC
+    r"|\x1b[PX^_][^\x1b\n]*(?:\x1b\\)?"  # DCS, SOS, PM, APC
     r"|\x1b[ -/]*[0-~]?"  # other escapes (ESC ( B, ESC 7, ESC c ...), or a lone ESC
     r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
     r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]"  # remaining controls, keeping \t and \n

@@ -119,3 +119,9 @@ def test_output_never_contains_controls_even_from_escape_heavy_input(text):
 @given(st.text(alphabet=st.characters(exclude_categories=("Cs",)).filter(lambda c: not FORBIDDEN.match(c))))
 def test_text_without_controls_is_unchanged(text):
     assert strip_controls(text) == text
+
+
+@pytest.mark.parametrize("opener", ["\x1b]0;title ", "\x1bPq payload ", "\x1b_apc "])
+def test_an_unterminated_string_sequence_hides_no_later_line(opener):
+    cleaned = strip_controls("before " + opener + "never terminated\nthe next line\nand the last")
+    assert cleaned == "before \nthe next line\nand the last"
