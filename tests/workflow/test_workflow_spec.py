@@ -376,3 +376,41 @@ def test_relay_agents_that_are_local_processes_are_refused(tmp_path):
     )
     assert has(found, 2, "coder is a local process (cli: claude)", "runtime: a2a")
     assert has(found, 6, "timeoutMs 'soon' is not a number of milliseconds")
+
+
+def test_an_inline_agent_may_trust_its_cards_interface_origin(tmp_path):
+    flow = load(
+        tmp_path,
+        """
+        version: 1
+        name: trusted
+        agents:
+          - name: mirror
+            url: http://127.0.0.1:9200/
+            trustInterfaceOrigin: true
+          - name: plain
+            url: http://127.0.0.1:9201/
+        steps:
+          - {name: a, agent: mirror, task: hi}
+          - {name: b, agent: plain, task: hi}
+        """,
+    )
+    assert flow.agents["mirror"].trust_interface_origin is True
+    assert flow.agents["plain"].trust_interface_origin is False
+
+
+def test_trust_interface_origin_must_be_a_boolean(tmp_path):
+    found = problems(
+        tmp_path,
+        """
+        version: 1
+        name: trusted
+        agents:
+          - name: mirror
+            url: http://127.0.0.1:9200/
+            trustInterfaceOrigin: "yes please"
+        steps:
+          - {name: a, agent: mirror, task: hi}
+        """,
+    )
+    assert has(found, 6, "trustInterfaceOrigin must be true or false", "trustInterfaceOrigin: true")

@@ -23,6 +23,7 @@ AGENT_KEYS = (
     "protocol",
     "runtime",
     "description",
+    "trustInterfaceOrigin",
 )
 SECRET_KEYS = ("apiKey", "api_key", "token", "bearer", "password", "secret", "key", "credentials")
 SENSITIVE_HEADERS = ("authorization", "proxy-authorization", "x-api-key", "api-key", "cookie")
@@ -146,6 +147,13 @@ def _inline_agent(
                     f"agent {name}: the {header} header holds a literal credential",
                     f'Take it from the environment: {header}: "${{MY_SECRET}}" (or use apiKeyEnv / auth).',
                 )
+    trust = definition.get("trustInterfaceOrigin", False)
+    if not isinstance(trust, bool):
+        chk.add(
+            definition.line_of("trustInterfaceOrigin", value=True),
+            f"agent {name}: trustInterfaceOrigin must be true or false",
+            "Write trustInterfaceOrigin: true only for an agent whose card may point at another origin you trust.",
+        )
     if definition.get("protocol", definition.get("runtime", "a2a")) not in ("a2a", "tasks"):
         chk.add(
             definition.line_of("protocol", value=True),
@@ -155,7 +163,8 @@ def _inline_agent(
     raw = {
         k: v
         for k, v in definition.items()
-        if k in ("name", "url", "apiKeyEnv", "auth", "headers", "protocol", "runtime")
+        if k in ("name", "url", "apiKeyEnv", "auth", "headers", "protocol", "runtime", "trustInterfaceOrigin")
+        and not (k == "trustInterfaceOrigin" and not isinstance(v, bool))
     }
     entry, warnings = entry_from_mapping(raw, index, chk.file, env)
     for text in warnings:
