@@ -9,13 +9,16 @@ from __future__ import annotations
 import base64
 import binascii
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+_M = TypeVar("_M", bound=_Model)
 
 
 class TaskState(StrEnum):
@@ -178,6 +181,109 @@ class ArtifactUpdate(_Model):
 
 
 StreamEvent = Task | Message | StatusUpdate | ArtifactUpdate
+
+
+# --- built without validation ------------------------------------------------------------------------
+#
+# A stream repeats a few plain shapes (a text chunk, a working status) tens of thousands of times a second,
+# and the codecs check every value of those shapes before building them. Validating them again would cost
+# more than decoding them, so these build the same objects without it: equal, and dumped, copied and printed
+# alike (tests/unit/test_model_built.py holds them to that).
+
+_new = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
+
+def _built(cls: type[_M], fields: dict[str, Any], fields_set: frozenset[str]) -> _M:
+    """An instance of `cls` holding `fields`: every field of the model, in declaration order, each already a
+    value of its declared type. `fields_set` names the ones a validating constructor would have been given."""
+    instance = _new(cls)
+    _set_dict(instance, fields)
+    _set_fields_set(instance, set(fields_set))
+    _set_extra(instance, None)
+    _set_private(instance, None)
+    return instance
+
+
+_TEXT_SET = frozenset({"text"})
+_MESSAGE_SET = frozenset({"message_id", "role", "parts", "task_id", "context_id"})
+_STATUS_SET = frozenset({"state", "message", "timestamp"})
+_ARTIFACT_SET = frozenset({"artifact_id", "name", "description", "parts"})
+_STATUS_UPDATE_SET = frozenset({"task_id", "context_id", "status", "final"})
+_ARTIFACT_UPDATE_SET = frozenset({"task_id", "context_id", "artifact", "append", "last_chunk"})
+
+
+def built_text_part(text: str) -> TextPart:
+    """TextPart(text=text), for a checked str."""
+    return _built(TextPart, {"kind": "text", "text": text, "media_type": None, "metadata": None}, _TEXT_SET)
+
+
+def built_message(
+    message_id: str, role: Role, parts: list[Part], task_id: str | None, context_id: str | None
+) -> Message:
+    """Message(...) of those fields, for checked values (parts already built)."""
+    fields = {
+        "kind": "message",
+        "message_id": message_id,
+        "role": role,
+        "parts": parts,
+        "task_id": task_id,
+        "context_id": context_id,
+        "metadata": None,
+        "extensions": None,
+        "reference_task_ids": None,
+    }
+    return _built(Message, fields, _MESSAGE_SET)
+
+
+def built_status(state: TaskState, message: Message | None, timestamp: str | None) -> TaskStatus:
+    """TaskStatus(...), for a decoded state, message and a str or None timestamp."""
+    return _built(TaskStatus, {"state": state, "message": message, "timestamp": timestamp}, _STATUS_SET)
+
+
+def built_artifact(artifact_id: str, name: str | None, description: str | None, parts: list[Part]) -> Artifact:
+    """Artifact(...) of those fields, for checked values (parts already built)."""
+    fields = {
+        "artifact_id": artifact_id,
+        "name": name,
+        "description": description,
+        "parts": parts,
+        "metadata": None,
+        "extensions": None,
+    }
+    return _built(Artifact, fields, _ARTIFACT_SET)
+
+
+def built_status_update(task_id: str, context_id: str, status: TaskStatus, final: bool | None) -> StatusUpdate:
+    """StatusUpdate(...) without metadata, for checked values."""
+    fields = {
+        "kind": "status-update",
+        "task_id": task_id,
+        "context_id": context_id,
+        "status": status,
+        "final": final,
+        "metadata": None,
+    }
+    return _built(StatusUpdate, fields, _STATUS_UPDATE_SET)
+
+
+def built_artifact_update(
+    task_id: str, context_id: str, artifact: Artifact, append: bool | None, last_chunk: bool | None
+) -> ArtifactUpdate:
+    """ArtifactUpdate(...) without metadata, for checked values."""
+    fields = {
+        "kind": "artifact-update",
+        "task_id": task_id,
+        "context_id": context_id,
+        "artifact": artifact,
+        "append": append,
+        "last_chunk": last_chunk,
+        "metadata": None,
+    }
+    return _built(ArtifactUpdate, fields, _ARTIFACT_UPDATE_SET)
 
 
 class TaskPage(_Model):

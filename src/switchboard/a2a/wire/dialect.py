@@ -10,7 +10,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Artifact, Message, Part, Role, Task, TaskState, TaskStatus, TextPart
+from ..model import (
+    Artifact,
+    Message,
+    Part,
+    Role,
+    Task,
+    TaskState,
+    TaskStatus,
+    built_artifact,
+    built_message,
+    built_status,
+    built_text_part,
+)
 from .common import Notes, brief, decode_list, obj, opt_dict, opt_str, put, req_str, str_list, unknown_keys
 
 _MESSAGE_KEYS = frozenset(
@@ -64,7 +76,7 @@ class Dialect:
                 text = self._plain_text(part)
                 if text is None:
                     break
-                plain.append(TextPart(text=text))
+                plain.append(built_text_part(text))
             else:
                 return plain
         return decode_list(value, self.decode_part, f"{what}.parts", notes) or []
@@ -90,12 +102,12 @@ class Dialect:
                 and (task_id is None or type(task_id) is str)
                 and (context_id is None or type(context_id) is str)
             ):
-                return Message(
-                    message_id=message_id,
-                    role=self._role(o.get("role"), notes),
-                    parts=self.decode_parts(o.get("parts"), "message", notes),
-                    task_id=task_id or None,
-                    context_id=context_id or None,
+                return built_message(
+                    message_id,
+                    self._role(o.get("role"), notes),
+                    self.decode_parts(o.get("parts"), "message", notes),
+                    task_id or None,
+                    context_id or None,
                 )
         o = obj(o, "message", notes)
         unknown_keys(o, self._message_keys, "message", notes)
@@ -114,6 +126,12 @@ class Dialect:
     def decode_status(self, o: Any, notes: Notes) -> TaskStatus:
         o = obj(o, "status", notes)
         message = o.get("message")
+        if self.fast:  # each value below is decoded to its type already
+            return built_status(
+                self._state(o.get("state"), notes),
+                self.decode_message(message, notes) if message is not None else None,
+                opt_str(o, "timestamp", "status", notes),
+            )
         return TaskStatus(
             state=self._state(o.get("state"), notes),
             message=self.decode_message(message, notes) if message is not None else None,
@@ -129,11 +147,8 @@ class Dialect:
                 and (name is None or type(name) is str)
                 and (description is None or type(description) is str)
             ):
-                return Artifact(
-                    artifact_id=artifact_id,
-                    name=name or None,
-                    description=description or None,
-                    parts=self.decode_parts(o.get("parts"), "artifact", notes),
+                return built_artifact(
+                    artifact_id, name or None, description or None, self.decode_parts(o.get("parts"), "artifact", notes)
                 )
         o = obj(o, "artifact", notes)
         unknown_keys(o, _ARTIFACT_KEYS, "artifact", notes)

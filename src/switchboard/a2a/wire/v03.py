@@ -26,6 +26,8 @@ from ..model import (
     Task,
     TaskState,
     TextPart,
+    built_artifact_update,
+    built_status_update,
 )
 from .common import (
     Notes,
@@ -114,11 +116,8 @@ def decode_event(o: Any, notes: Notes) -> StreamEvent:
         return decode_message(o, notes)
     if kind == "status-update":
         if DIALECT.fast and plain_update(o, _STATUS_FLAGS):
-            return StatusUpdate(
-                task_id=o["taskId"],
-                context_id=o["contextId"],
-                status=decode_status(o.get("status"), notes),
-                final=o.get("final"),
+            return built_status_update(
+                o["taskId"], o["contextId"], decode_status(o.get("status"), notes), o.get("final")
             )
         return StatusUpdate(
             task_id=req_str(o, "taskId", "status-update", notes),
@@ -129,12 +128,12 @@ def decode_event(o: Any, notes: Notes) -> StreamEvent:
         )
     if kind == "artifact-update":
         if DIALECT.fast and plain_update(o, _ARTIFACT_FLAGS):
-            return ArtifactUpdate(
-                task_id=o["taskId"],
-                context_id=o["contextId"],
-                artifact=decode_artifact(o.get("artifact"), notes),
-                append=o.get("append"),
-                last_chunk=o.get("lastChunk"),
+            return built_artifact_update(
+                o["taskId"],
+                o["contextId"],
+                decode_artifact(o.get("artifact"), notes),
+                o.get("append"),
+                o.get("lastChunk"),
             )
         return ArtifactUpdate(
             task_id=req_str(o, "taskId", "artifact-update", notes),

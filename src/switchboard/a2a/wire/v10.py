@@ -24,6 +24,8 @@ from ..model import (
     TaskPage,
     TaskState,
     TextPart,
+    built_artifact_update,
+    built_status_update,
 )
 from . import v03
 from .common import (
@@ -140,8 +142,8 @@ def decode_event(o: Any, notes: Notes) -> StreamEvent:
         return decode_message(inner, notes)
     if key == "statusUpdate":
         if DIALECT.fast and plain_update(inner, ()):
-            return StatusUpdate(
-                task_id=inner["taskId"], context_id=inner["contextId"], status=decode_status(inner.get("status"), notes)
+            return built_status_update(
+                inner["taskId"], inner["contextId"], decode_status(inner.get("status"), notes), None
             )
         return StatusUpdate(
             task_id=req_str(inner, "taskId", "statusUpdate", notes),
@@ -150,12 +152,12 @@ def decode_event(o: Any, notes: Notes) -> StreamEvent:
             metadata=opt_dict(inner, "metadata", "statusUpdate", notes),
         )
     if DIALECT.fast and plain_update(inner, _ARTIFACT_FLAGS):
-        return ArtifactUpdate(
-            task_id=inner["taskId"],
-            context_id=inner["contextId"],
-            artifact=decode_artifact(inner.get("artifact"), notes),
-            append=inner.get("append"),
-            last_chunk=inner.get("lastChunk"),
+        return built_artifact_update(
+            inner["taskId"],
+            inner["contextId"],
+            decode_artifact(inner.get("artifact"), notes),
+            inner.get("append"),
+            inner.get("lastChunk"),
         )
     return ArtifactUpdate(
         task_id=req_str(inner, "taskId", "artifactUpdate", notes),
