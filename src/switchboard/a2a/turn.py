@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .model import (
+    INTERRUPTED_STATES,
+    TERMINAL_STATES,
     Artifact,
     ArtifactUpdate,
     Message,
@@ -34,6 +36,10 @@ SPILL_AFTER = 1_000_000  # characters of one artifact's text kept in memory; the
 # statuses holds it at a bound. TIMELINE_LIMIT bounds even a stream that keeps changing state.
 TIMELINE_RECENT = 64
 TIMELINE_LIMIT = 1_024
+# The history keeps the newest HISTORY_LIMIT messages: a stream whose every status carries a new message
+# would otherwise grow it for ever.
+HISTORY_LIMIT = 1_024
+_ENDS_TURN = TERMINAL_STATES | INTERRUPTED_STATES
 
 
 def _plain_text(part: Part) -> bool:
@@ -140,7 +146,8 @@ class TaskView:
     context_id: str | None = None
     status: TaskStatus | None = None
     artifacts: dict[str, ArtifactView] = field(default_factory=dict)
-    history: list[Message] = field(default_factory=list)
+    history: list[Message] = field(default_factory=list)  # bounded: the newest HISTORY_LIMIT
+    history_dropped: int = 0  # messages seen but no longer in the history
     timeline: list[TaskStatus] = field(default_factory=list)  # bounded: see TIMELINE_RECENT
     timeline_dropped: int = 0  # statuses seen but no longer in the timeline
     reply: Message | None = None  # the agent answered with a Message, no task
@@ -157,7 +164,8 @@ class TaskView:
     @property
     def turn_over(self) -> bool:
         """True once the task is terminal or waits for the caller, or the agent replied directly."""
-        return self.reply is not None or (self.state is not None and self.state.ends_turn)
+        # Read after every event of a stream, so without the properties on the way.
+        return self.reply is not None or (self.status is not None and self.status.state in _ENDS_TURN)
 
     @property
     def status_text(self) -> str:
@@ -180,10 +188,12 @@ class TaskView:
             self.notes.add(f"ignored a {event.kind} for task {task_id:.60}, not this task ({self.task_id:.60})")
             return self
         if isinstance(event, ArtifactUpdate):
-            self._ids(event.task_id, event.context_id)
+            if self.context_id is None or self.task_id is None:
+                self._ids(event.task_id, event.context_id)
             self._artifact(event)
         elif isinstance(event, StatusUpdate):
-            self._ids(event.task_id, event.context_id)
+            if self.context_id is None or self.task_id is None:
+                self._ids(event.task_id, event.context_id)
             self._status(event.status)
         elif isinstance(event, Task):
             self._snapshot(event)
@@ -218,6 +228,9 @@ class TaskView:
         if message.message_id not in self._seen_messages:
             self._seen_messages.add(message.message_id)
             self.history.append(message)
+            if len(self.history) > HISTORY_LIMIT:
+                self._seen_messages.discard(self.history.pop(0).message_id)
+                self.history_dropped += 1
 
     def _status(self, status: TaskStatus) -> None:
         if self.state is not None and self.state.is_terminal and status.state != self.state:
@@ -275,7 +288,13 @@ class TaskView:
     def _snapshot(self, task: Task) -> None:
         """A full Task: authoritative for status, and for every artifact it lists."""
         self._ids(task.id, task.context_id)
-        for message in task.history or []:
+        history = task.history or []
+        if self.history_dropped:
+            # A snapshot lists the whole history, oldest first: what comes before the newest message this view
+            # still holds is older, and may be what it dropped. Only what follows is news.
+            known = [i for i, m in enumerate(history) if m.message_id in self._seen_messages]
+            history = history[known[-1] + 1 :] if known else history
+        for message in history:
             self._remember(message)
         for artifact in task.artifacts or []:
             existing = self.artifacts.get(artifact.artifact_id)
@@ -289,6 +308,8 @@ class TaskView:
     def _bound(self, view: ArtifactView, added: list[Part]) -> None:
         if self.spill_after is None:
             return
-        view.held += sum(len(p.text) for p in added if isinstance(p, TextPart))
+        for part in added:  # a loop, not sum() over a generator: this runs once per chunk
+            if isinstance(part, TextPart):
+                view.held += len(part.text)
         if view.held > self.spill_after:
             view.spill_text()
