@@ -409,14 +409,17 @@ class A2AClient:
         except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser can go
             self.note(f"ignored an SSE frame that is not JSON: {data[:80]!r}")
             return None
-        if event_name == "error" or (isinstance(payload, dict) and payload.get("error") is not None):
-            error = payload.get("error", payload) if isinstance(payload, dict) else payload
-            raise protocol_error_from(error, self.endpoint.url)
-        try:
-            result = self._result(payload)
-        except InvalidResponseError as exc:
-            self.note(f"ignored an SSE frame: {exc.message}")
-            return None
+        if type(payload) is dict and "result" in payload and payload.get("error") is None and event_name != "error":
+            result = payload["result"]  # a plain JSON-RPC result, as nearly every frame is
+        else:
+            if event_name == "error" or (isinstance(payload, dict) and payload.get("error") is not None):
+                error = payload.get("error", payload) if isinstance(payload, dict) else payload
+                raise protocol_error_from(error, self.endpoint.url)
+            try:
+                result = self._result(payload)
+            except InvalidResponseError as exc:
+                self.note(f"ignored an SSE frame: {exc.message}")
+                return None
         notes = Notes()
         try:
             return self.codec.decode_event(result, notes)
@@ -424,4 +427,5 @@ class A2AClient:
             self.note(f"ignored an SSE frame: {exc.message}")
             return None
         finally:
-            self._drain_notes(notes)
+            if notes:
+                self._drain_notes(notes)

@@ -66,6 +66,7 @@ class _StallWatch:
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
         self.loop = asyncio.get_running_loop()
+        self._clock = self.loop.time
         self.is_open = False
         self.fired = False
         self._since: float | None = None  # when the current wait began (None: not waiting)
@@ -81,7 +82,7 @@ class _StallWatch:
     def waiting(self) -> None:
         if self.seconds is None:
             return
-        self._since = self.loop.time()
+        self._since = self._clock()
         if self._timer is None:
             self._task = asyncio.current_task()
             self._timer = self.loop.call_at(self._since + self.seconds, self._check)
@@ -134,7 +135,7 @@ async def _until_stall(source: AsyncIterator[StreamEvent], watch: _StallWatch) -
                 raise
             finally:
                 watch.got()
-            if watch.stalled():  # the source swallowed the watch's cancellation
+            if watch.fired and watch.stalled():  # the source swallowed the watch's cancellation
                 await iterator.aclose()
                 raise StreamStalledError(f"no event for {watch.seconds:g} s")
             yield event

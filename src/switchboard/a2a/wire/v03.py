@@ -108,7 +108,8 @@ _STATUS_FLAGS, _ARTIFACT_FLAGS = ("final",), ("append", "lastChunk")
 
 def decode_event(o: Any, notes: Notes) -> StreamEvent:
     """One SSE `result`: the object itself, told apart by `kind`."""
-    o = obj(o, "stream event", notes)
+    if type(o) is not dict:
+        o = obj(o, "stream event", notes)
     kind = o.get("kind")
     if kind == "task":
         return decode_task(o, notes)

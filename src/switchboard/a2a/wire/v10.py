@@ -131,11 +131,14 @@ _ARTIFACT_FLAGS = ("append", "lastChunk")
 
 def decode_event(o: Any, notes: Notes) -> StreamEvent:
     """One StreamResponse: a wrapper with exactly one of task, message, statusUpdate, artifactUpdate."""
-    o = obj(o, "stream response", notes)
+    if type(o) is not dict:
+        o = obj(o, "stream response", notes)
     key = next(iter(o)) if len(o) == 1 else None
     if key not in _EVENT_MEMBERS:
         key = _one_member(o, _EVENT_MEMBERS, "stream response", notes)
-    inner = obj(o[key], key, notes)
+    inner = o[key]
+    if type(inner) is not dict:
+        inner = obj(inner, key, notes)
     if key == "task":
         return decode_task(inner, notes)
     if key == "message":
