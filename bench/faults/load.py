@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,6 +70,7 @@ class Tally:
     runs_other: list[str] = field(default_factory=list)
     keys_pressed: int = 0
     keys_handled: int = 0
+    keys_missed: list[str] = field(default_factory=list)  # the key, and the tab shown instead
     rss: list[tuple[float, float]] = field(default_factory=list)  # (seconds since start, MB)
     warm_rss: float | None = None  # at the end of the first round
     lags_ms: list[float] = field(default_factory=list)
@@ -99,7 +101,7 @@ class Tally:
                 f"researchers canceled {self.canceled}; interviewer answers {self.answered}",
                 f"workflow runs started {self.runs_started}, completed {self.runs_completed}, "
                 f"other {len(self.runs_other)} {self.runs_other[:3]}",
-                f"key presses handled {self.keys_handled}/{self.keys_pressed}",
+                f"key presses handled {self.keys_handled}/{self.keys_pressed} {self.keys_missed[:3]}",
                 f"RSS first {self.rss[0][1]:.1f} MB, after round 1 {self.warm_rss or 0:.1f} MB, last "
                 f"{self.rss[-1][1]:.1f} MB, max {max(r for _, r in self.rss):.1f} MB; growth after warm-up "
                 f"{growth if growth is not None else float('nan'):.1f} MB (bound {RSS_GROWTH_BOUND_MB:.0f} MB)"
@@ -228,6 +230,11 @@ async def tick(app, job: Job, tally: Tally) -> None:
 
 async def press_and_check(pilot, tally: Tally) -> None:
     """A key press the UI must handle while loaded: f3 shows the Workflows tab, f1 the Agents tab."""
+    async with _TABS:
+        await _press_and_check(pilot, tally)
+
+
+async def _press_and_check(pilot, tally: Tally) -> None:
     from textual.widgets import TabbedContent
 
     tabs = pilot.app.screen.query_one(TabbedContent)
@@ -239,16 +246,32 @@ async def press_and_check(pilot, tally: Tally) -> None:
                 tally.keys_handled += 1
                 break
             await pilot.pause(0.05)
+        else:
+            tally.keys_missed.append(f"{key}: {tabs.active} shown, focus on {pilot.app.focused!r}")
 
 
-_CLOSING = asyncio.Lock()  # the rounds and the workflow loop close tabs one at a time
+class AppCrashed(RuntimeError):
+    """The app stopped on an exception of its own; the message holds its whole traceback."""
+
+
+def check_alive(app) -> None:
+    """Raise AppCrashed when the app has died: nothing it shows can be trusted after that."""
+    crash = app._exception
+    if crash is not None:
+        raise AppCrashed("the app crashed:\n" + "".join(traceback.format_exception(crash))) from crash
+
+
+# The rounds and the workflow loop open, close and switch tabs one at a time: a run's tab opening (which shows
+# it, as launching a run does) while a key press is checked would count as the key not handled.
+_TABS = asyncio.Lock()
 
 
 async def close_tab(pilot, pane_id: str) -> None:
     """Close a tab whose work is over, by its id: most of them are background tabs, which f4 cannot reach."""
     from textual.widgets import TabbedContent, TabPane
 
-    async with _CLOSING:
+    async with _TABS:
+        check_alive(pilot.app)
         tabs = pilot.app.screen.query_one(TabbedContent)
         if not any(pane.id == pane_id for pane in tabs.query(TabPane)):
             raise AssertionError(f"the tab {pane_id} closed by itself")
@@ -271,6 +294,7 @@ async def one_round(pilot, statuses: dict, conversations: int, tally: Tally, rou
     deadline = time.monotonic() + ROUND_LIMIT
     pending = list(jobs)
     while pending and time.monotonic() < deadline:
+        check_alive(pilot.app)
         for job in pending:
             await tick(pilot.app, job, tally)
         pending = [job for job in pending if outcome(job) is None]
@@ -308,11 +332,14 @@ async def workflows(pilot, workflow, journal_dir: Path, tally: Tally, stop: asyn
             return start_run(workflow, inputs, ask=ask, http=app.http, tap=app.tap, journal_dir=journal_dir)
 
         view = RunView(workflow.name, start=start)
-        await screen._add_run(view)
+        async with _TABS:
+            await screen._add_run(view)
+        check_alive(app)
         pane_id = view.parent.id
         tally.runs_started += 1
         deadline = time.monotonic() + ROUND_LIMIT
         while view.status in ("starting", "running") and time.monotonic() < deadline:
+            check_alive(app)
             await asyncio.sleep(0.2)
         if view.status == "completed":
             tally.runs_completed += 1
@@ -341,16 +368,28 @@ async def run_load(
     agents_file: Path, home: Path, *, seconds: float, conversations: int, max_rounds: int | None = None
 ) -> Tally:
     """One TUI session under load; rounds repeat until `seconds` have passed (or `max_rounds` are done)."""
-    from textual.widgets import TabbedContent
-
     from switchboard.tui.app import SwitchboardApp
     from switchboard.workflow.spec import load_workflow
 
     tally = Tally()
     app = SwitchboardApp(agents_file, steady=True)
     workflow = load_workflow(BRIEFING, app.registry)
-    stop = asyncio.Event()
     began = time.monotonic()
+    try:
+        await _session(app, tally, workflow, home, began, seconds, conversations, max_rounds)
+    except BaseException:
+        if app._exception is not None:  # Textual re-raises it with a traceback cut at the callback's call
+            print("the app crashed:", file=sys.stderr)
+            traceback.print_exception(app._exception, file=sys.stderr)
+        raise
+    tally.seconds = time.monotonic() - began
+    return tally
+
+
+async def _session(app, tally: Tally, workflow, home: Path, began: float, seconds, conversations, max_rounds) -> None:
+    from textual.widgets import TabbedContent
+
+    stop = asyncio.Event()
     async with app.run_test(size=(120, 40)) as pilot:
         samplers = [
             asyncio.create_task(sample_lag(tally, stop)),
@@ -376,8 +415,6 @@ async def run_load(
         await asyncio.gather(*samplers)
         tally.rss.append((time.monotonic() - began, rss_mb()))
         assert pilot.app.screen.query_one(TabbedContent).active  # the session is still whole
-    tally.seconds = time.monotonic() - began
-    return tally
 
 
 def load_session(*, seconds: float, conversations: int, max_rounds: int | None = None) -> Tally:

@@ -27,5 +27,5 @@ def test_ten_conversations_and_a_workflow_all_reach_their_final_state():
     assert tally.final_as_expected == 10
     assert tally.canceled >= 1 and tally.answered >= 4  # a researcher canceled, interviewers answered twice
     assert tally.runs_started >= 1 and tally.runs_completed == tally.runs_started, tally.runs_other
-    assert tally.keys_pressed > 0 and tally.keys_handled == tally.keys_pressed
+    assert tally.keys_pressed > 0 and tally.keys_handled == tally.keys_pressed, tally.keys_missed
     assert len(tally.rss) >= 2 and tally.lags_ms

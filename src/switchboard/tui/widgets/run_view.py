@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -27,6 +28,7 @@ from ...safe_text import strip_controls
 from ...workflow.state import AskRequest, RunFinished, StepEvent, StepState
 from .prompt_pane import PromptPane
 from .transcript import TurnView
+from .visibility import in_shown_tab
 
 FRAME = 1 / 20
 STATUS_STYLE = {
@@ -106,6 +108,11 @@ class RunView(Vertical):
             return self.run.status
         return self.record.status if self.record else "starting"
 
+    def _gone(self) -> bool:
+        """Closed, or being removed: Textual takes the children away first, and a widget mounted into a view
+        being removed is never composed (its parts are not there to update)."""
+        return not self.is_attached or self._closing or self._pruning or not self.children
+
     def compose(self) -> ComposeResult:
         yield Static(classes="run-head")
         with Horizontal(classes="run-body"):
@@ -120,7 +127,8 @@ class RunView(Vertical):
             self.drive()
         else:
             self.call_after_refresh(self.sync)
-        self.query_one("#steps").focus()
+        if in_shown_tab(self):  # a tab being opened is not shown yet: showing it puts the keyboard here
+            self.query_one("#steps").focus()
         self.set_interval(1.0, self._schedule)  # elapsed times tick while steps run
 
     # --- driving a live run --------------------------------------------------------------------------
@@ -178,22 +186,29 @@ class RunView(Vertical):
 
     async def sync(self) -> None:
         self._scheduled = False
-        if not self.is_attached or not self.steps:
+        if self._gone() or not self.steps:
             return
         async with self._lock:
-            if not self.is_attached or not self.children:
+            if self._gone():
                 return  # the tab closed (its children go first) while this sync was due or waiting
-            self._head()
-            options = self.query_one("#steps", OptionList)
-            highlighted = options.highlighted
-            level = depths(self.steps)
-            options.clear_options()
-            options.add_options(Option(step_line(state, level[name]), id=name) for name, state in self.steps.items())
-            if highlighted is not None and highlighted < options.option_count:
-                options.highlighted = highlighted
-            elif options.option_count:
-                options.highlighted = 0
-            await self._detail()
+            try:
+                self._head()
+                options = self.query_one("#steps", OptionList)
+                highlighted = options.highlighted
+                level = depths(self.steps)
+                options.clear_options()
+                options.add_options(
+                    Option(step_line(state, level[name]), id=name) for name, state in self.steps.items()
+                )
+                if highlighted is not None and highlighted < options.option_count:
+                    options.highlighted = highlighted
+                elif options.option_count:
+                    options.highlighted = 0
+                await self._detail()
+            except NoMatches:
+                if self._gone():
+                    return  # the tab began to close during the sync (a run's last sync, as it ends)
+                raise
 
     def _head(self) -> None:
         done = sum(1 for s in self.steps.values() if s.status == "completed")
@@ -218,7 +233,15 @@ class RunView(Vertical):
 
     @on(OptionList.OptionHighlighted, "#steps")
     async def _highlighted(self) -> None:
-        await self._detail()
+        # Under the sync's lock: a sync sets the highlight (which lands here) while it may itself be showing the
+        # detail from the run's worker; two at once mounted the same artifact twice, or synced one not composed.
+        async with self._lock:
+            try:
+                if not self._gone():
+                    await self._detail()
+            except NoMatches:
+                if not self._gone():
+                    raise
 
     async def _detail(self) -> None:
         name = self.selected_step()
