@@ -9,11 +9,12 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.css.query import NoMatches
+from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, TabbedContent, TabPane
@@ -30,6 +31,21 @@ if TYPE_CHECKING:
 _ids = itertools.count(1)
 
 
+class MainTabPane(TabPane):
+    """A tab of the main screen. Textual shows the tab of any widget that takes the focus; but a focus asked for
+    while this tab was shown lands a few messages later, and by then the person may have switched tabs (under
+    load, often): then the focus must not pull this tab back over the one they chose."""
+
+    class FocusedHidden(Message):
+        """A widget of a tab that is not shown took the focus."""
+
+    def _on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        tabs = self.parent.parent if self.parent is not None else None
+        if isinstance(tabs, TabbedContent) and tabs.active != self.id:
+            event.prevent_default()  # TabPane's own handler would make this tab the active one
+            self.post_message(self.FocusedHidden())
+
+
 class MainScreen(Screen):
     BINDINGS = [
         Binding("f1", "show_agents", "Agents", id="tabs.agents"),
@@ -42,9 +58,9 @@ class MainScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header(icon="☎")
         with TabbedContent(id="tabs"):
-            with TabPane("Agents", id="agents-tab"):
+            with MainTabPane("Agents", id="agents-tab"):
                 yield AgentsPane(id="agents")
-            with TabPane("Workflows", id="workflows-tab"):
+            with MainTabPane("Workflows", id="workflows-tab"):
                 yield WorkflowsPane(id="workflows")
         yield WireView(id="wire", classes="-hidden")
         yield Footer()
@@ -61,7 +77,7 @@ class MainScreen(Screen):
         pane_id = f"conversation-{next(_ids)}"
         view = ConversationView(status, prefill)
         tabs = self.query_one(TabbedContent)
-        await tabs.add_pane(TabPane(self._label(view), view, id=pane_id))
+        await tabs.add_pane(MainTabPane(self._label(view), view, id=pane_id))
         tabs.active = pane_id
         return view
 
@@ -123,7 +139,7 @@ class MainScreen(Screen):
     async def _add_run(self, view: RunView) -> None:
         pane_id = f"run-{next(_ids)}"
         tabs = self.query_one(TabbedContent)
-        await tabs.add_pane(TabPane(self._run_label(view), view, id=pane_id))
+        await tabs.add_pane(MainTabPane(self._run_label(view), view, id=pane_id))
         tabs.active = pane_id
 
     def _run_label(self, view: RunView) -> Content:
@@ -157,27 +173,35 @@ class MainScreen(Screen):
     @on(TabbedContent.TabActivated)
     def _focus_tab(self, event: TabbedContent.TabActivated) -> None:
         """Put the keyboard where the tab's work is: the agents table, the open prompt, or the message box."""
-        pane = event.pane
+        target = self._focus_target(event.pane)
+        if target is not None:
+            self.call_after_refresh(self._focus_if_shown, event.pane.id, target)
+
+    def _focus_target(self, pane: TabPane) -> Widget | None:
         if pane.id == "agents-tab":
-            self.query_one("#agents-table").focus()
-            return
+            return self.query_one("#agents-table")
         if pane.id == "workflows-tab":
-            self.query_one("#workflows-table").focus()
-            return
+            return self.query_one("#workflows-table")
         prompts = pane.query("PromptPane Input")
         if prompts:
-            target = prompts.first() if pane.query("RunView") else prompts.last()
-        else:
-            # A tab being closed (or still mounting) may hold neither: then there is nothing to focus.
-            target = next(iter(pane.query("#steps, #message")), None)
-        if target is not None:
-            self.call_after_refresh(self._focus_if_shown, pane.id, target)
+            return prompts.first() if pane.query("RunView") else prompts.last()
+        # A tab being closed (or still mounting) may hold neither: then there is nothing to focus.
+        return next(iter(pane.query("#steps, #message")), None)
 
     def _focus_if_shown(self, pane_id: str | None, target: Widget) -> None:
-        # A tab closed before this refresh must not take the focus back: its pane would be made active again.
+        # A tab closed or left before this refresh must not take the focus: its pane would be shown again.
         tabs = self.query(TabbedContent)
         if target.is_attached and tabs and tabs.first().active == pane_id:
-            target.focus()
+            self.set_focus(target)  # now, not after yet another message: the person may switch tabs meanwhile
+
+    @on(MainTabPane.FocusedHidden)
+    def _refocus(self, event: MainTabPane.FocusedHidden) -> None:
+        """A focus meant for a tab that is no longer shown landed: the keyboard goes back to the shown tab."""
+        tabs = self.query_one(TabbedContent)
+        shown = next((pane for pane in tabs.query(TabPane) if pane.id == tabs.active), None)
+        target = self._focus_target(shown) if shown is not None else None
+        if target is not None and target.is_attached:
+            self.set_focus(target)
 
     def _cycle(self, step: int) -> None:
         tabs = self.query_one(TabbedContent)

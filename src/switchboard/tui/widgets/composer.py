@@ -11,6 +11,7 @@ from textual.message import Message
 from textual.widgets import Select, Static, TextArea
 
 from ...a2a.model import Skill
+from .visibility import in_shown_tab
 
 
 class MessageArea(TextArea):
@@ -69,7 +70,8 @@ class Composer(Vertical):
     def on_mount(self) -> None:
         area = self.query_one(MessageArea)
         area.cursor_blink = not getattr(self.app, "steady", False)
-        area.focus()
+        if in_shown_tab(self):  # a tab being opened is not shown yet: showing it puts the keyboard here
+            area.focus()
         area.move_cursor(area.document.end)
 
     @on(MessageArea.Submitted)
