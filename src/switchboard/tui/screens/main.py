@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from ...agent_status import AgentStatus
+from ..release import forget_removed
 from ..widgets.agents_pane import AgentsPane
 from ..widgets.wire_view import WireView
 from ..widgets.workflows_pane import WorkflowsPane
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from ..widgets.run_view import RunView
 
 _ids = itertools.count(1)
+RELEASE_EVERY = 5.0  # seconds
 
 
 class MainTabPane(TabPane):
@@ -38,6 +40,10 @@ class MainTabPane(TabPane):
 
     class FocusedHidden(Message):
         """A widget of a tab that is not shown took the focus."""
+
+    def on_unmount(self) -> None:
+        # Closed: once its widgets are gone, what Textual keeps of them is let go (see release.py).
+        self.app.call_later(forget_removed, self.app)
 
     def _on_descendant_focus(self, event: events.DescendantFocus) -> None:
         tabs = self.parent.parent if self.parent is not None else None
@@ -64,6 +70,10 @@ class MainScreen(Screen):
                 yield WorkflowsPane(id="workflows")
         yield WireView(id="wire", classes="-hidden")
         yield Footer()
+
+    def on_mount(self) -> None:
+        # The footer is composed again whenever the focus moves; its old keys are let go here, a tab's on close.
+        self.set_interval(RELEASE_EVERY, lambda: forget_removed(self.app))
 
     # --- conversations -------------------------------------------------------------------------------
 
