@@ -62,3 +62,10 @@ async def test_a_cancellation_from_outside_stays_a_cancellation() -> None:
 async def test_no_stall_timeout_never_fires() -> None:
     watch = _StallWatch(None)
     assert await collect(watch, events(watch, [0.01, 0.3])) == [0, 1]
+
+
+async def test_many_short_waits_are_not_one_long_one() -> None:
+    watch = _StallWatch(0.4)
+    # Twice the timeout in all, each wait a quarter of it: only one wait that lasts the timeout is a stall.
+    assert await collect(watch, events(watch, [0.1] * 8)) == list(range(8))
+    assert not watch.fired
