@@ -183,21 +183,24 @@ class TaskView:
 
     def apply(self, event: StreamEvent) -> TaskView:
         self.events += 1
-        task_id = event.id if isinstance(event, Task) else event.task_id
+        # type(), not isinstance(): the models' metaclass (an ABCMeta) makes an isinstance() that fails slow, and
+        # this runs for every event of a stream. No model class is subclassed.
+        kind = type(event)
+        task_id = event.id if kind is Task else event.task_id
         if task_id and self.task_id and task_id != self.task_id:
             self.notes.add(f"ignored a {event.kind} for task {task_id:.60}, not this task ({self.task_id:.60})")
             return self
-        if isinstance(event, ArtifactUpdate):
+        if kind is ArtifactUpdate:
             if self.context_id is None or self.task_id is None:
                 self._ids(event.task_id, event.context_id)
             self._artifact(event)
-        elif isinstance(event, StatusUpdate):
+        elif kind is StatusUpdate:
             if self.context_id is None or self.task_id is None:
                 self._ids(event.task_id, event.context_id)
             self._status(event.status)
-        elif isinstance(event, Task):
+        elif kind is Task:
             self._snapshot(event)
-        elif isinstance(event, Message):
+        elif kind is Message:
             self._ids(event.task_id, event.context_id)
             if event.task_id is None:  # a direct reply: the agent made no task
                 self.reply = event
