@@ -42,14 +42,21 @@ HISTORY_LIMIT = 1_024
 _ENDS_TURN = TERMINAL_STATES | INTERRUPTED_STATES
 
 
-def _plain_text(part: Part) -> bool:
-    return type(part) is TextPart and part.media_type is None and part.metadata is None
+def _reads_on(last: Part, part: Part) -> bool:
+    """`part` continues the text of `last`: both text parts without metadata, of one media type."""
+    return (
+        type(part) is TextPart
+        and type(last) is TextPart
+        and part.metadata is None
+        and last.metadata is None
+        and part.media_type == last.media_type
+    )
 
 
 class ArtifactView:
     """One artifact as its chunks built it.
 
-    Plain text (a text part without media type or metadata) that follows plain text is held as a run of
+    Text that follows text of the same media type (text parts without metadata) is held as a run of
     strings, and shows as one text part once `parts` is read: an object per chunk would make every garbage
     collection walk all of them, and the run is joined once per read, not once per chunk.
     """
@@ -61,7 +68,7 @@ class ArtifactView:
         self.name = name
         self.description = description
         self._parts: list[Part] = list(parts or [])
-        self._run: list[str] = []  # plain text that follows _parts[-1], itself plain text
+        self._run: list[str] = []  # text that reads on from _parts[-1], itself a text part
         self.closed = False  # lastChunk seen
         self.chunks = 0
         # Text beyond the memory bound, moved out of `parts` in order: it comes before the text still in `parts`.
@@ -74,7 +81,8 @@ class ArtifactView:
     @property
     def parts(self) -> list[Part]:
         if self._run:
-            self._parts[-1] = TextPart(text=self._parts[-1].text + "".join(self._run))
+            head = self._parts[-1]
+            self._parts[-1] = head.model_copy(update={"text": head.text + "".join(self._run)})
             self._run = []
         return self._parts
 
@@ -85,7 +93,7 @@ class ArtifactView:
     def extend(self, parts: list[Part]) -> None:
         """Append a chunk's parts."""
         for part in parts:
-            if _plain_text(part) and self._parts and _plain_text(self._parts[-1]):
+            if self._parts and _reads_on(self._parts[-1], part):
                 self._run.append(part.text)
             else:
                 self.parts.append(part)
