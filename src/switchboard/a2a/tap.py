@@ -56,6 +56,7 @@ class Tap:
         self._kept = 0  # characters of body in `records`
         self._t0 = time.monotonic()
         self._next = 0
+        self.emitted = 0  # records made so far; the newest of them are in `records`
         self._started: dict[int, float] = {}
 
     def _emit(self, record: WireRecord) -> None:
@@ -66,6 +67,7 @@ class Tap:
         self._kept += len(record.body)
         while self._kept > self._max_bytes and len(records) > 1:
             self._kept -= len(records.popleft().body)
+        self.emitted += 1
         for listener in self.listeners:
             listener(record)
 
