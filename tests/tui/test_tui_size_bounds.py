@@ -21,8 +21,8 @@ from switchboard.a2a.model import (
 )
 from switchboard.tui.scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from switchboard.tui.widgets.conversation_view import ConversationView, downloads_dir
-from switchboard.tui.widgets.transcript import PAGE, ArtifactBox, FrozenPage
-from switchboard.tui.widgets.wire_view import WireView
+from switchboard.tui.widgets.transcript import KEPT_DRAWN, PAGE, ArtifactBox, FrozenPage
+from switchboard.tui.widgets.wire_view import BATCH, WireView
 
 SIZE = (120, 40)
 MB = 2**20
@@ -94,8 +94,9 @@ async def test_an_endless_stream_stays_bounded_and_responsive_and_saves_whole(tm
         try:
             await until(lambda: link.length > 56 * MB)
             # The UI answers a key while the stream floods in.
+            wire = app.screen.query_one(WireView)
             await pilot.press("f2")
-            await until(lambda: bool(app.screen.query(WireView)))
+            await until(lambda: wire.drawing)
             stop.set()
             await until(lambda: not view.running)
             _, peak = tracemalloc.get_traced_memory()
@@ -156,3 +157,31 @@ async def test_a_long_markdown_artifact_is_paged_exactly_and_escapes_cut_between
         assert len(pages) >= 4
         # Pages are cut at blank lines outside code fences, so each one is whole markdown on its own.
         assert all(page.source.endswith("\n\n") and page.source.count("```") % 2 == 0 for page in pages)
+        # Pages out of view hold their source only; scrolled back into view, a page is drawn again.
+        assert not any(page.drawn for page in pages[:-KEPT_DRAWN])
+        view.query_one(".transcript").scroll_home(animate=False)
+        await settle(pilot, 0.3)
+        first = pages[0]
+        assert first.drawn
+        assert "Section 0" in "".join(strip.text for strip in first._render_cache.lines)
+
+
+async def test_the_hidden_wire_view_draws_nothing_and_shows_the_newest_records_when_opened(tmp_path):
+    app = build_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, 0.2)
+        wire = app.screen.query_one(WireView)
+        for i in range(3000):
+            app.tap.frame(1, "message", f"frame {i}")
+        await settle(pilot, 0.3)
+        assert not wire.drawing and wire.lines == []
+        await pilot.press("f2")
+        await settle(pilot, 0.3)
+        shown = [strip.text.rstrip() for strip in wire.lines]
+        # One line counts what a frame's batch could not draw, then the newest records, oldest first.
+        assert len(shown) == 1 + BATCH
+        assert f"{3000 - BATCH:,} records not drawn" in shown[0]
+        assert shown[1].endswith(f"frame {3000 - BATCH}") and shown[-1].endswith("frame 2999")
+        app.tap.frame(1, "message", "one more")
+        await settle(pilot, 0.3)
+        assert wire.lines[-1].text.rstrip().endswith("one more") and len(wire.lines) == 2 + BATCH

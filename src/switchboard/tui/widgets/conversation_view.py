@@ -33,7 +33,7 @@ from ...paths import data_dir
 from ...safe_text import strip_controls
 from .composer import Composer
 from .prompt_pane import PromptPane
-from .transcript import FileRow, TurnView, UserMessage, state_badge
+from .transcript import FileRow, NoteLine, TurnView, UserMessage, state_badge
 from .visibility import in_shown_tab
 
 FRAME = 1 / 30  # the transcript is re-rendered at most this often while a stream floods in
@@ -66,6 +66,7 @@ class ConversationView(Vertical):
         self._head_shown: Content | None = None
         self._interval = FRAME
         self._canceling = False
+        self._link_noted = 0  # the client's notes shown
 
     @property
     def agent_name(self) -> str:
@@ -111,6 +112,7 @@ class ConversationView(Vertical):
                 return
         self.conversation = Conversation(self.link, tap=self.app.tap)
         self._head()
+        await self._show_link_notes()
 
     def _head(self) -> None:
         heads = None if self._gone() else self.query_children(".conversation-head")
@@ -244,13 +246,29 @@ class ConversationView(Vertical):
                     return  # the view began to close during the sync
                 raise
             self._head()
+            await self._show_link_notes()
             # after the new content is laid out, or the end is not the end any more
             self.call_after_refresh(self._synced, transcript, following, started)
+
+    async def _show_link_notes(self) -> None:
+        """What the client noted about the agent (card lint, decoding oddities, retries outside a turn): under
+        the turn they came in, or in the transcript before the first turn."""
+        a2a = getattr(self.link, "a2a", None)  # a scripted link (scenes, tests) has no client
+        if a2a is None or len(a2a.notes) <= self._link_noted or self._gone():
+            return
+        fresh, self._link_noted = a2a.notes[self._link_noted :], len(a2a.notes)
+        if self._turn_view is not None:
+            await self._turn_view.add_notes(fresh)
+        else:
+            for transcript in self.query_children(".transcript"):
+                await transcript.mount_all([NoteLine(text) for text in fresh])
 
     def _synced(self, transcript: VerticalScroll, following: bool, started: float) -> None:
         if following:
             transcript.scroll_end(animate=False, immediate=True)
             self._followed_to = transcript.max_scroll_y
+            if self._turn_view is not None:
+                self._turn_view.release_pages()
         # A sync and the repaint it causes hold up everything else, the stream included: under a flood (or on a
         # busy machine) render less often, so that rendering takes about a third of the time at most.
         self._interval = min(SLOWEST, max(FRAME, 2 * (time.perf_counter() - started)))

@@ -16,7 +16,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
+from textual.geometry import NULL_SIZE, Size
 from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget, _RenderCache
 from textual.widgets import Markdown, Static
 
 from ...a2a.model import DataPart, FilePart, Part, TaskStatus, TextPart
@@ -69,6 +72,15 @@ def timeline_text(parts: list[Part]) -> str:
     text = strip_controls("".join(p.text for p in parts if isinstance(p, TextPart))).replace("\n", " ")
     extras = sum(1 for p in parts if not isinstance(p, TextPart))
     return text + (f"  (+{extras} data/file part{'s' if extras != 1 else ''})" if extras else "")
+
+
+class NoteLine(Static):
+    """An oddity noted about the agent or its events (the reducer's or the client's notes): a muted warning."""
+
+    DEFAULT_CSS = "NoteLine { height: auto; padding: 0 1; }"
+
+    def __init__(self, text: str) -> None:
+        super().__init__(Content.assemble(("⚠ ", "$warning"), (strip_controls(text), "$text-muted italic")))
 
 
 class UserMessage(Static):
@@ -130,6 +142,7 @@ class FileRow(Static, can_focus=True):
         self.post_message(self.SaveRequested(self.part))
 
 
+KEPT_DRAWN = 2  # the newest frozen pages keep their drawn lines (they are in view while the stream is followed)
 PAGE = 4_000  # characters of markdown in the live widget; whole pages before it are frozen, one widget each
 HELD_BACK = 256  # an escape sequence may be cut between chunks: text from a late ESC waits for the next sync
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
@@ -154,15 +167,59 @@ class _PageMarkdown(RichMarkdown):
     elements: ClassVar = {**RichMarkdown.elements, "heading_open": _Heading}
 
 
-class FrozenPage(Static):
-    """Markdown that will not change any more, drawn as one widget: a long artifact stays a few widgets."""
+class FrozenPage(Widget):
+    """Markdown that will not change any more, drawn as one widget: a long artifact stays a few widgets.
+
+    It holds its source as a string; once out of view (`release`), the parsed markdown and the drawn lines
+    are let go, and made again from the source if the page is scrolled back into view.
+    """
 
     def __init__(self, source: str) -> None:
-        super().__init__(_PageMarkdown(source), classes="artifact-page")
+        super().__init__(classes="artifact-page")
         self.source = source
+        self._released = False
+        self._height = (-1, 0)  # (width, lines at that width)
+
+    def render(self) -> _PageMarkdown:
+        return _PageMarkdown(self.source)
+
+    @property
+    def drawn(self) -> bool:
+        """The page holds what drawing it made: parsed markdown, or lines."""
+        return bool(self._render_cache.lines) or "_render.visual" in self._layout_cache
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # Kept across refreshes (mounting a sibling refreshes every page): the source never changes, and
+        # measuring means parsing and drawing the whole page.
+        if self._height[0] != width:
+            self._height = (width, super().get_content_height(container, viewport, width))
+            if self._released:
+                self._layout_cache.clear()  # measured, not shown: the parsed markdown goes again
+        return self._height[1]
+
+    def release(self) -> None:
+        """Let go of what drawing the page made (its height stays known, so the layout does not change).
+        A page's lines are thousands of objects that every full garbage collection would walk."""
+        self._released = True
+        if self.drawn:
+            self._layout_cache.clear()
+            self._render_cache = _RenderCache(NULL_SIZE, [])
+            self._set_dirty()  # drawn again from the source when painted
 
 
-class ArtifactBox(Vertical):
+class Column(Vertical):
+    """A vertical container that draws no content of its own (its children and its styles' background do).
+
+    A widget renders every line of its height when any line is painted; a container as tall as a long
+    transcript would render thousands of blank lines per frame and keep them. Its borders and padding are
+    drawn around these lines as for any widget.
+    """
+
+    def render_line(self, y: int) -> Strip:
+        return Strip.blank(self.size.width, self.visual_style.rich_style)
+
+
+class ArtifactBox(Column):
     """One artifact: its title, then its parts; text grows in place as chunks stream in.
 
     Only the newest page of text is a live Markdown widget (its cost grows with its length); earlier pages
@@ -257,6 +314,11 @@ class ArtifactBox(Vertical):
         else:
             await markdown.append(text)
 
+    def release_pages(self) -> None:
+        """Let the pages before the newest few go of their drawing (call when the end is in view)."""
+        for page in self._pages[:-KEPT_DRAWN]:
+            page.release()
+
     async def _note_cut(self, total: int) -> None:
         hidden = total - self.render_limit
         if hidden <= 0:
@@ -280,7 +342,7 @@ class JsonBlock(Static):
         super().__init__(JSON(strip_controls(json.dumps(data, ensure_ascii=False))), classes="json-block")
 
 
-class TurnView(Vertical):
+class TurnView(Column):
     """The agent's side of one turn, synced from its TaskView; each sync touches only what changed."""
 
     def __init__(self, turn: Turn, render_limit: int) -> None:
@@ -288,6 +350,7 @@ class TurnView(Vertical):
         self.turn = turn
         self.render_limit = render_limit
         self._notices = 0
+        self._noted = 0  # the task view's notes shown
         self._head: Content | None = None
         self._timeline: tuple[int, TaskStatus | None] = (-1, None)
         self._boxes: dict[str, ArtifactBox] = {}
@@ -297,8 +360,8 @@ class TurnView(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(classes="turn-head")
         yield Timeline(classes="timeline")
-        yield Vertical(classes="artifacts")
-        yield Vertical(classes="notices")
+        yield Column(classes="artifacts")
+        yield Column(classes="notices")
 
     async def sync(self) -> None:
         view: TaskView = self.turn.view
@@ -335,8 +398,20 @@ class TurnView(Vertical):
                 Static(Content.styled(f"↻ {strip_controls(notice.text)}", f"{style} italic"), classes="notice")
             )
         self._notices = len(notices)
+        if len(view.notes) > self._noted:
+            fresh, self._noted = view.notes[self._noted :], len(view.notes)
+            await self.add_notes(fresh)
         if self.turn.error is not None and not self._errored:
             self._errored = True
             error = self.turn.error
             text = f"{error.code}: {strip_controls(error.message)}" + (f"\n{error.hint}" if error.hint else "")
             await self.mount(Static(Content(text), classes="turn-error"))
+
+    async def add_notes(self, notes: list[str]) -> None:
+        """Show notes (protocol oddities, the client's warnings) under the turn."""
+        await self.query_one(".notices", Column).mount_all([NoteLine(text) for text in notes])
+
+    def release_pages(self) -> None:
+        """The transcript shows the end of this turn: its artifacts' older pages are out of view."""
+        for box in self._boxes.values():
+            box.release_pages()
