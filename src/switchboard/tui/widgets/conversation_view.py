@@ -61,6 +61,7 @@ class ConversationView(Vertical):
         self.conversation: Conversation | None = None
         self._turn_view: TurnView | None = None
         self._sync_scheduled = False
+        self._behind = False  # events came while the tab was in the background
         self._sync_lock = asyncio.Lock()
         self._followed_to = 0
         self._head_shown: Content | None = None
@@ -225,9 +226,19 @@ class ConversationView(Vertical):
     # --- rendering -----------------------------------------------------------------------------------
 
     def _schedule_sync(self) -> None:
-        if not self._sync_scheduled:
+        if not self._sync_scheduled and not self._behind:  # behind: on_show catches up
+            if not in_shown_tab(self):
+                # Drawn when shown (the turn's end is drawn anyway): a layout change anywhere, even in a tab out of
+                # sight, lays the whole screen out again, and fifty streaming tabs held the keys up.
+                self._behind = True
+                return
             self._sync_scheduled = True
             self.set_timer(self._interval, self._sync)
+
+    def on_show(self) -> None:
+        if self._behind:
+            self._behind = False
+            self._schedule_sync()
 
     async def _sync(self) -> None:
         self._sync_scheduled = False

@@ -95,6 +95,7 @@ class RunView(Vertical):
         self._turns: dict[str, Turn] = {}
         self._questions: dict[str, tuple[AskRequest, asyncio.Future[str]]] = {}
         self._scheduled = False
+        self._behind = False  # changes came while the tab was in the background
         self._lock = asyncio.Lock()
         self._shown_step: str | None = None
 
@@ -180,9 +181,20 @@ class RunView(Vertical):
         return turn
 
     def _schedule(self) -> None:
-        if not self._scheduled:
-            self._scheduled = True
-            self.set_timer(FRAME, self.sync)
+        if self._scheduled or self._behind:  # behind: on_show catches up
+            return
+        if not in_shown_tab(self):
+            # A tab in the background is drawn when it is shown: any layout change, even out of sight, has the
+            # whole screen laid out again, and fifty busy tabs at 20 frames a second held the keys up.
+            self._behind = True
+            return
+        self._scheduled = True
+        self.set_timer(FRAME, self.sync)
+
+    def on_show(self) -> None:
+        if self._behind:
+            self._behind = False
+            self._schedule()
 
     async def sync(self) -> None:
         self._scheduled = False
