@@ -16,6 +16,7 @@ RSS_GROWTH_BOUND_MB), event-loop lag p95 from a 10 ms timer in the app's loop, a
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import statistics
@@ -73,6 +74,8 @@ class Tally:
     keys_missed: list[str] = field(default_factory=list)  # the key, and the tab shown instead
     rss: list[tuple[float, float]] = field(default_factory=list)  # (seconds since start, MB)
     warm_rss: float | None = None  # at the end of the first round
+    round_rss: list[float] = field(default_factory=list)  # MB at the end of each round, its tabs closed
+    round_objects: list[int] = field(default_factory=list)  # objects the collector tracks then, after a collection
     lags_ms: list[float] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -107,6 +110,9 @@ class Tally:
                 f"{growth if growth is not None else float('nan'):.1f} MB (bound {RSS_GROWTH_BOUND_MB:.0f} MB)"
                 if self.rss
                 else "RSS: no samples",
+                f"RSS at each round's end (MB): {' '.join(f'{mb:.0f}' for mb in self.round_rss)}",
+                f"tracked objects at each round's end (thousands): "
+                f"{' '.join(f'{n / 1000:.0f}' for n in self.round_objects)}",
                 f"event-loop lag p95 {self.lag_p95 or float('nan'):.1f} ms, max "
                 f"{max(self.lags_ms, default=float('nan')):.1f} ms over {len(self.lags_ms)} ticks",
                 *(f"  wrong: {w}" for w in self.wrong_state[:10]),
@@ -192,7 +198,8 @@ async def open_job(screen, status, kind: str, index: int, cancel: bool) -> Job:
     text = {
         "echo": f"hello {index}",
         "writer": f"load test {index} pace 20",
-        "researcher": f"quick: load topic {index}",
+        # One to cancel takes its full research time: a quick one could end before the cancel is seen.
+        "researcher": f"load topic {index}" if cancel else f"quick: load topic {index}",
         "interviewer": "interview me",
     }[kind]
     return Job(kind, index, view, view.parent.id, text, cancel)
@@ -406,8 +413,11 @@ async def _session(app, tally: Tally, workflow, home: Path, began: float, second
         while True:
             round_no += 1
             await one_round(pilot, statuses, conversations, tally, round_no)
+            tally.round_rss.append(rss_mb())
             if round_no == 1:
-                tally.warm_rss = rss_mb()
+                tally.warm_rss = tally.round_rss[-1]
+            gc.collect()  # what is left when every tab of the round is closed (the app's own collections aside)
+            tally.round_objects.append(len(gc.get_objects()))
             if time.monotonic() - began >= seconds or (max_rounds and round_no >= max_rounds):
                 break
         stop.set()
