@@ -6,7 +6,7 @@ import asyncio
 import os
 
 import pytest
-from textual.widgets import DataTable, Input, Markdown
+from textual.widgets import DataTable, Input
 
 from switchboard.a2a.model import DataPart, TaskState
 from switchboard.demo import writer
@@ -15,6 +15,7 @@ from switchboard.demo.fleet import start_in_background
 from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.prompt_pane import PromptPane
+from switchboard.tui.widgets.transcript import ArtifactBox
 
 SIZE = (120, 40)
 
@@ -72,7 +73,8 @@ async def test_writer_streams_a_document_that_arrives_exactly(app):
         expected = writer.compose("tides")
         artifact = view.conversation.last.view.artifacts[writer.ARTIFACT_ID]
         assert artifact.text == expected and artifact.chunks > 20
-        assert view.query(".artifact-text").last(Markdown).source == expected
+        # the frozen pages and the live one, in order
+        assert view.query(ArtifactBox).last().source == expected
 
 
 async def test_interviewer_prompt_pane_twice_then_completed(app):

@@ -143,7 +143,7 @@ class FileRow(Static, can_focus=True):
 
 
 KEPT_DRAWN = 2  # the newest frozen pages keep their drawn lines (they are in view while the stream is followed)
-PAGE = 4_000  # characters of markdown in the live widget; whole pages before it are frozen, one widget each
+PAGE = 1_500  # characters of markdown in the live widget; whole pages before it are frozen, one widget each
 HELD_BACK = 256  # an escape sequence may be cut between chunks: text from a late ESC waits for the next sync
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
 
