@@ -141,7 +141,11 @@ def main(quick: bool = False, seconds: float | None = None) -> list[Row]:
         r = json.loads(done.stdout.strip().splitlines()[-1])
     finally:
         agent.terminate()
-        agent.wait(10)
+        try:
+            agent.wait(10)
+        except subprocess.TimeoutExpired:  # uvicorn waits for the endless stream it was still writing
+            agent.kill()
+            agent.wait(10)
     growth = r["rss_peak"] - r["rss_start"]
     lags = r["lags_ms"] or [0.0]
     tally = (
