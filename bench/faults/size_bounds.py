@@ -82,7 +82,7 @@ async def follow(url: str, seconds: float) -> dict:
         pressed = time.perf_counter()
         await pilot.press("f2")
         try:
-            await until(lambda: bool(app.screen.query(WireView)), 30)
+            await until(lambda: app.screen.query_one(WireView).drawing, 30)
             key_ms = (time.perf_counter() - pressed) * 1000
         except TimeoutError:
             key_ms = None
