@@ -10,7 +10,9 @@ Measured: RSS every few seconds (flat = the growth from the end of the first rou
 RSS_GROWTH_BOUND_MB), event-loop lag p95 from a 10 ms timer in the app's loop, a key press per round handled
 (f3 then f1 switch tabs), and the tally of tasks: final as expected, wrong final state, or not final.
 
-    python bench/faults/load.py [--quick] [--seconds S] [--conversations N]
+    python bench/faults/load.py [--quick] [--seconds S] [--conversations N] [--default-gc]
+
+The app's collector is tuned as the real start tunes it; --default-gc leaves Python's defaults (as tests do).
 """
 
 from __future__ import annotations
@@ -372,14 +374,21 @@ async def sample_rss(tally: Tally, began: float, stop: asyncio.Event) -> None:
 
 
 async def run_load(
-    agents_file: Path, home: Path, *, seconds: float, conversations: int, max_rounds: int | None = None
+    agents_file: Path,
+    home: Path,
+    *,
+    seconds: float,
+    conversations: int,
+    max_rounds: int | None = None,
+    tune_gc: bool = False,
 ) -> Tally:
-    """One TUI session under load; rounds repeat until `seconds` have passed (or `max_rounds` are done)."""
+    """One TUI session under load; rounds repeat until `seconds` have passed (or `max_rounds` are done).
+    `tune_gc`: the collector set up as `switchboard` sets it up at start (the bench); a test leaves it alone."""
     from switchboard.tui.app import SwitchboardApp
     from switchboard.workflow.spec import load_workflow
 
     tally = Tally()
-    app = SwitchboardApp(agents_file, steady=True)
+    app = SwitchboardApp(agents_file, steady=True, tune_gc=tune_gc)
     workflow = load_workflow(BRIEFING, app.registry)
     began = time.monotonic()
     try:
@@ -427,7 +436,7 @@ async def _session(app, tally: Tally, workflow, home: Path, began: float, second
         assert pilot.app.screen.query_one(TabbedContent).active  # the session is still whole
 
 
-def load_session(*, seconds: float, conversations: int, max_rounds: int | None = None) -> Tally:
+def load_session(*, seconds: float, conversations: int, max_rounds: int | None = None, tune_gc: bool = False) -> Tally:
     """Start the fleet, run the session in a temporary SWITCHBOARD_HOME, stop the fleet."""
     with tempfile.TemporaryDirectory() as folder:
         home = Path(folder)
@@ -437,7 +446,14 @@ def load_session(*, seconds: float, conversations: int, max_rounds: int | None =
         os.environ["SWITCHBOARD_HOME"] = str(home / "home")
         try:
             return asyncio.run(
-                run_load(fleet.agents_file, home, seconds=seconds, conversations=conversations, max_rounds=max_rounds)
+                run_load(
+                    fleet.agents_file,
+                    home,
+                    seconds=seconds,
+                    conversations=conversations,
+                    max_rounds=max_rounds,
+                    tune_gc=tune_gc,
+                )
             )
         finally:
             fleet.stop()
@@ -457,7 +473,7 @@ def _arg(name: str, default: float) -> float:
 def main(quick: bool = False) -> list[Row]:
     seconds = _arg("--seconds", QUICK_SECONDS if quick else DEFAULT_SECONDS)
     conversations = int(_arg("--conversations", DEFAULT_CONVERSATIONS))
-    tally = load_session(seconds=seconds, conversations=conversations)
+    tally = load_session(seconds=seconds, conversations=conversations, tune_gc="--default-gc" not in sys.argv)
     print(tally.summary(), file=sys.stderr)
     bench = f"load {conversations} conv + workflow"
     growth = tally.rss_growth
