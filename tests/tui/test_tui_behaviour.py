@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from textual.widgets import DataTable, Input, Markdown
+from textual.widgets import DataTable, Input
 
 from switchboard.a2a.auth import REDACTED
 from switchboard.a2a.model import (
@@ -31,7 +31,7 @@ from switchboard.tui.scenes import (
 )
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.prompt_pane import PromptPane
-from switchboard.tui.widgets.transcript import UserMessage
+from switchboard.tui.widgets.transcript import LivePage, UserMessage
 
 SIZE = (120, 40)
 
@@ -81,7 +81,7 @@ async def test_answering_the_prompt_pane_continues_the_same_task_and_context(hom
         assert (follow_up.task_id, follow_up.context_id, follow_up.text) == (TASK, CONTEXT, "Ada")
         assert view.conversation.last.view.state is TaskState.COMPLETED
         assert not app.screen.query(PromptPane)
-        rendered = view.query(".artifact-text").last(Markdown)
+        rendered = view.query(".artifact-text").last(LivePage)
         assert rendered.source == "Ada builds an agent"
         assert not str(app.screen.query_one("#tabs").get_tab(view.parent.id).label).startswith("✱")
 
@@ -120,7 +120,7 @@ async def test_agent_markup_and_escape_sequences_are_shown_literally(home):
         timeline = str(view.query_one(".timeline").render())
         assert "[bold red]not bold[/]" in timeline
         assert "\x1b" not in timeline and "pwned" not in timeline
-        assert "\x1b" not in view.query(".artifact-text").last(Markdown).source
+        assert "\x1b" not in view.query(".artifact-text").last(LivePage).source
 
 
 async def test_a_long_stream_renders_exactly_what_was_sent(home):
@@ -131,7 +131,7 @@ async def test_a_long_stream_renders_exactly_what_was_sent(home):
         view = await talk(pilot, 0, "a story")
         from switchboard.tui.scenes import STORY
 
-        assert view.query(".artifact-text").last(Markdown).source == STORY
+        assert view.query(".artifact-text").last(LivePage).source == STORY
         assert view.conversation.last.view.artifacts["story"].text == STORY
 
 

@@ -167,21 +167,41 @@ class _PageMarkdown(RichMarkdown):
     elements: ClassVar = {**RichMarkdown.elements, "heading_open": _Heading}
 
 
-class FrozenPage(Widget):
-    """Markdown that will not change any more, drawn as one widget: a long artifact stays a few widgets.
+class MarkdownPage(Widget):
+    """Markdown drawn as one widget by rich: no widget per block, so laying it out costs one height."""
+
+    def __init__(self, source: str, classes: str) -> None:
+        super().__init__(classes=classes)
+        self.source = source
+
+    def render(self) -> _PageMarkdown:
+        return _PageMarkdown(self.source)
+
+
+class LivePage(MarkdownPage):
+    """The newest page of an artifact's text, drawn again when it grows. A Textual Markdown widget here made a
+    widget per block (a list, a container of items): under a flood, laying those out took most of the loop."""
+
+    def __init__(self) -> None:
+        super().__init__("", classes="artifact-text")
+
+    def show(self, source: str) -> None:
+        if source != self.source:
+            self.source = source
+            self.refresh(layout=True)
+
+
+class FrozenPage(MarkdownPage):
+    """Markdown that will not change any more: a long artifact stays a few widgets.
 
     It holds its source as a string; once out of view (`release`), the parsed markdown and the drawn lines
     are let go, and made again from the source if the page is scrolled back into view.
     """
 
     def __init__(self, source: str) -> None:
-        super().__init__(classes="artifact-page")
-        self.source = source
+        super().__init__(source, classes="artifact-page")
         self._released = False
         self._height = (-1, 0)  # (width, lines at that width)
-
-    def render(self) -> _PageMarkdown:
-        return _PageMarkdown(self.source)
 
     @property
     def drawn(self) -> bool:
@@ -222,8 +242,8 @@ class Column(Vertical):
 class ArtifactBox(Column):
     """One artifact: its title, then its parts; text grows in place as chunks stream in.
 
-    Only the newest page of text is a live Markdown widget (its cost grows with its length); earlier pages
-    are frozen. Text past the render limit is counted, not drawn; it stays in the task view for saving.
+    Only the newest page of text is drawn again as chunks come (its cost grows with its length); earlier
+    pages are frozen. Text past the render limit is counted, not drawn; it stays in the task view for saving.
     """
 
     DEFAULT_CSS = """
@@ -246,7 +266,7 @@ class ArtifactBox(Column):
 
     def compose(self) -> ComposeResult:
         yield Static(classes="artifact-title")
-        yield Markdown(classes="artifact-text")
+        yield LivePage()
 
     @property
     def source(self) -> str:
@@ -274,13 +294,13 @@ class ArtifactBox(Column):
         self._shown_other = len(others)
 
     async def _sync_text(self, artifact: ArtifactView, final: bool) -> None:
-        markdown = self.query_one(".artifact-text", Markdown)
+        live = self.query_one(LivePage)
         total = artifact.text_length
         if artifact is not self._view or total < self._taken:  # a chunk without `append` replaced the text
             self._view, self._taken, self._held, self._live = artifact, 0, "", ""
             pages, self._pages = self._pages, []
             await self.remove_children(pages)
-            await markdown.update("")
+            live.show("")
         end = min(total, self.render_limit)
         if self._taken < end:
             # Claim the delta before any await: a sync must never add the same text twice.
@@ -291,14 +311,14 @@ class ArtifactBox(Column):
             if not final and end < self.render_limit and (escape >= 0 or raw.endswith("\r")):
                 keep = escape if escape >= 0 else len(raw) - 1
                 raw, self._held = raw[:keep], raw[keep:]
-            await self._show(markdown, strip_controls(raw))
+            await self._show(live, strip_controls(raw))
         elif self._held and (final or end >= self.render_limit):
             held, self._held = self._held, ""
-            await self._show(markdown, strip_controls(held))
-        markdown.display = bool(self._live)  # no text yet (or all of it in frozen pages): no empty block
+            await self._show(live, strip_controls(held))
+        live.display = bool(self._live)  # no text yet (or all of it in frozen pages): no empty block
         await self._note_cut(total)
 
-    async def _show(self, markdown: Markdown, text: str) -> None:
+    async def _show(self, page: LivePage, text: str) -> None:
         if not text:
             return
         live = self._live + text
@@ -309,10 +329,8 @@ class ArtifactBox(Column):
         self._live = live
         if frozen:
             self._pages += frozen
-            await self.mount_all(frozen, before=markdown)
-            await markdown.update(live)
-        else:
-            await markdown.append(text)
+            await self.mount_all(frozen, before=page)
+        page.show(live)
 
     def release_pages(self) -> None:
         """Let the pages before the newest few go of their drawing (call when the end is in view)."""
@@ -326,7 +344,7 @@ class ArtifactBox(Column):
         text = f"… {hidden:,} more characters not shown; ctrl+s saves the whole artifact"
         if self._cut is None:
             self._cut = Static(classes="artifact-cut")
-            await self.mount(self._cut, after=self.query_one(".artifact-text", Markdown))
+            await self.mount(self._cut, after=self.query_one(LivePage))
         if text != self._cut_text:
             self._cut_text = text
             self._cut.update(Content.styled(text, "$warning italic"))
