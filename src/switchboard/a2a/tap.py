@@ -71,6 +71,11 @@ class Tap:
         for listener in self.listeners:
             listener(record)
 
+    def add(self, record: WireRecord) -> None:
+        """Keep a record made elsewhere (already redacted, such as a replayed exchange) as if the tap had made
+        it: within the bounds, and passed to the listeners."""
+        self._emit(record)
+
     def _body(self, body: str | bytes | None) -> tuple[str, bool]:
         if body is None:
             return "", False

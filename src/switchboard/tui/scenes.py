@@ -344,7 +344,8 @@ async def prompt_scene(pilot) -> None:
 
 
 async def wire_scene(pilot) -> None:
-    pilot.app.tap.records.extend(wire_records())
+    for record in wire_records():  # through the tap's listeners, as a real exchange reaches the wire view
+        pilot.app.tap.add(record)
     await stream_scene(pilot)
     await pilot.press("f2")
     await settle(pilot)
