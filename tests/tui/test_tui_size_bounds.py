@@ -9,6 +9,8 @@ import tracemalloc
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from textual.geometry import Region
+
 from switchboard.a2a.model import (
     Artifact,
     ArtifactUpdate,
@@ -21,7 +23,7 @@ from switchboard.a2a.model import (
 )
 from switchboard.tui.scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from switchboard.tui.widgets.conversation_view import ConversationView, downloads_dir
-from switchboard.tui.widgets.transcript import KEPT_DRAWN, PAGE, ArtifactBox, FrozenPage
+from switchboard.tui.widgets.transcript import KEPT_DRAWN, PAGE, ArtifactBox, FrozenPages
 from switchboard.tui.widgets.wire_view import BATCH, WireView
 
 SIZE = (120, 40)
@@ -153,17 +155,19 @@ async def test_a_long_markdown_artifact_is_paged_exactly_and_escapes_cut_between
         await settle(pilot, 0.3)
         box = view.query_one(ArtifactBox)
         assert box.source == document
-        pages = list(box.query(FrozenPage))
-        assert len(pages) >= 4
+        pages = box.query_one(FrozenPages)
+        assert len(pages.sources) >= 4
         # Pages are cut at blank lines outside code fences, so each one is whole markdown on its own.
-        assert all(page.source.endswith("\n\n") and page.source.count("```") % 2 == 0 for page in pages)
-        # Pages out of view hold their source only; scrolled back into view, a page is drawn again.
-        assert not any(page.drawn for page in pages[:-KEPT_DRAWN])
+        assert all(page.endswith("\n\n") and page.count("```") % 2 == 0 for page in pages.sources)
+        # Only the last few pages drawn keep their lines: at the end, the newest ones.
+        assert 0 < len(pages.drawn) <= KEPT_DRAWN
+        assert 0 not in pages.drawn
+        # Scrolled back into view, the first page is drawn again from its source, and shown.
         view.query_one(".transcript").scroll_home(animate=False)
         await settle(pilot, 0.3)
-        first = pages[0]
-        assert first.drawn
-        assert "Section 0" in "".join(strip.text for strip in first._render_cache.lines)
+        assert 0 in pages.drawn and len(pages.drawn) <= KEPT_DRAWN
+        top = Region(0, 0, pages.size.width, 3)
+        assert "Section 0" in "".join(strip.text for strip in pages.render_lines(top))
 
 
 async def test_the_hidden_wire_view_draws_nothing_and_shows_the_newest_records_when_opened(tmp_path):

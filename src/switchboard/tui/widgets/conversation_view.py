@@ -278,8 +278,6 @@ class ConversationView(Vertical):
         if following:
             transcript.scroll_end(animate=False, immediate=True)
             self._followed_to = transcript.max_scroll_y
-            if self._turn_view is not None:
-                self._turn_view.release_pages()
         # A sync and the repaint it causes hold up everything else, the stream included: under a flood (or on a
         # busy machine) render less often, so that rendering takes about a third of the time at most.
         self._interval = min(SLOWEST, max(FRAME, 2 * (time.perf_counter() - started)))

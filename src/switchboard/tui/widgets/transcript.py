@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from typing import ClassVar
 
 from rich.markdown import Heading as RichHeading
@@ -16,10 +17,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.geometry import NULL_SIZE, Size
+from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
-from textual.widget import Widget, _RenderCache
+from textual.visual import Visual, visualize
+from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 from ...a2a.model import DataPart, FilePart, Part, TaskStatus, TextPart
@@ -142,8 +144,8 @@ class FileRow(Static, can_focus=True):
         self.post_message(self.SaveRequested(self.part))
 
 
-KEPT_DRAWN = 2  # the newest frozen pages keep their drawn lines (they are in view while the stream is followed)
-PAGE = 1_500  # characters of markdown in the live widget; whole pages before it are frozen, one widget each
+KEPT_DRAWN = 4  # frozen pages whose drawn lines are kept: those in view (a screen spans two or three)
+PAGE = 1_500  # characters of markdown in the live page; whole pages before it are frozen
 HELD_BACK = 256  # an escape sequence may be cut between chunks: text from a late ESC waits for the next sync
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
 
@@ -167,64 +169,100 @@ class _PageMarkdown(RichMarkdown):
     elements: ClassVar = {**RichMarkdown.elements, "heading_open": _Heading}
 
 
-class MarkdownPage(Widget):
-    """Markdown drawn as one widget by rich: no widget per block, so laying it out costs one height."""
-
-    def __init__(self, source: str, classes: str) -> None:
-        super().__init__(classes=classes)
-        self.source = source
-
-    def render(self) -> _PageMarkdown:
-        return _PageMarkdown(self.source)
+def draw_markdown(widget: Widget, source: str, width: int) -> list[Strip]:
+    """`source` drawn by rich's Markdown at `width`, in `widget`'s style: one page's lines."""
+    return Visual.to_strips(widget, visualize(widget, _PageMarkdown(source)), width, None, widget.visual_style)
 
 
-class LivePage(MarkdownPage):
-    """The newest page of an artifact's text, drawn again when it grows. A Textual Markdown widget here made a
-    widget per block (a list, a container of items): under a flood, laying those out took most of the loop."""
+class LivePage(Widget):
+    """The newest page of an artifact's text, drawn again when it grows, once per change: its lines serve for
+    its height and for painting. A Textual Markdown widget here made a widget per block (a list, a container
+    of items): under a flood, laying those out took most of the loop. Drawn as the frozen pages are, a page
+    looks the same before and after it freezes."""
 
     def __init__(self) -> None:
-        super().__init__("", classes="artifact-text")
+        super().__init__(classes="artifact-text")
+        self.source = ""
+        self._lines: tuple[int, list[Strip]] = (0, [])  # (width, lines), width 0: not drawn
 
     def show(self, source: str) -> None:
         if source != self.source:
             self.source = source
+            self._lines = (0, [])
             self.refresh(layout=True)
 
-
-class FrozenPage(MarkdownPage):
-    """Markdown that will not change any more: a long artifact stays a few widgets.
-
-    It holds its source as a string; once out of view (`release`), the parsed markdown and the drawn lines
-    are let go, and made again from the source if the page is scrolled back into view.
-    """
-
-    def __init__(self, source: str) -> None:
-        super().__init__(source, classes="artifact-page")
-        self._released = False
-        self._height = (-1, 0)  # (width, lines at that width)
-
-    @property
-    def drawn(self) -> bool:
-        """The page holds what drawing it made: parsed markdown, or lines."""
-        return bool(self._render_cache.lines) or "_render.visual" in self._layout_cache
+    def _draw(self, width: int) -> list[Strip]:
+        if self._lines[0] != width:
+            self._lines = (width, draw_markdown(self, self.source, width) if width else [])
+        return self._lines[1]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        # Kept across refreshes (mounting a sibling refreshes every page): the source never changes, and
-        # measuring means parsing and drawing the whole page.
-        if self._height[0] != width:
-            self._height = (width, super().get_content_height(container, viewport, width))
-            if self._released:
-                self._layout_cache.clear()  # measured, not shown: the parsed markdown goes again
-        return self._height[1]
+        return len(self._draw(width))
 
-    def release(self) -> None:
-        """Let go of what drawing the page made (its height stays known, so the layout does not change).
-        A page's lines are thousands of objects that every full garbage collection would walk."""
-        self._released = True
-        if self.drawn:
-            self._layout_cache.clear()
-            self._render_cache = _RenderCache(NULL_SIZE, [])
-            self._set_dirty()  # drawn again from the source when painted
+    def render_line(self, y: int) -> Strip:
+        lines = self._draw(self.size.width)
+        return lines[y] if y < len(lines) else Strip.blank(self.size.width, self.visual_style.rich_style)
+
+    def notify_style_update(self) -> None:
+        self._lines = (0, [])  # drawn in the old theme's colours
+        super().notify_style_update()
+
+
+class FrozenPages(Widget):
+    """An artifact's pages that will not change any more, as one widget however many there are: a layout
+    costs one height, not one per page (a flood of 160,000 characters made a hundred page widgets, all
+    arranged again on every frame).
+
+    Each page is measured once per width (its line count kept); only the pages in view are drawn, and the
+    lines of the last few drawn are kept: a page's lines are thousands of objects that every full garbage
+    collection would walk.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(classes="artifact-pages")
+        self.sources: list[str] = []
+        self._width = 0
+        self._tops = [0]  # the first line of each measured page, and the line after the last
+        self._drawn: dict[int, list[Strip]] = {}  # page index -> its lines, the most recently drawn last
+
+    def add(self, sources: list[str]) -> None:
+        self.sources += sources
+        self.refresh(layout=True)
+
+    @property
+    def drawn(self) -> list[int]:
+        """The pages whose lines are kept, the most recently drawn last."""
+        return list(self._drawn)
+
+    def _draw(self, index: int, width: int) -> list[Strip]:
+        lines = self._drawn.pop(index, None)
+        if lines is None:
+            lines = draw_markdown(self, self.sources[index], width)
+            while len(self._drawn) >= KEPT_DRAWN:
+                del self._drawn[next(iter(self._drawn))]
+        self._drawn[index] = lines
+        return lines
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if width != self._width:
+            self._width, self._tops = width, [0]
+            self._drawn.clear()
+        if width:
+            for index in range(len(self._tops) - 1, len(self.sources)):
+                self._tops.append(self._tops[-1] + len(self._draw(index, width)))  # measuring is drawing
+        return self._tops[-1]
+
+    def render_line(self, y: int) -> Strip:
+        index = bisect_right(self._tops, y) - 1
+        if self._width and 0 <= index < len(self._tops) - 1:
+            lines = self._draw(index, self._width)
+            if y - self._tops[index] < len(lines):
+                return lines[y - self._tops[index]]
+        return Strip.blank(self.size.width, self.visual_style.rich_style)
+
+    def notify_style_update(self) -> None:
+        self._drawn.clear()  # drawn in the old theme's colours
+        super().notify_style_update()
 
 
 class Column(Vertical):
@@ -247,7 +285,7 @@ class ArtifactBox(Column):
     """
 
     DEFAULT_CSS = """
-    ArtifactBox > .artifact-page { height: auto; margin: 0; padding: 0; }
+    ArtifactBox > .artifact-pages { height: auto; margin: 0; padding: 0; }
     """
 
     def __init__(self, artifact: ArtifactView, render_limit: int) -> None:
@@ -258,7 +296,6 @@ class ArtifactBox(Column):
         self._taken = 0  # characters of the artifact's text passed to the screen (or held back)
         self._held = ""  # the raw tail held back from the last sync
         self._live = ""  # the live widget's source
-        self._pages: list[FrozenPage] = []
         self._title: Content | None = None
         self._cut: Static | None = None
         self._cut_text = ""
@@ -266,12 +303,13 @@ class ArtifactBox(Column):
 
     def compose(self) -> ComposeResult:
         yield Static(classes="artifact-title")
+        yield FrozenPages()
         yield LivePage()
 
     @property
     def source(self) -> str:
         """The markdown on screen: the frozen pages and the live one, in order."""
-        return "".join(page.source for page in self._pages) + self._live
+        return "".join(self.query_one(FrozenPages).sources) + self._live
 
     async def sync(self, artifact: ArtifactView, final: bool = False) -> None:
         """Show what is new in `artifact`; `final`: the turn is over, so nothing held back waits for more."""
@@ -298,8 +336,8 @@ class ArtifactBox(Column):
         total = artifact.text_length
         if artifact is not self._view or total < self._taken:  # a chunk without `append` replaced the text
             self._view, self._taken, self._held, self._live = artifact, 0, "", ""
-            pages, self._pages = self._pages, []
-            await self.remove_children(pages)
+            await self.query_one(FrozenPages).remove()
+            await self.mount(FrozenPages(), before=live)
             live.show("")
         end = min(total, self.render_limit)
         if self._taken < end:
@@ -322,20 +360,14 @@ class ArtifactBox(Column):
         if not text:
             return
         live = self._live + text
-        frozen: list[FrozenPage] = []
+        frozen: list[str] = []
         while len(live) > PAGE and (cut := page_cut(live)):
-            frozen.append(FrozenPage(live[:cut]))
+            frozen.append(live[:cut])
             live = live[cut:]
         self._live = live
         if frozen:
-            self._pages += frozen
-            await self.mount_all(frozen, before=page)
+            self.query_one(FrozenPages).add(frozen)
         page.show(live)
-
-    def release_pages(self) -> None:
-        """Let the pages before the newest few go of their drawing (call when the end is in view)."""
-        for page in self._pages[:-KEPT_DRAWN]:
-            page.release()
 
     async def _note_cut(self, total: int) -> None:
         hidden = total - self.render_limit
@@ -428,8 +460,3 @@ class TurnView(Column):
     async def add_notes(self, notes: list[str]) -> None:
         """Show notes (protocol oddities, the client's warnings) under the turn."""
         await self.query_one(".notices", Column).mount_all([NoteLine(text) for text in notes])
-
-    def release_pages(self) -> None:
-        """The transcript shows the end of this turn: its artifacts' older pages are out of view."""
-        for box in self._boxes.values():
-            box.release_pages()
