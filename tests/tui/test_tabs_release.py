@@ -27,8 +27,8 @@ from switchboard.workflow.spec import load_workflow
 
 SIZE = (120, 40)
 # A timer that asyncio has canceled stays in its queue, with the context it was made in, until it comes due: one
-# set by a closed tab's worker (a read timeout, a stream's stall watch) holds that worker, and so its view, until
-# then. The app's HTTP timeouts are short here; the stall watch (60 s) bounds the wait.
+# set by a closed tab's worker (an HTTP read timeout) holds that worker, and so its view, until then. The app's
+# HTTP timeouts are short here; the stall watch's timers carry an empty context and hold nothing.
 RELEASE_TIMEOUT = 5.0
 RELEASE_WAIT = 75.0
 WORKFLOW = """\

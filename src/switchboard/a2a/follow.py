@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Literal
@@ -87,7 +88,12 @@ class _StallWatch:
         """Watch the current task's waits."""
         if self.seconds is not None and self._timer is None:
             self._task = asyncio.current_task()
-            self._timer = self.loop.call_later(self.seconds / self.TICKS, self._tick)
+            self._schedule()
+
+    def _schedule(self) -> None:
+        # An empty context: a canceled timer stays in the loop until it is due, and the caller's context (a UI's
+        # active widget, say) would stay alive with it.
+        self._timer = self.loop.call_later(self.seconds / self.TICKS, self._tick, context=contextvars.Context())
 
     def stop(self) -> None:
         self.waiting = False
@@ -106,7 +112,7 @@ class _StallWatch:
         else:
             self._seen = self.waits if self.waiting and self.is_open else -1
             self._ticks = 0
-        self._timer = self.loop.call_later(self.seconds / self.TICKS, self._tick)
+        self._schedule()
 
     def stalled(self) -> bool:
         """After the wait ended (by an event or a cancellation): whether the watch cut it, its own
