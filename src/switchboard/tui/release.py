@@ -5,7 +5,8 @@ footer's `compact`) only when that reactive next changes, and a signal's subscri
 the screen's text selection) only when the signal is next published. Neither may ever happen: every closed tab
 then stays in memory through its message box, and the footer, which is composed again whenever the focus moves,
 keeps every footer key it ever had. A query's cache (up to 1,024 entries a node) holds removed tabs too.
-`forget_removed` drops what belongs to nodes that are gone.
+`forget_removed` drops what belongs to nodes that are gone. It reads Textual's private state, each piece looked up
+with a default, so a Textual that keeps it elsewhere costs only the memory this would have saved.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from textual.signal import Signal
 
 
 def _gone(node: DOMNode) -> bool:
-    return node._closing or node._closed
+    return getattr(node, "_closing", False) or getattr(node, "_closed", False)
 
 
 def _removed(node: object) -> bool:
@@ -30,8 +31,8 @@ def forget_removed(app: App) -> int:
     for screen in app.screen_stack:
         owners.extend(screen.walk_children(with_self=True))
     for owner in owners:
-        cache = owner._query_one_cache  # keyed by the DOM's version: old entries are never hit again, only evicted
-        stale = [key for key in list(cache.keys()) if _removed(cache.get(key))]
+        cache = getattr(owner, "_query_one_cache", None)  # keyed by the DOM's version: old entries are only evicted
+        stale = [key for key in list(cache.keys()) if _removed(cache.get(key))] if cache is not None else []
         for key in stale:
             cache.discard(key)
         dropped += len(stale)
@@ -48,8 +49,8 @@ def forget_removed(app: App) -> int:
                 # As Textual itself decides when it publishes.
                 gone = [
                     node
-                    for node in list(signal._subscriptions.keys())
-                    if not (node.is_running and node.is_attached) or node._pruning
+                    for node in list(getattr(signal, "_subscriptions", {}).keys())
+                    if not (node.is_running and node.is_attached) or getattr(node, "_pruning", False)
                 ]
                 for node in gone:
                     signal.unsubscribe(node)
