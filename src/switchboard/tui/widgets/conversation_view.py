@@ -33,7 +33,7 @@ from ...paths import data_dir
 from ...safe_text import strip_controls
 from .composer import Composer
 from .prompt_pane import PromptPane
-from .transcript import FileRow, NoteLine, TurnView, UserMessage, state_badge
+from .transcript import FileRow, NoteLine, TranscriptScroll, TurnView, UserMessage, state_badge
 from .visibility import in_shown_tab
 
 FRAME = 1 / 30  # the transcript is re-rendered at most this often while a stream floods in
@@ -94,7 +94,7 @@ class ConversationView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(classes="conversation-head")
-        yield VerticalScroll(classes="transcript")
+        yield TranscriptScroll(classes="transcript")
         yield Composer(self.status.skills, self.prefill)
 
     def on_mount(self) -> None:

@@ -15,7 +15,7 @@ from rich.markdown import Heading as RichHeading
 from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
@@ -169,12 +169,33 @@ class _PageMarkdown(RichMarkdown):
     elements: ClassVar = {**RichMarkdown.elements, "heading_open": _Heading}
 
 
+class SizedByLayout(Widget):
+    """A widget whose virtual size asks for no second layout. Textual makes a widget's virtual size a
+    reactive that requests a layout when it changes; the layout that set it has already placed everything, so
+    a growing transcript was laid out twice per frame."""
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
+
+
+class TranscriptScroll(VerticalScroll):
+    """The scrolling transcript of a conversation: laid out again when its virtual size shows or hides a
+    scrollbar (which changes the width of everything in it), not each time it grows."""
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        bars = (self.show_vertical_scrollbar, self.show_horizontal_scrollbar)
+        updated = super()._size_updated(size, virtual_size, container_size, layout=False)
+        if (self.show_vertical_scrollbar, self.show_horizontal_scrollbar) != bars:
+            self.refresh(layout=True)
+        return updated
+
+
 def draw_markdown(widget: Widget, source: str, width: int) -> list[Strip]:
     """`source` drawn by rich's Markdown at `width`, in `widget`'s style: one page's lines."""
     return Visual.to_strips(widget, visualize(widget, _PageMarkdown(source)), width, None, widget.visual_style)
 
 
-class LivePage(Widget):
+class LivePage(SizedByLayout):
     """The newest page of an artifact's text, drawn again when it grows, once per change: its lines serve for
     its height and for painting. A Textual Markdown widget here made a widget per block (a list, a container
     of items): under a flood, laying those out took most of the loop. Drawn as the frozen pages are, a page
@@ -208,7 +229,7 @@ class LivePage(Widget):
         super().notify_style_update()
 
 
-class FrozenPages(Widget):
+class FrozenPages(SizedByLayout):
     """An artifact's pages that will not change any more, as one widget however many there are: a layout
     costs one height, not one per page (a flood of 160,000 characters made a hundred page widgets, all
     arranged again on every frame).
