@@ -30,8 +30,9 @@ from switchboard.tui.scenes import (
     writer_events,
 )
 from switchboard.tui.widgets.conversation_view import ConversationView
+from switchboard.tui.widgets.markdown_pages import LivePage
 from switchboard.tui.widgets.prompt_pane import PromptPane
-from switchboard.tui.widgets.transcript import LivePage, UserMessage
+from switchboard.tui.widgets.transcript import UserMessage
 
 SIZE = (120, 40)
 

@@ -23,7 +23,8 @@ from switchboard.a2a.model import (
 )
 from switchboard.tui.scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from switchboard.tui.widgets.conversation_view import ConversationView, downloads_dir
-from switchboard.tui.widgets.transcript import KEPT_DRAWN, PAGE, ArtifactBox, FrozenPages
+from switchboard.tui.widgets.markdown_pages import KEPT_DRAWN, PAGE, FrozenPages
+from switchboard.tui.widgets.transcript import ArtifactBox
 from switchboard.tui.widgets.wire_view import BATCH, WireView
 
 SIZE = (120, 40)

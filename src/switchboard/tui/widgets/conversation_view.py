@@ -32,8 +32,9 @@ from ...link import AgentLink
 from ...paths import data_dir
 from ...safe_text import strip_controls
 from .composer import Composer
+from .markdown_pages import TranscriptScroll
 from .prompt_pane import PromptPane
-from .transcript import FileRow, NoteLine, TranscriptScroll, TurnView, UserMessage, state_badge
+from .transcript import FileRow, NoteLine, TurnView, UserMessage, state_badge
 from .visibility import in_shown_tab
 
 FRAME = 1 / 30  # the transcript is re-rendered at most this often while a stream floods in
