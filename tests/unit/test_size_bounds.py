@@ -1,7 +1,9 @@
 """Size bounds in the core: an artifact's text spills to disk past a bound and reads back exactly; the wire
-tap keeps a bounded number of body characters."""
+tap keeps a bounded memory of bodies."""
 
 from __future__ import annotations
+
+import sys
 
 from switchboard.a2a.model import Artifact, ArtifactUpdate, DataPart, Task, TaskState, TaskStatus, TextPart, text_of
 from switchboard.a2a.spill import TextSpill
@@ -72,7 +74,7 @@ def test_without_a_bound_nothing_spills():
     assert view.artifacts["a"].spill is None and view.artifacts["a"].text_length == 10_000
 
 
-def test_the_tap_keeps_a_bounded_number_of_body_characters_and_cuts_huge_frames():
+def test_the_tap_keeps_a_bounded_memory_of_bodies_and_cuts_huge_frames():
     tap = Tap(max_records=1000, max_body=1000, max_bytes=10_000)
     exchange = tap.request("POST", "http://127.0.0.1/", [], "{}")
     huge = ("é" * 5_000_000).encode()  # 10 MB of bytes: only the kept part is decoded
@@ -81,9 +83,18 @@ def test_the_tap_keeps_a_bounded_number_of_body_characters_and_cuts_huge_frames(
     for _ in range(100):
         tap.frame(exchange, "message", "b" * 900)
     bodies = [r.body for r in tap.records]
-    assert sum(map(len, bodies)) <= 10_000
+    assert sum(map(sys.getsizeof, bodies)) <= 10_000
     assert tap.records[-1].body == "b" * 900  # the newest stay
     assert all(len(body) <= 1000 for body in bodies)
     cut = Tap(max_body=1000)
     cut.response(1, 200, [], huge)
     assert cut.records[-1].truncated and cut.records[-1].body == "é" * 1000
+
+
+def test_the_taps_bound_is_memory_so_wide_characters_keep_fewer_records():
+    narrow, wide = Tap(max_bytes=100_000), Tap(max_bytes=100_000)
+    for _ in range(100):
+        narrow.frame(1, "message", "a" * 1000)  # one byte a character
+        wide.frame(1, "message", "\u2713" * 1000)  # two bytes a character
+    assert sum(sys.getsizeof(r.body) for r in wide.records) <= 100_000
+    assert len(wide.records) < len(narrow.records) < 100

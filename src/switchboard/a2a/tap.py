@@ -10,6 +10,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from sys import getsizeof
 from typing import Literal
 
 from ..safe_text import strip_controls
@@ -35,8 +36,9 @@ class WireRecord:
 class Tap:
     """Collects WireRecords and passes each to its listeners as it happens.
 
-    Bounded twice: at most `max_records` records, and at most `max_bytes` characters of bodies among them (a
-    stream of huge frames keeps fewer records); each body is cut to `max_body` characters.
+    Bounded twice: at most `max_records` records, and at most `max_bytes` bytes of memory in their bodies (a
+    stream of huge frames keeps fewer records); each body is cut to `max_body` characters. Memory, not characters:
+    a body with one character past U+00FF takes two bytes a character, past U+FFFF four.
     """
 
     def __init__(
@@ -53,7 +55,7 @@ class Tap:
         self.sensitive_headers: set[str] = set()
         self._max_body = max_body
         self._max_bytes = max_bytes
-        self._kept = 0  # characters of body in `records`
+        self._kept = 0  # bytes of body in `records`
         self._t0 = time.monotonic()
         self._next = 0
         self.emitted = 0  # records made so far; the newest of them are in `records`
@@ -62,11 +64,11 @@ class Tap:
     def _emit(self, record: WireRecord) -> None:
         records = self.records
         if len(records) == records.maxlen:
-            self._kept -= len(records[0].body)
+            self._kept -= getsizeof(records[0].body)
         records.append(record)
-        self._kept += len(record.body)
+        self._kept += getsizeof(record.body)
         while self._kept > self._max_bytes and len(records) > 1:
-            self._kept -= len(records.popleft().body)
+            self._kept -= getsizeof(records.popleft().body)
         self.emitted += 1
         for listener in self.listeners:
             listener(record)
