@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from functools import partial
 
 from textual.widgets import TabbedContent
+from tui_support import until as wait_until
 
 from switchboard.a2a.model import (
     Artifact,
@@ -50,10 +52,7 @@ class SteppedLink(ScriptedLink):
         yield StatusUpdate(task_id=TASK, context_id=CONTEXT, status=TaskStatus(state=TaskState.COMPLETED, message=done))
 
 
-async def until(predicate, timeout: float = 30) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.02)
+until = partial(wait_until, timeout=30, every=0.02)
 
 
 def drawn(view: ConversationView) -> str:

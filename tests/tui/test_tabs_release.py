@@ -4,21 +4,19 @@ The real demo fleet (official a2a-sdk servers on 127.0.0.1) is the peer."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
-import os
 import time
 import weakref
 
 import pytest
 from textual.widgets import Input, TabbedContent
 from textual.widgets._footer import FooterKey
+from tui_support import demo_fleet, until
 
 from switchboard.a2a.http import new_http_client
 from switchboard.a2a.model import TaskState, TextPart
 from switchboard.agents import AgentsFile
 from switchboard.demo.base import DemoSettings
-from switchboard.demo.fleet import start_in_background
 from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.widgets.composer import MessageArea
 from switchboard.tui.widgets.run_view import RunView
@@ -55,19 +53,8 @@ CONVERSATIONS = [  # agent, message, how its turn stands when the tab closes
 
 @pytest.fixture(scope="module")
 def fleet():
-    handle = start_in_background(first_port=0, settings=DemoSettings(writer_pace_ms=1))
-    saved = {name: os.environ.get(name) for name in handle.credential_env}
-    os.environ.update(handle.credential_env)
-    yield handle
-    handle.stop()
-    for name, value in saved.items():
-        os.environ.pop(name, None) if value is None else os.environ.__setitem__(name, value)
-
-
-async def until(predicate, timeout: float = 30.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.05)
+    with demo_fleet(DemoSettings(writer_pace_ms=1)) as handle:
+        yield handle
 
 
 def settled(view, how: str) -> bool:

@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from functools import partial
+
+from tui_support import until as wait_until
 
 from switchboard.a2a.errors import SwitchboardError
 from switchboard.a2a.model import (
@@ -43,10 +46,7 @@ async def open_and_send(pilot, text: str) -> ConversationView:
     return pilot.app.screen.query(ConversationView).last()
 
 
-async def until(predicate, timeout: float = 60) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.02)
+until = partial(wait_until, timeout=60, every=0.02)
 
 
 @dataclass

@@ -3,11 +3,11 @@ or an export, and the app stays usable after the flood of junk."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
 from textual.widgets import DataTable
+from tui_support import until
 
 from switchboard.a2a.model import TaskState
 from switchboard.demo import hostile
@@ -34,12 +34,6 @@ def agent():
 def app(agent, tmp_path, monkeypatch):
     monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
     return SwitchboardApp(tmp_path / "agents.yaml", extra_agents=[agent.as_entry()], steady=True)
-
-
-async def until(predicate, timeout: float = 30.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.05)
 
 
 def screen_text(app) -> str:

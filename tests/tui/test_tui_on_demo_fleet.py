@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 
 import pytest
 from textual.widgets import DataTable, Input
+from tui_support import demo_fleet, until
 
 from switchboard.a2a.model import DataPart, TaskState
 from switchboard.demo import writer
 from switchboard.demo.base import DemoSettings
-from switchboard.demo.fleet import start_in_background
 from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.prompt_pane import PromptPane
@@ -22,16 +21,8 @@ SIZE = (120, 40)
 
 @pytest.fixture(scope="module")
 def fleet():
-    handle = start_in_background(first_port=0, settings=DemoSettings(writer_pace_ms=1, quick_research_seconds=20))
-    saved = {name: os.environ.get(name) for name in handle.credential_env}
-    os.environ.update(handle.credential_env)
-    yield handle
-    handle.stop()
-    for name, value in saved.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
+    with demo_fleet(DemoSettings(writer_pace_ms=1, quick_research_seconds=20)) as handle:
+        yield handle
 
 
 @pytest.fixture
@@ -40,12 +31,6 @@ def app(fleet, tmp_path, monkeypatch):
     return SwitchboardApp(
         tmp_path / "agents.yaml", extra_agents=[agent.as_entry() for agent in fleet.agents], steady=True
     )
-
-
-async def until(predicate, timeout: float = 30.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.05)
 
 
 async def open_agent(pilot, name: str) -> ConversationView:

@@ -8,8 +8,10 @@ import hashlib
 import tracemalloc
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from functools import partial
 
 from textual.geometry import Region
+from tui_support import until as wait_until
 
 from switchboard.a2a.model import (
     Artifact,
@@ -80,10 +82,7 @@ async def open_and_send(pilot, text: str) -> ConversationView:
     return pilot.app.screen.query(ConversationView).last()
 
 
-async def until(predicate, timeout: float = 120) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.05)
+until = partial(wait_until, timeout=120, every=0.05)
 
 
 async def test_an_endless_stream_stays_bounded_and_responsive_and_saves_whole(tmp_path):

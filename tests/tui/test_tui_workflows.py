@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
-
 import pytest
 from textual.widgets import Input
+from tui_support import demo_fleet, until
 
 from switchboard.demo.base import DemoSettings
-from switchboard.demo.fleet import start_in_background
 from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.widgets.prompt_pane import PromptPane
 from switchboard.tui.widgets.run_view import RunView
@@ -41,19 +38,8 @@ steps:
 
 @pytest.fixture(scope="module")
 def fleet():
-    handle = start_in_background(first_port=0, settings=DemoSettings(writer_pace_ms=1))
-    saved = {name: os.environ.get(name) for name in handle.credential_env}
-    os.environ.update(handle.credential_env)
-    yield handle
-    handle.stop()
-    for name, value in saved.items():
-        os.environ.pop(name, None) if value is None else os.environ.__setitem__(name, value)
-
-
-async def until(predicate, timeout: float = 30.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.05)
+    with demo_fleet(DemoSettings(writer_pace_ms=1)) as handle:
+        yield handle
 
 
 async def test_a_workflow_launched_from_the_tui_pauses_for_input_then_completes(fleet, tmp_path, monkeypatch):

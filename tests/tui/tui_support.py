@@ -1,0 +1,35 @@
+"""Helpers shared by the TUI tests: waiting for the app to get somewhere, and a demo fleet for a module."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from switchboard.demo.base import DemoSettings
+from switchboard.demo.fleet import BackgroundFleet, start_in_background
+
+
+async def until(predicate: Callable[[], object], timeout: float = 30.0, every: float = 0.05) -> None:
+    """Wait until `predicate()` is true, looking every `every` seconds; TimeoutError after `timeout`."""
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(every)
+
+
+@contextmanager
+def demo_fleet(settings: DemoSettings) -> Iterator[BackgroundFleet]:
+    """The demo fleet on free ports, its agents' credentials in the environment until it stops."""
+    handle = start_in_background(first_port=0, settings=settings)
+    saved = {name: os.environ.get(name) for name in handle.credential_env}
+    os.environ.update(handle.credential_env)
+    try:
+        yield handle
+    finally:
+        handle.stop()
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
