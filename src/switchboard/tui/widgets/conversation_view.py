@@ -35,7 +35,7 @@ from .composer import Composer
 from .markdown_pages import TranscriptScroll
 from .prompt_pane import PromptPane
 from .transcript import FileRow, NoteLine, TurnView, UserMessage, state_badge
-from .visibility import in_shown_tab
+from .visibility import being_removed, in_shown_tab
 
 FRAME = 1 / 30  # the transcript is re-rendered at most this often while a stream floods in
 SLOWEST = 0.25  # and at least this often, however long a render takes
@@ -88,10 +88,8 @@ class ConversationView(Vertical):
         return self._canceling
 
     def _gone(self) -> bool:
-        """Closed, or being removed. Textual removes a view's children before the view itself, and stops the
-        view's workers last: a turn's worker can go on while the view is still attached but its transcript or
-        message box is no longer there."""
-        return not self.is_attached or self._closing or self._pruning
+        """Closed, or being removed: a turn's worker can go on while its transcript or message box is gone."""
+        return being_removed(self)
 
     def compose(self) -> ComposeResult:
         yield Static(classes="conversation-head")

@@ -28,7 +28,7 @@ from ...safe_text import strip_controls
 from ...workflow.state import AskRequest, RunFinished, StepEvent, StepState
 from .prompt_pane import PromptPane
 from .transcript import TurnView
-from .visibility import in_shown_tab
+from .visibility import being_removed, in_shown_tab
 
 FRAME = 1 / 20
 STATUS_STYLE = {
@@ -112,7 +112,7 @@ class RunView(Vertical):
     def _gone(self) -> bool:
         """Closed, or being removed: Textual takes the children away first, and a widget mounted into a view
         being removed is never composed (its parts are not there to update)."""
-        return not self.is_attached or self._closing or self._pruning or not self.children
+        return being_removed(self) or not self.children
 
     def compose(self) -> ComposeResult:
         yield Static(classes="run-head")
