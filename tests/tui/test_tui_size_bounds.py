@@ -27,7 +27,7 @@ from switchboard.tui.scenes import CONTEXT, TASK, ScriptedLink, build_app, card,
 from switchboard.tui.widgets.conversation_view import ConversationView, downloads_dir
 from switchboard.tui.widgets.markdown_pages import KEPT_DRAWN, PAGE, FrozenPages
 from switchboard.tui.widgets.transcript import ArtifactBox
-from switchboard.tui.widgets.wire_view import BATCH, WireView
+from switchboard.tui.widgets.wire_view import KEPT_LINES, WireView
 
 SIZE = (120, 40)
 MB = 2**20
@@ -170,7 +170,7 @@ async def test_a_long_markdown_artifact_is_paged_exactly_and_escapes_cut_between
         assert "Section 0" in "".join(strip.text for strip in pages.render_lines(top))
 
 
-async def test_the_hidden_wire_view_draws_nothing_and_shows_the_newest_records_when_opened(tmp_path):
+async def test_the_wire_view_draws_only_the_lines_in_view_and_follows_the_tap(tmp_path):
     app = build_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, 0.2)
@@ -178,14 +178,36 @@ async def test_the_hidden_wire_view_draws_nothing_and_shows_the_newest_records_w
         for i in range(3000):
             app.tap.frame(1, "message", f"frame {i}")
         await settle(pilot, 0.3)
-        assert not wire.drawing and wire.lines == []
+        assert not wire.drawing and wire.drawn == 0  # hidden: nothing laid out, nothing drawn
+
+        def shown() -> list[str]:
+            return [wire.render_line(y).text.rstrip() for y in range(wire.scrollable_content_region.height)]
+
         await pilot.press("f2")
         await settle(pilot, 0.3)
-        shown = [strip.text.rstrip() for strip in wire.lines]
-        # One line counts what a frame's batch could not draw, then the newest records, oldest first.
-        assert len(shown) == 1 + BATCH
-        assert f"{3000 - BATCH:,} records not drawn" in shown[0]
-        assert shown[1].endswith(f"frame {3000 - BATCH}") and shown[-1].endswith("frame 2999")
+        # Every record the tap holds is a line; the view is at the newest, and only its lines are drawn.
+        assert wire.virtual_size.height == len(app.tap.records) == 3000
+        assert shown()[-1].endswith("frame 2999") and shown()[-2].endswith("frame 2998")
+        assert wire.drawn <= max(KEPT_LINES, 2 * wire.size.height)
         app.tap.frame(1, "message", "one more")
         await settle(pilot, 0.3)
-        assert wire.lines[-1].text.rstrip().endswith("one more") and len(wire.lines) == 2 + BATCH
+        assert shown()[-1].endswith("one more")
+
+        # Scrolled back, the lines in view stay put while the oldest records leave the tap.
+        wire.scroll_to(y=10, animate=False, immediate=True)
+        await settle(pilot, 0.1)
+        top = shown()[0]
+        assert top.endswith("frame 10")
+        for i in range(app.tap.records.maxlen):
+            app.tap.frame(1, "message", f"later {i}")
+        await settle(pilot, 0.3)
+        assert wire.scroll_y == 0  # the records it showed have left the tap: it shows the oldest it has
+        assert shown()[0].endswith("later 0")
+        wire.scroll_to(y=wire.max_scroll_y - 5, animate=False, immediate=True)
+        await settle(pilot, 0.1)
+        held = shown()[0]
+        for i in range(20):
+            app.tap.frame(1, "message", f"last {i}")
+        await settle(pilot, 0.3)
+        assert shown()[0] == held
+        assert wire.drawn <= max(KEPT_LINES, 2 * wire.size.height)

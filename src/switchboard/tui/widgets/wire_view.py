@@ -1,30 +1,32 @@
 """The wire view: every HTTP request and response and every SSE frame, timed, secrets already redacted.
 
-The app's Tap holds the records; the view draws them in batches, once per frame, and only while it is on
-screen: hidden, it draws nothing and holds nothing, and when shown it catches up from the tap. A flood of
-frames is drawn as its newest lines, so a batch costs a bounded render whatever the rate. The view keeps the
-newest `wire_records` lines (a setting), each body cut to a line.
+The app's Tap holds the records (the newest `wire_records`, a setting, within a memory bound); the view is a
+window over them, a line each, cut to its width. It lays nothing out per record: its height is the tap's count,
+and a line is drawn only when it comes into view. Hidden, it does nothing; shown, it follows the tap, at most
+once per frame whatever the rate.
 """
 
 from __future__ import annotations
 
-from itertools import islice
-
+from rich.segment import Segment
 from rich.text import Text
-from textual.widgets import RichLog
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from ...a2a.tap import WireRecord
 from ...safe_text import strip_controls
 
 BODY_SHOWN = 160  # characters of a body on its line; the tap keeps more
-BATCH = 200  # the most records drawn at once; older ones in a batch are counted on a line of their own
+KEPT_LINES = 64  # lines kept drawn at least; more when the view is taller
 ARROWS = {"request": "→", "response": "←", "sse": "⇠", "error": "✕", "note": "·"}
 STYLES = {"request": "bold cyan", "response": "bold green", "sse": "magenta", "error": "bold red", "note": "dim"}
 
 
 def record_text(record: WireRecord) -> Text:
+    """A record's line; cut to the view's width when drawn."""
     took = f" {record.elapsed_ms:6.0f}ms" if record.elapsed_ms is not None else " " * 9
-    line = Text(no_wrap=False)
+    line = Text(no_wrap=True)
     line.append(f"{record.at:8.3f}s #{record.exchange:<3}", style="dim")
     line.append(took, style="dim")
     line.append(f" {ARROWS.get(record.kind, '?')} ", style=STYLES.get(record.kind, ""))
@@ -48,62 +50,89 @@ def record_text(record: WireRecord) -> Text:
     return line
 
 
-def skipped_text(count: int) -> Text:
-    return Text(f"… {count:,} records not drawn (they came faster than a frame)", style="dim italic")
+class WireView(ScrollView, can_focus=True):
+    """A window over the tap's records, a line each, newest at the bottom. Only the lines in view are drawn, and
+    only theirs are kept: a view of 5,000 drawn lines held about 17 MB of strips. It follows the newest record
+    while scrolled to the end; scrolled back, the lines in view stay put as the oldest records leave the tap."""
 
-
-class WireView(RichLog):
     def __init__(self, **kwargs) -> None:
-        super().__init__(max_lines=5000, wrap=True, markup=False, highlight=False, auto_scroll=True, **kwargs)
+        super().__init__(**kwargs)
         self.border_title = "wire · f2 hides"
-        self._drawn = 0  # the tap's records up to this count are drawn (or were skipped)
+        self._first = 0  # the number (counted from the tap's first record) of the view's first line
+        self._count = 0  # the view's lines: the tap's records at the last sync
+        self._drawn: dict[int, Strip] = {}  # record number -> its line, at `_drawn_width`; the latest drawn last
+        self._drawn_width = 0
         self._scheduled = False
 
     def on_mount(self) -> None:
-        self.max_lines = self.app.settings.wire_records
-        tap = self.app.tap
-        # What came before the view: the newest records, drawn when it is first shown.
-        self._drawn = max(0, tap.emitted - 500)
-        tap.listeners.append(self._receive)
+        self.app.tap.listeners.append(self._receive)
 
     def on_unmount(self) -> None:
         if self._receive in self.app.tap.listeners:
             self.app.tap.listeners.remove(self._receive)
 
     def on_show(self) -> None:
-        self._flush()
+        self._sync()
 
     def on_resize(self) -> None:
-        # RichLog learns its width on its first resize; the records waiting for that are drawn then.
-        self.call_later(self._flush)
+        self.call_later(self._sync)  # the width is known from the first resize on
 
     def _receive(self, record: WireRecord) -> None:
         if not self._scheduled:
             self._scheduled = True
-            self.set_timer(1 / 20, self._flush)
+            self.set_timer(1 / 20, self._sync)
 
     @property
     def drawing(self) -> bool:
-        """On screen with a known width: records drawn now cost a render each, and are seen."""
+        """On screen with a known width: its lines follow the tap, and are seen."""
         return self.display and self.is_attached and self.size.width > 0
 
-    def _flush(self) -> None:
+    @property
+    def drawn(self) -> int:
+        """How many lines are kept drawn: about a screenful, however many records there are."""
+        return len(self._drawn)
+
+    def _sync(self) -> None:
         self._scheduled = False
         tap = self.app.tap
-        new = tap.emitted - self._drawn
-        if new <= 0 or not self.drawing:
-            return  # hidden: the tap keeps the records (bounded), drawn when the view is shown
-        self._drawn = tap.emitted
-        records = tap.records
-        wanted = min(new, BATCH, len(records))
-        if new > wanted:
-            self.write(skipped_text(new - wanted))
-        for record in _newest(records, wanted):
-            self.write(record_text(record))
+        first = tap.emitted - len(tap.records)
+        if not self.drawing or (first, len(tap.records)) == (self._first, self._count):
+            return  # hidden: nothing to lay out; the tap keeps the records (bounded) until the view is shown
+        following = self.scroll_y >= self.max_scroll_y
+        gone = first - self._first  # records that left the tap since: the lines above the view move up
+        self._first, self._count = first, len(tap.records)
+        self.virtual_size = Size(0, self._count)  # lines are cut to the width: no scrolling sideways
+        if following:
+            self.scroll_end(animate=False, immediate=True, x_axis=False, force=True)
+        elif gone:
+            self.scroll_to(y=max(0, self.scroll_offset.y - gone), animate=False, immediate=True, force=True)
+        self.refresh()
 
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        line = self.scroll_offset.y + y
+        tap = self.app.tap
+        index = self._first + line - (tap.emitted - len(tap.records))  # where the line's record is in the tap now
+        if line >= self._count or not 0 <= index < len(tap.records):
+            return Strip.blank(width, self.rich_style)
+        if width != self._drawn_width:
+            self._drawn.clear()
+            self._drawn_width = width
+        number = self._first + line
+        strip = self._drawn.pop(number, None)
+        if strip is None:
+            strip = self._draw(tap.records[index], width)
+            while len(self._drawn) >= max(KEPT_LINES, 2 * self.size.height):
+                del self._drawn[next(iter(self._drawn))]
+        self._drawn[number] = strip
+        return strip.apply_offsets(0, line)
 
-def _newest(records, count: int) -> list[WireRecord]:
-    """The newest `count` records of a deque, oldest first, without copying the rest."""
-    newest = list(islice(reversed(records), count))
-    newest.reverse()
-    return newest
+    def _draw(self, record: WireRecord, width: int) -> Strip:
+        text = record_text(record)
+        text.truncate(width, overflow="ellipsis")
+        segments = Segment.apply_style(text.render(self.app.console), self.rich_style)
+        return Strip(segments).crop_extend(0, width, self.rich_style)
+
+    def notify_style_update(self) -> None:
+        self._drawn.clear()  # drawn in the old theme's colours
+        super().notify_style_update()
