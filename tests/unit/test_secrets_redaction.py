@@ -9,6 +9,8 @@ from urllib.parse import quote, quote_plus
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from switchboard.a2a.auth import REDACTED, Credentials, Redactor
 from switchboard.a2a.cards import parse_card
@@ -70,3 +72,31 @@ async def test_an_api_key_in_the_query_string_is_masked_in_the_wire_record_and_e
     for form in every_form(KEY):
         assert form not in shown
     assert REDACTED in shown
+
+
+SECRET_CHARACTERS = "XYZ0123456789"  # what the secrets below are made of; the text around them has none
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    secrets=st.lists(st.text(SECRET_CHARACTERS, min_size=4, max_size=40), min_size=1, max_size=3),
+    pieces=st.lists(st.tuples(st.text("abcd \n", max_size=30), st.integers(0, 2)), max_size=12),
+    limit=st.integers(1, 200),
+)
+def test_a_cut_never_keeps_part_of_a_secret(secrets: list[str], pieces: list[tuple[str, int]], limit: int):
+    # Secrets at any place in the text, one across the cut included: the cut keeps no character of any.
+    text = "".join(filler + secrets[which % len(secrets)] for filler, which in pieces)
+    redactor = Redactor(secrets)
+    kept = redactor.cut(text, limit)
+    assert not set(kept) & set(SECRET_CHARACTERS), kept
+    assert redactor.text(text).startswith(kept)  # nothing else lost, nothing invented
+    assert len(kept) <= limit or len(text) <= limit  # a text within the limit is redacted whole
+
+
+def test_the_tap_finds_a_secret_that_a_body_cut_would_halve():
+    tap = Tap(Redactor([KEY]), max_body=100)
+    for body in ("x" * 95 + KEY + "y" * 50, ("x" * 95 + KEY + "y" * 50).encode()):
+        exchange = tap.request("POST", "http://127.0.0.1:9101/", [], body)
+        record = tap.records[-1]
+        assert record.truncated and record.body == "x" * 95 + "[reda"  # the cut would have kept "q-key"
+        tap.done(exchange)

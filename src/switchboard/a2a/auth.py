@@ -214,6 +214,37 @@ class Redactor:
                 value = value.replace(secret, REDACTED)
         return value
 
+    @property
+    def longest(self) -> int:
+        """The length of the longest secret form (0: none)."""
+        return len(self._secrets[0]) if self._secrets else 0
+
+    def cut(self, value: str, limit: int) -> str:
+        """The first `limit` characters of `value`, redacted. Cut first, a secret across the cut would keep its
+        first part; so the cut is made a secret's length further, less any secret's start it leaves at its end,
+        then the text is redacted, then cut."""
+        if len(value) <= limit:
+            return self.text(value)
+        if not self._secrets:
+            return value[:limit]
+        window = value[: limit + self.longest]
+        if len(value) > len(window):
+            window = window[: len(window) - self._started_at_end(window)]
+        return self.text(window)[:limit]
+
+    def _started_at_end(self, text: str) -> int:
+        """How long the longest start of a secret that `text` ends with is (0: none)."""
+        longest = 0
+        for secret in self._secrets:
+            tail = text[len(text) - len(secret) + 1 :] if len(secret) > 1 else ""
+            at = tail.find(secret[0])
+            while at >= 0 and len(tail) - at > longest:
+                if secret.startswith(tail[at:]):
+                    longest = len(tail) - at
+                    break
+                at = tail.find(secret[0], at + 1)
+        return longest
+
     def headers(self, headers: Iterable[tuple[str, str]], extra_sensitive: Iterable[str] = ()) -> dict[str, str]:
         sensitive = _SENSITIVE_HEADERS | {h.lower() for h in extra_sensitive}
         out: dict[str, str] = {}

@@ -82,10 +82,10 @@ class Tap:
         if body is None:
             return "", False
         if isinstance(body, bytes):
-            # No more than the kept part is decoded: a frame can be tens of megabytes.
-            body = body[: self._max_body * 4 + 4].decode("utf-8", errors="replace")
-        cut = len(body) > self._max_body
-        return self.redactor.text(body[: self._max_body] if cut else body), cut
+            # No more than the kept part is decoded (a frame can be tens of megabytes), and past it the length
+            # of a secret and a character: the redactor looks that far to find a secret across the cut.
+            body = body[: (self._max_body + self.redactor.longest + 1) * 4].decode("utf-8", errors="replace")
+        return self.redactor.cut(body, self._max_body), len(body) > self._max_body
 
     def _headers(self, headers: Iterable[tuple[str, str]]) -> dict[str, str]:
         return self.redactor.headers(headers, self.sensitive_headers)
