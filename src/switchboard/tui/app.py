@@ -18,6 +18,7 @@ from ..config import load_settings, save_settings
 from ..link import AgentLink, known_secrets, open_link
 from .commands import SwitchboardCommands
 from .themes import STATE_DEFAULTS, load_themes
+from .widgets.wire_view import BODY_READ
 
 Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
 LinkOpener = Callable[[AgentEntry], Awaitable[AgentLink]]
@@ -57,7 +58,8 @@ class SwitchboardApp(App):
         self.settings, self.startup_warnings = load_settings(settings_path)
         self.registry: AgentsFile = load_agents(agents_path)
         self.startup_warnings += self.registry.warnings
-        self.tap = Tap(max_records=self.settings.wire_records)
+        # The wire view is the only reader of the app's tap: bodies are kept as far as it reads them.
+        self.tap = Tap(max_records=self.settings.wire_records, max_body=BODY_READ)
         self.http = http or new_http_client()
         self._checker = checker
         self._link_opener = link_opener

@@ -17,7 +17,8 @@ from textual.strip import Strip
 from ...a2a.tap import WireRecord
 from ...safe_text import strip_controls
 
-BODY_SHOWN = 160  # characters of a body on its line; the tap keeps more
+BODY_SHOWN = 160  # characters of a body on its line
+BODY_READ = BODY_SHOWN * 4  # the most of a body the view reads (some are escapes, which go): the app's tap keeps this
 KEPT_LINES = 64  # lines kept drawn at least; more when the view is taller
 ARROWS = {"request": "→", "response": "←", "sse": "⇠", "error": "✕", "note": "·"}
 STYLES = {"request": "bold cyan", "response": "bold green", "sse": "magenta", "error": "bold red", "note": "dim"}
@@ -44,8 +45,8 @@ def record_text(record: WireRecord) -> Text:
         line.append(f"event: {record.headers['event']}  ", style="bold")
     if record.body:
         # Only the shown part is cleaned (a body can be 64 KB); a little more, for the escapes that go.
-        body = strip_controls(record.body[: BODY_SHOWN * 4]).replace("\n", " ")
-        cut = len(body) > BODY_SHOWN or len(record.body) > BODY_SHOWN * 4 or record.truncated
+        body = strip_controls(record.body[:BODY_READ]).replace("\n", " ")
+        cut = len(body) > BODY_SHOWN or len(record.body) > BODY_READ or record.truncated
         line.append(("  " if record.kind != "sse" else "") + body[:BODY_SHOWN] + (" …" if cut else ""))
     return line
 
