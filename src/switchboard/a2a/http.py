@@ -190,11 +190,13 @@ async def tapped_request(
     retry: RetryPolicy | None = None,
     safe: bool = True,
     on_retry: Callable[[str], None] | None = None,
+    timeout: httpx.Timeout | float | None = None,
 ) -> httpx.Response:
     """Send one request and read the whole body, recording both ends on the tap.
 
     With `retry`, transient failures (see `retryable`) are tried again with backoff, each attempt reported
     to `on_retry`; a transient status still there at the bound raises. Without it, one attempt, any status.
+    `timeout` replaces the client's timeouts for this request only.
     """
     response, _ = await open_response(
         http,
@@ -208,6 +210,7 @@ async def tapped_request(
         safe=safe,
         on_retry=on_retry,
         stream=False,
+        timeout=timeout,
     )
     return response
 
@@ -225,6 +228,7 @@ async def open_response(
     safe: bool = True,
     on_retry: Callable[[str], None] | None = None,
     stream: bool = False,
+    timeout: httpx.Timeout | float | None = None,
 ) -> tuple[httpx.Response, int]:
     """The retry loop behind `tapped_request`; with `stream` the body is left unread and the tap exchange
     open: the caller reads the body, closes the response and calls `tap.done(exchange)`."""
@@ -232,7 +236,14 @@ async def open_response(
     attempt = 0
     while True:
         attempt += 1
-        request = http.build_request(method, url, headers=headers, params=params, content=content)
+        request = http.build_request(
+            method,
+            url,
+            headers=headers,
+            params=params,
+            content=content,
+            timeout=httpx.USE_CLIENT_DEFAULT if timeout is None else timeout,
+        )
         exchange = tap.request(method, str(request.url), header_pairs(request.headers), content) if tap else 0
         try:
             response = await http.send(request, stream=stream)

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 STEP_PAUSE = 0.05  # between greet/auth steps: streaming is real, tests stay fast
 TICK_PAUSE = 0.1
 SLOW_LIMIT = 30.0
+BIG_CHUNKS = 8  # the 'big' flow's artifact: this many chunks of BIG_CHUNK_SIZE characters, then it ticks
+BIG_CHUNK_SIZE = 64 * 1024
 
 # Neutral state names (the v0.3 spellings); each server maps them onto its SDK's enum.
 WORKING, INPUT_REQUIRED, AUTH_REQUIRED = "working", "input-required", "auth-required"
@@ -31,6 +33,7 @@ SKILL_TAGS = ["test", "multi-turn", "streaming"]
 SKILL_DESCRIPTION = (
     "The first word decides: 'quick' replies with a message (no task); 'fail' fails; 'reject' is rejected; "
     "'crash' raises in the executor; 'slow' ticks every 0.1 s for 30 s (cancel or resubscribe it); "
+    "'big' streams a 512 KB artifact in 8 chunks, then ticks like 'slow'; "
     "'parts' returns data and file parts; 'auth' needs 'code <anything>' (auth-required); anything else asks "
     "for a name (input-required) and streams a greeting artifact in 3 chunks."
 )
@@ -221,6 +224,20 @@ def _slow(incoming: Incoming) -> Iterator[Step]:
     yield Status(COMPLETED, "done")
 
 
+def big_chunk(i: int) -> str:
+    """Chunk `i` of the 'big' flow's artifact: numbered lines, with escapes on the wire (quotes, newlines)."""
+    line = f'{i:04d} "a big artifact" goes on\n'
+    return (line * (BIG_CHUNK_SIZE // len(line) + 1))[:BIG_CHUNK_SIZE]
+
+
+def _big(incoming: Incoming) -> Iterator[Step]:
+    yield Status(WORKING, "writing a big artifact")
+    for i in range(BIG_CHUNKS):
+        chunk = (TextPart(big_chunk(i)),)
+        yield ArtifactChunk("big-artifact", "big", chunk, append=i > 0, last_chunk=False)
+    yield from _slow(incoming)
+
+
 def _parts(incoming: Incoming) -> Iterator[Step]:
     extras = (
         DataPart({"name": "Ada", "length": 3}),
@@ -237,6 +254,7 @@ _FLOWS = {
     "reject": _reject,
     "crash": _crash,
     "slow": _slow,
+    "big": _big,
     "parts": _parts,
     "auth": _auth,
 }
