@@ -254,8 +254,13 @@ def _print_task(out: Out, args: Any, agent: str, task: Task) -> None:
 
 async def task_cancel(args: Any) -> int:
     target = split_target(args, args.words, 1)
-    async with await open_client(args, target) as client:
-        task = await client.cancel_task(target.args[0])
+    task_id = target.args[0]
+    # --timeout, when given, replaces the cancel's own long wait (the agent answers with the whole task).
+    async with (
+        await open_client(args, target) as client,
+        deadline(args.timeout, f"the answer to canceling task {task_id}"),
+    ):
+        task = await client.cancel_task(task_id, timeout=args.timeout)
     _print_task(Out(), args, reply_command(args, target), task)
     return 0
 

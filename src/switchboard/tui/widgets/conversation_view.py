@@ -310,7 +310,8 @@ class ConversationView(Vertical):
 
     @work(exclusive=True, group="cancel")
     async def request_cancel(self) -> None:
-        self.notify("canceling the task…")
+        # The agent answers with the whole task, which it may take a while to put together.
+        self.notify("canceling the task… (the agent's answer may take a while)")
         try:
             await self.conversation.cancel()
         except SwitchboardError as exc:
