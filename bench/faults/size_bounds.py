@@ -181,7 +181,8 @@ def main(quick: bool = False, seconds: float | None = None) -> list[Row]:
             met=r["saved_whole"] and r["key_ms"] is not None,
         ),
         # Reported, not a goal of the issue's: the agent answers CancelTask with the whole task, every chunk it
-        # made (100 MB and more here), and that answer may not arrive within the client's read timeout.
+        # made (100 MB and more here, serialized before its first byte); the client waits up to CANCEL_TIMEOUT
+        # for it and reads only its status past CANCEL_ANSWER_BOUND (a2a/client.py).
         Row(name, "ctrl+g: canceled at the agent, per its answer", float(r["canceled"])),
     ]
 
