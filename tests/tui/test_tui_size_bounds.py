@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from textual.geometry import Region
+from textual.widgets import Footer
 from tui_support import until as wait_until
 
 from switchboard.a2a.model import (
@@ -189,9 +190,16 @@ async def test_the_wire_view_draws_only_the_lines_in_view_and_follows_the_tap(tm
         assert wire.virtual_size.height == len(app.tap.records) == 3000
         assert shown()[-1].endswith("frame 2999") and shown()[-2].endswith("frame 2998")
         assert wire.drawn <= max(KEPT_LINES, 2 * wire.size.height)
+        assert wire.vertical_scrollbar.position == wire.scroll_y == wire.max_scroll_y  # its scrollbar says so
+        assert wire.region.bottom <= app.screen.query_one(Footer).region.y  # its last line is not under the footer
         app.tap.frame(1, "message", "one more")
         await settle(pilot, 0.3)
         assert shown()[-1].endswith("one more")
+        # A view at its end stays there when it gets shorter or taller.
+        for size in ((SIZE[0], SIZE[1] - 12), SIZE):
+            await pilot.resize_terminal(*size)
+            await settle(pilot, 0.3)
+            assert shown()[-1].endswith("one more"), size
 
         # Scrolled back, the lines in view stay put while the oldest records leave the tap.
         wire.scroll_to(y=10, animate=False, immediate=True)

@@ -64,6 +64,7 @@ class WireView(ScrollView, can_focus=True):
         self._drawn: dict[int, Strip] = {}  # record number -> its line, at `_drawn_width`; the latest drawn last
         self._drawn_width = 0
         self._scheduled = False
+        self._following = True  # at the end: new records scroll into view
 
     def on_mount(self) -> None:
         self.app.tap.listeners.append(self._receive)
@@ -76,7 +77,8 @@ class WireView(ScrollView, can_focus=True):
         self._sync()
 
     def on_resize(self) -> None:
-        self.call_later(self._sync)  # the width is known from the first resize on
+        # The width is known from the first resize on; a view at its end stays there whatever its new height.
+        self.call_later(self._sync, True)
 
     def _receive(self, record: WireRecord) -> None:
         if not self._scheduled:
@@ -93,13 +95,14 @@ class WireView(ScrollView, can_focus=True):
         """How many lines are kept drawn: about a screenful, however many records there are."""
         return len(self._drawn)
 
-    def _sync(self) -> None:
+    def _sync(self, resized: bool = False) -> None:
         self._scheduled = False
         tap = self.app.tap
         first = tap.emitted - len(tap.records)
-        if not self.drawing or (first, len(tap.records)) == (self._first, self._count):
+        changed = (first, len(tap.records)) != (self._first, self._count)
+        if not self.drawing or not (changed or resized):
             return  # hidden: nothing to lay out; the tap keeps the records (bounded) until the view is shown
-        following = self.scroll_y >= self.max_scroll_y
+        following = self._following
         gone = first - self._first  # records that left the tap since: the lines above the view move up
         self._first, self._count = first, len(tap.records)
         self.virtual_size = Size(0, self._count)  # lines are cut to the width: no scrolling sideways
@@ -107,7 +110,14 @@ class WireView(ScrollView, can_focus=True):
             self.scroll_end(animate=False, immediate=True, x_axis=False, force=True)
         elif gone:
             self.scroll_to(y=max(0, self.scroll_offset.y - gone), animate=False, immediate=True, force=True)
+        # A scrollbar only follows the scroll while it is shown, and the first lines make it show after this.
+        self.vertical_scrollbar.position = self.scroll_y
         self.refresh()
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        # At the end, by the user's scrolling or the view's own: it follows the newest records, through a resize too.
+        self._following = new >= self.max_scroll_y
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
