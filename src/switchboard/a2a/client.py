@@ -23,7 +23,6 @@ from .http import (
     new_http_client,
     open_response,
     parse_json,
-    tapped_request,
 )
 from .model import AgentCard, Message, Part, Role, StreamEvent, Task, TaskPage, TaskState, TextPart
 from .tap import Tap
@@ -254,21 +253,36 @@ class A2AClient:
             )
         return payload["result"]
 
-    async def _call(self, op: str, params: dict[str, Any]) -> Any:
+    async def _post(
+        self,
+        op: str,
+        params: dict[str, Any],
+        accept: str,
+        *,
+        stream: bool,
+        timeout: httpx.Timeout | float | None = None,
+    ) -> tuple[httpx.Response, int]:
+        """POST the request for `op` to the agent's endpoint, retried as far as `op` is safe to repeat, recorded on
+        the tap (see open_response: with `stream` the body is left to the caller)."""
         _, body = self._body(op, params)
-        url = self.endpoint.url
-        response = await tapped_request(
+        return await open_response(
             self.http,
             "POST",
-            url,
+            self.endpoint.url,
             tap=self.tap,
-            headers=self._request_headers("application/json"),
+            headers=self._request_headers(accept),
             params=self.auth.params or None,
             content=body,
             retry=self.retry,
             safe=op in SAFE_OPS,
             on_retry=self.retried,
+            stream=stream,
+            timeout=timeout,
         )
+
+    async def _call(self, op: str, params: dict[str, Any]) -> Any:
+        url = self.endpoint.url
+        response, _ = await self._post(op, params, "application/json", stream=False)
         if response.status_code != 200:
             raise self._status_error(url, response.status_code, response.text)
         return self._result(parse_json(url, response.text))
@@ -278,24 +292,9 @@ class A2AClient:
     ) -> tuple[Any, int | None]:
         """`_call` holding no more than about `bound` bytes of the answer (see read_bounded): the result, and the
         answer's size when it was past the bound and read with its long strings left out (else None)."""
-        _, body = self._body(op, params)
         url = self.endpoint.url
-        tap = self.tap
-        response, exchange = await open_response(
-            self.http,
-            "POST",
-            url,
-            tap=tap,
-            headers=self._request_headers("application/json"),
-            params=self.auth.params or None,
-            content=body,
-            retry=self.retry,
-            safe=op in SAFE_OPS,
-            on_retry=self.retried,
-            stream=True,
-            timeout=timeout,
-        )
-        answer = await read_tapped(response, bound, url=url, tap=tap, exchange=exchange)
+        response, exchange = await self._post(op, params, "application/json", stream=True, timeout=timeout)
+        answer = await read_tapped(response, bound, url=url, tap=self.tap, exchange=exchange)
         text = answer.content.decode(response.encoding or "utf-8", errors="replace")
         if response.status_code != 200:
             raise self._status_error(url, response.status_code, text[:4096])
@@ -420,22 +419,9 @@ class A2AClient:
     async def _stream(
         self, op: str, params: dict[str, Any], on_open: Callable[[], None] | None = None
     ) -> AsyncIterator[StreamEvent]:
-        _, body = self._body(op, params)
         url = self.endpoint.url
         tap = self.tap
-        response, exchange = await open_response(
-            self.http,
-            "POST",
-            url,
-            tap=tap,
-            headers=self._request_headers("text/event-stream"),
-            params=self.auth.params or None,
-            content=body,
-            retry=self.retry,
-            safe=op in SAFE_OPS,
-            on_retry=self.retried,
-            stream=True,
-        )
+        response, exchange = await self._post(op, params, "text/event-stream", stream=True)
         if on_open:
             on_open()
         try:
