@@ -190,13 +190,11 @@ async def tapped_request(
     retry: RetryPolicy | None = None,
     safe: bool = True,
     on_retry: Callable[[str], None] | None = None,
-    timeout: httpx.Timeout | float | None = None,
 ) -> httpx.Response:
     """Send one request and read the whole body, recording both ends on the tap.
 
     With `retry`, transient failures (see `retryable`) are tried again with backoff, each attempt reported
     to `on_retry`; a transient status still there at the bound raises. Without it, one attempt, any status.
-    `timeout` replaces the client's timeouts for this request only.
     """
     response, _ = await open_response(
         http,
@@ -210,7 +208,6 @@ async def tapped_request(
         safe=safe,
         on_retry=on_retry,
         stream=False,
-        timeout=timeout,
     )
     return response
 
