@@ -24,6 +24,7 @@ from switchboard.a2a.errors import (
     CardInvalidError,
     CardNotFoundError,
     ProtocolUnsupportedError,
+    UsageError,
 )
 from switchboard.a2a.tap import Tap
 
@@ -262,11 +263,13 @@ def test_prefer_version_picks_the_interface_of_that_version():
     assert choose_endpoint(v10_card(*BOTH), prefer_version="1.0").url == "http://h/v1"
 
 
-def test_a_version_asked_for_by_name_is_required_not_preferred():
+def test_a_version_asked_for_by_name_is_required_not_preferred_and_a_usage_error_naming_what_is_offered():
     only_v10 = v10_card({"url": "http://h/v1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"})
-    with pytest.raises(ProtocolUnsupportedError) as caught:
+    with pytest.raises(UsageError) as caught:
         choose_endpoint(only_v10, prefer_version="0.3")
-    assert "does not offer protocol 0.3" in caught.value.hint
+    assert caught.value.exit_code == 2 and caught.value.code == "A2ACLI_ERR_USAGE"
+    assert "does not offer A2A protocol 0.3; it offers 1.0" in caught.value.message
+    assert "--a2a-version" in caught.value.hint
 
 
 def test_a_patch_version_still_matches_its_wire():

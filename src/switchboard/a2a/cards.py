@@ -10,7 +10,7 @@ from urllib.parse import unquote, urlsplit
 import httpx
 
 from .auth import is_loopback, origin_of
-from .errors import CardInvalidError, CardNotFoundError, ProtocolUnsupportedError, SwitchboardError
+from .errors import CardInvalidError, CardNotFoundError, ProtocolUnsupportedError, SwitchboardError, UsageError
 from .http import DEFAULT_RETRY, RetryPolicy, http_status_error, parse_json, tapped_request
 from .model import AgentCard
 from .tap import Tap
@@ -169,8 +169,13 @@ def choose_endpoint(card: AgentCard, prefer_version: str | None = None) -> Endpo
             if wire_version(iface.protocol_version) == version:
                 return Endpoint(iface.url, version, iface.tenant)
     offered = ", ".join(f"{i.binding} {i.protocol_version}" for i in card.interfaces) or "no interfaces"
-    if prefer_version and any(wire_version(i.protocol_version) for i in jsonrpc):
-        hint = f"The agent does not offer protocol {prefer_version}; drop --a2a-version to use what it offers."
+    spoken = sorted({v for i in jsonrpc if (v := wire_version(i.protocol_version))}, reverse=True)
+    if prefer_version and spoken:
+        # A choice the person made that the card cannot satisfy: their input to change, not the agent's fault.
+        raise UsageError(
+            f"{card.name} does not offer A2A protocol {prefer_version}; it offers {', '.join(spoken)} over JSON-RPC",
+            hint=f"Drop --a2a-version to use what the card offers, or ask for {' or '.join(spoken)}.",
+        )
     else:
         hint = "switchboard speaks JSON-RPC at protocol 1.0 and 0.3 (0.2.x included)."
     raise ProtocolUnsupportedError(f"{card.name} offers {offered}", hint=hint)
