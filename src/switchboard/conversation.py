@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, field
 
+from .a2a.cancel import CancelOutcome
 from .a2a.client import new_message
 from .a2a.errors import SwitchboardError
 from .a2a.follow import FollowPolicy, Notice, TurnEvent
@@ -98,12 +99,15 @@ class Conversation:
         finally:
             turn.running = False
 
-    async def cancel(self) -> None:
-        """Cancel the task of the last turn; its stream then ends with the canceled state."""
-        if self.task_id:
-            task = await self.link.cancel(self.task_id)
-            if self.last:
-                self.last.view.apply(task)
+    async def cancel(self) -> CancelOutcome | None:
+        """Cancel the task of the last turn (None when there is none). The turn's view takes the agent's answer
+        once the agent reports the task ended; an answer from before the cancel took effect changes nothing."""
+        if not self.task_id:
+            return None
+        outcome = await self.link.cancel(self.task_id)
+        if self.last and outcome.confirmed:
+            self.last.view.apply(outcome.task)
+        return outcome
 
     def _take(self, turn: Turn, event: TurnEvent) -> None:
         if isinstance(event, Notice):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import httpx
 
 from .a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, Credentials, credentials_from_env
+from .a2a.cancel import CancelOutcome, cancel_and_confirm
 from .a2a.cards import ResolvedCard, fetch_card
 from .a2a.client import A2AClient
 from .a2a.errors import UsageError
@@ -82,10 +83,11 @@ class AgentLink:
             return await self.a2a.get_task(task_id)
         return await self.tasks.get_task(task_id)
 
-    async def cancel(self, task_id: str) -> Task:
+    async def cancel(self, task_id: str, *, confirm_within: float | None = None) -> CancelOutcome:
+        """Cancel the task, confirmed by the state the agent then reports (see a2a/cancel.py)."""
         if self.a2a is None:
             raise UsageError("the REST task API has no cancel", hint="Let the task finish or leave it.")
-        return await self.a2a.cancel_task(task_id)
+        return await cancel_and_confirm(self.a2a, task_id, confirm_within=confirm_within)
 
     async def aclose(self) -> None:
         if self.a2a is not None:

@@ -516,3 +516,26 @@ async def test_a_step_canceled_while_it_waits_for_a_slot_is_canceled_not_run(tmp
                 await run.cancel_step("one")
     assert run.steps["two"].status == "canceled" and run.steps["one"].status == "canceled"
     assert [text_of_message(m) for m in agent.sent] == ["x"]  # two never went out
+
+
+async def test_an_answer_taken_to_a_new_task_is_followed_and_journaled_for_resume(tmp_path, journal):
+    from switchboard.a2a.follow import Notice
+
+    moved = Notice("the agent answered under a new task", "warning", kind="new-task", task_id="t2")
+    agent = ScriptedAgent(
+        "a",
+        [
+            [snapshot("t1", W), status("t1", ASK, "Name?")],
+            [moved, snapshot("t2", W), artifact("t2", "Hello, Ada"), status("t2", C)],
+        ],
+    )
+    connect, registry = scripted(agent)
+    workflow = workflow_file(tmp_path, "name: t\nsteps:\n  - {name: s, agent: a, task: go}\n", registry)
+    run, _ = await run_to_end(workflow, journal=journal, connect=connect, answers={"s": ["Ada"]})
+    assert run.status == "completed" and run.steps["s"].output == "Hello, Ada"
+    assert run.steps["s"].task_id == "t2"
+    path = journal / f"{run.run_id}.jsonl"
+    moves = [r for r in records_of(path) if r["type"] == "StepTaskMoved"]
+    assert [(r["taskId"], r["previousTaskId"]) for r in moves] == [("t2", "t1")]
+    record = read_run(run.run_id, journal)
+    assert record.steps["s"].task_id == "t2" and record.steps["s"].view.state is C

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from switchboard.a2a.cancel import CancelOutcome
 from switchboard.a2a.client import A2AClient
 from switchboard.a2a.model import (
     Artifact,
@@ -116,9 +117,9 @@ class ScriptedLink:
     async def get_task(self, task_id: str) -> Task:
         return self.agent.tasks.get(task_id) or snapshot(task_id, TaskState.WORKING)
 
-    async def cancel(self, task_id: str) -> Task:
+    async def cancel(self, task_id: str, *, confirm_within: float = 0.0) -> CancelOutcome:
         self.agent.canceled.append(task_id)
-        return snapshot(task_id, TaskState.CANCELED)
+        return CancelOutcome(snapshot(task_id, TaskState.CANCELED), confirmed=True)
 
     async def aclose(self) -> None:
         pass

@@ -357,24 +357,32 @@ class A2AClient:
         return self._decode(self.codec.decode_task, result, "the task")
 
     async def cancel_task(self, task_id: str, *, timeout: float | None = None) -> Task:
-        """tasks/cancel or CancelTask: the task as the agent has it after the cancel.
+        """tasks/cancel or CancelTask: the task as the agent answers the cancel (see cancel.py for confirming it).
 
         The agent answers with the whole task. An answer past CANCEL_ANSWER_BOUND bytes is read with bounded
         memory, for the task's ids and status only: the Task returned has no artifacts and no history (applied
         to a TaskView it changes the status and keeps the artifacts the view holds), and a note says so.
         `timeout` (seconds) replaces CANCEL_TIMEOUT.
         """
-        params = self.codec.id_params(task_id, **self._tenant())
-        result, skimmed_size = await self._call_bounded(
-            "cancel", params, CANCEL_ANSWER_BOUND, timeout=CANCEL_TIMEOUT if timeout is None else timeout
+        return await self._bounded_task(
+            "cancel", task_id, "the cancel", "the canceled task", CANCEL_TIMEOUT if timeout is None else timeout
         )
+
+    async def task_status(self, task_id: str) -> Task:
+        """get-task read as cancel_task reads its answer: a task past the bound comes without artifacts and
+        history. For checking where a task stands when it may hold far more than anyone wants to read."""
+        return await self._bounded_task("get", task_id, "get-task", "the task", CANCEL_TIMEOUT)
+
+    async def _bounded_task(self, op: str, task_id: str, asked: str, what: str, timeout: httpx.Timeout | float) -> Task:
+        params = self.codec.id_params(task_id, **self._tenant())
+        result, skimmed_size = await self._call_bounded(op, params, CANCEL_ANSWER_BOUND, timeout=timeout)
         if skimmed_size is None:
-            return self._decode(self.codec.decode_task, result, "the canceled task")
+            return self._decode(self.codec.decode_task, result, what)
         if isinstance(result, dict):  # shells whose texts were left out: not to be taken for the task's content
             result = {key: value for key, value in result.items() if key not in ("artifacts", "history")}
-        task = self._decode(self.codec.decode_task, result, "the canceled task")
+        task = self._decode(self.codec.decode_task, result, what)
         self.note(
-            f"the agent answered the cancel with the whole task, {skimmed_size / 2**20:.1f} MB: only its ids and "
+            f"the agent answered {asked} with the whole task, {skimmed_size / 2**20:.1f} MB: only its ids and "
             "status were read, its artifacts and history were not (what the stream showed is kept)"
         )
         return task

@@ -1,9 +1,19 @@
 """Follow a task to the end of its turn: stream it, and when the stream ends too early, reconcile.
 
-A turn ends at a terminal or interrupted state. A stream that closes or breaks before that is not the end:
-the task is read with get-task, and if it still runs the stream is re-attached (subscribe), with backoff
-and a bound. After a re-attachment the final get-task snapshot settles every artifact's text, so nothing is
-lost and nothing doubled. Polling takes over where streaming is not offered.
+A stream ends when the agent closes it (or, on v0.3, after a status update marked `final`); the turn's outcome
+is the task's state then, never the state of one event on the way. A turn ends at a terminal or interrupted
+state, or a direct reply. Stacks differ in what a stream starts with: a follow-up to a task that waits may open
+with the task as it stood when the message arrived, still input-required (the JavaScript SDK does). That status
+is the question being answered, not a new one: it decides nothing, here or in a later get-task or resubscribe.
+An agent that keeps the stream open after the turn ended is given `close_grace` seconds to send more.
+
+A stream that closes or breaks before the turn ends is not the end: the task is read with get-task, and if it
+still runs the stream is re-attached (subscribe), with backoff and a bound. After a re-attachment the final
+get-task snapshot settles every artifact's text, so nothing is lost and nothing doubled. Polling takes over
+where streaming is not offered.
+
+An agent may answer a follow-up under a new task id (the spec lets it start a new task when the old one cannot
+go on): the new task is followed, and a Notice of kind "new-task" says so.
 
 A send that failed after it may have reached the agent (the connection dropped before the task id came
 back) is never sent again: on a v1.0 agent the task is looked up by the message id, and followed from there.
@@ -21,7 +31,7 @@ from typing import Literal
 
 from .client import A2AClient, StreamBrokenError
 from .errors import InvalidResponseError, ProtocolError, SwitchboardError, UnavailableError, UnreachableError
-from .model import Message, StreamEvent, Task
+from .model import Message, StatusUpdate, StreamEvent, Task, TaskStatus
 from .turn import TaskView
 
 
@@ -31,7 +41,8 @@ class Notice:
 
     text: str
     level: Literal["info", "warning"] = "info"
-    kind: str = "notice"
+    kind: str = "notice"  # "new-task": the agent moved the turn to the task `task_id`
+    task_id: str | None = None
 
 
 TurnEvent = StreamEvent | Notice
@@ -46,6 +57,10 @@ class FollowPolicy:
     # No event for this long (keep-alive pings do not count) means the stream is wedged: some servers
     # keep a stream open for ever after their executor died (a2a-sdk 0.3 does). Noticed within a quarter more.
     stall_timeout: float | None = 60.0
+    # The agent closes the stream once the turn has ended (every stack in the test matrix does at once). One that
+    # keeps it open is given this long to send more (an event then goes on with the turn, judged at the end);
+    # then the turn is taken as over. Short, since a person may be waiting to answer its question.
+    close_grace: float = 3.0
 
     def delay(self, attempt: int) -> float:
         return min(self.max_backoff, self.backoff * 2 ** max(0, attempt - 1))
@@ -149,6 +164,9 @@ async def _until_stall(source: AsyncIterator[StreamEvent], watch: _StallWatch) -
             yield event
     finally:
         watch.stop()
+        close = getattr(iterator, "aclose", None)
+        if close is not None:
+            await close()  # left before its end: the stream lets go of its connection now, not when collected
 
 
 async def _get_with_retry(client: A2AClient, task_id: str, policy: FollowPolicy) -> Task:
@@ -200,15 +218,31 @@ async def _lost_send(
     raise problem  # the agent has no task for it: the message never arrived
 
 
-async def poll_task(client: A2AClient, task_id: str, policy: FollowPolicy) -> AsyncIterator[Task]:
-    """get-task every poll interval until the turn is over; yields each snapshot whose state changed."""
+def same_status(a: TaskStatus | None, b: TaskStatus | None) -> bool:
+    """`a` and `b` are one status reported twice: same state, time and message."""
+    return (
+        a is not None
+        and b is not None
+        and a.state == b.state
+        and a.timestamp == b.timestamp
+        and (a.message.message_id if a.message else None) == (b.message.message_id if b.message else None)
+    )
+
+
+async def poll_task(
+    client: A2AClient, task_id: str, policy: FollowPolicy, *, answered: TaskStatus | None = None
+) -> AsyncIterator[Task]:
+    """get-task every poll interval until the turn is over; yields each snapshot whose state changed.
+
+    `answered` is the interrupted status a follow-up answered: seen again, it is the agent not having taken the
+    answer yet, and the polling goes on."""
     last = None
     while True:
         task = await _get_with_retry(client, task_id, policy)
         if last is None or task.status != last:
             yield task
         last = task.status
-        if task.status.state.ends_turn:
+        if task.status.state.ends_turn and not same_status(task.status, answered):
             return
         await asyncio.sleep(policy.poll_interval)
 
@@ -245,6 +279,43 @@ async def follow_turn(
         client.retry_sinks.remove(retries.append)
 
 
+class _Turn:
+    """What decides a turn's end: the view, less the status a follow-up answered (see the module's docstring)."""
+
+    def __init__(self, view: TaskView, message: Message | None) -> None:
+        self.view = view
+        self.asked_task = message.task_id if message is not None else None  # the task a follow-up answers
+        self.answered: TaskStatus | None = None  # its interrupted status, once the agent showed it
+
+    @property
+    def over(self) -> bool:
+        view = self.view
+        return view.turn_over and not (view.reply is None and same_status(view.status, self.answered))
+
+    def opening(self, event: StreamEvent) -> None:
+        """The first event of a stream: a follow-up's stream may open with the status being answered."""
+        if (
+            self.asked_task is not None
+            and type(event) is Task
+            and event.status.state.is_interrupted
+            and self.answered is None
+        ):
+            self.answered = event.status
+
+    def moved(self, event: StreamEvent | Message) -> Notice | None:
+        """Before the view knows its task: a Notice when `event` takes the follow-up to another task."""
+        task_id = event.id if type(event) is Task else event.task_id
+        if self.asked_task is None or not task_id or task_id == self.asked_task:
+            return None
+        return Notice(
+            f"the agent answered under a new task, {task_id} (task {self.asked_task} did not go on); "
+            "following the new task",
+            "warning",
+            kind="new-task",
+            task_id=task_id,
+        )
+
+
 async def _follow(
     client: A2AClient,
     message: Message | None,
@@ -254,6 +325,7 @@ async def _follow(
     view: TaskView,
 ) -> AsyncIterator[TurnEvent]:
     use_stream = bool(client.card.capabilities.streaming) if streaming is None else streaming
+    turn = _Turn(view, message)
 
     if not use_stream:
         if message is not None:
@@ -266,9 +338,11 @@ async def _follow(
                     else:
                         yield found
             else:
+                if moved := turn.moved(result):
+                    yield moved
                 view.apply(result)
                 yield result
-                if view.turn_over or view.task_id is None:
+                if turn.over or view.task_id is None:
                     return
         async for task in poll_task(client, view.task_id or task_id, policy):
             view.apply(task)
@@ -287,12 +361,38 @@ async def _follow(
     reattached = False
     while True:
         problem: SwitchboardError | None = None
+        events = _until_stall(source, watch)
+        first = True
+        ending = False  # the turn is over, and the stream still open: the agent has close_grace to go on
         try:
-            async for event in _until_stall(source, watch):
+            while True:
+                try:
+                    if ending:
+                        async with asyncio.timeout(policy.close_grace):
+                            event = await anext(events)
+                    else:
+                        event = await anext(events)
+                except StopAsyncIteration:
+                    break
+                except TimeoutError:
+                    if not ending:
+                        raise
+                    state = view.state.value if view.state else "replied"
+                    yield Notice(
+                        f"the agent kept the stream open {policy.close_grace:g} s after the task became {state}; "
+                        "taking that as the end of the turn"
+                    )
+                    break
+                if first and not reattached:
+                    turn.opening(event)
+                first = False
+                if view.task_id is None and (moved := turn.moved(event)):
+                    yield moved
                 view.apply(event)
                 yield event
-                if view.turn_over:
-                    break
+                if type(event) is StatusUpdate and event.final:
+                    break  # v0.3: the agent sends nothing after this
+                ending = turn.over
         except StreamBrokenError as exc:
             problem = exc
         except ProtocolError as exc:
@@ -308,8 +408,9 @@ async def _follow(
                 raise
             problem = exc
         finally:
-            watch.stop()  # the loop may have left the stream unfinished (the turn ended): no timer outlives it
-        if view.turn_over and not reattached:
+            watch.stop()  # no timer outlives the stream
+            await events.aclose()  # a stream left before its end (v0.3 final, the grace) lets go of its connection
+        if turn.over and not reattached:
             return
         if view.task_id is None:
             problem = problem or InvalidResponseError(
@@ -324,19 +425,19 @@ async def _follow(
                     view.task_id = found
                 else:
                     yield found
-        if not view.turn_over:
+        if not turn.over:
             why = f"broke ({problem.message})" if problem else "closed"
             yield Notice(f"the stream {why} before the turn ended; reading the task", "warning")
         task = await _get_with_retry(client, view.task_id, policy)
         view.apply(task)
         yield task
-        if view.turn_over:
+        if turn.over:
             yield Notice(f"reconciled with get-task: {task.status.state.value}")
             return
         attempts += 1
         if attempts > policy.max_reattach:
             yield Notice("the stream keeps dropping; polling instead", "warning")
-            async for polled in poll_task(client, view.task_id, policy):
+            async for polled in poll_task(client, view.task_id, policy, answered=turn.answered):
                 view.apply(polled)
                 yield polled
             return

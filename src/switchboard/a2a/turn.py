@@ -19,6 +19,7 @@ from .model import (
     ArtifactUpdate,
     Message,
     Part,
+    Role,
     StatusUpdate,
     StreamEvent,
     Task,
@@ -40,6 +41,24 @@ TIMELINE_LIMIT = 1_024
 # would otherwise grow it for ever.
 HISTORY_LIMIT = 1_024
 _ENDS_TURN = TERMINAL_STATES | INTERRUPTED_STATES
+
+
+def question_of(status: TaskStatus | None, history: list[Message], last_artifact: list[Part] | None) -> list[Part]:
+    """What a task asks while it waits: its status message; else the newest agent message since the caller's last
+    message (some stacks put the question only in the history); else its last artifact."""
+    if status is not None and status.message is not None and status.message.parts:
+        return list(status.message.parts)
+    for message in reversed(history):
+        if message.role is not Role.AGENT:
+            break
+        if message.parts:
+            return list(message.parts)
+    return list(last_artifact or [])
+
+
+def task_question(task: Task) -> list[Part]:
+    """question_of for a whole Task."""
+    return question_of(task.status, task.history or [], task.artifacts[-1].parts if task.artifacts else None)
 
 
 def _reads_on(last: Part, part: Part) -> bool:
@@ -178,6 +197,12 @@ class TaskView:
     @property
     def status_text(self) -> str:
         return self.status.message.text if self.status and self.status.message else ""
+
+    @property
+    def question(self) -> list[Part]:
+        """What the task asks, wherever the agent put it (see question_of)."""
+        last = next(reversed(self.artifacts.values()), None)
+        return question_of(self.status, self.history, last.parts if last is not None else None)
 
     @property
     def output_text(self) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..a2a.cancel import CONFIRM_WITHIN, cancel_and_confirm
 from ..a2a.errors import TimedOutError, UsageError
 from ..a2a.follow import FollowPolicy, Notice, follow_turn, poll_task
 from ..a2a.model import DataPart, FilePart, Message, Part, Task, TaskState, TextPart
@@ -260,8 +261,15 @@ async def task_cancel(args: Any) -> int:
         await open_client(args, target) as client,
         deadline(args.timeout, f"the answer to canceling task {task_id}"),
     ):
-        task = await client.cancel_task(task_id, timeout=args.timeout)
-    _print_task(Out(), args, reply_command(args, target), task)
+        outcome = await cancel_and_confirm(client, task_id, timeout=args.timeout)
+    _print_task(Out(), args, reply_command(args, target), outcome.task)
+    if not outcome.confirmed:
+        # The request went through, its effect is not seen yet: the job is not done, as with a timeout.
+        warn(
+            f"{outcome.pending} after {CONFIRM_WITHIN:g} s; "
+            f"`switchboard task get {reply_command(args, target)} {task_id}` shows whether it ends"
+        )
+        return 5
     return 0
 
 

@@ -25,6 +25,7 @@ from ..a2a.model import (
     TaskPage,
     TextPart,
 )
+from ..a2a.turn import task_question
 from ..a2a.wire import v10
 from ..safe_text import strip_controls
 
@@ -117,6 +118,8 @@ def render_task(out: Out, task: Task, *, history: bool = False) -> None:
     out.field("Updated", task.status.timestamp)
     if task.status.message is not None:
         render_parts(out, "Status Message", task.status.message.parts)
+    elif task.status.state.is_interrupted:
+        render_parts(out, "Question", task_question(task))  # asked in the history, not the status
     for artifact in task.artifacts or []:
         render_artifact(out, artifact)
     if history:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..a2a.client import new_message
 from ..a2a.errors import ProtocolError, SwitchboardError
 from ..a2a.follow import Notice, TurnEvent, find_task_for_message
-from ..a2a.model import TaskState
+from ..a2a.model import TaskState, text_of
 from ..a2a.turn import TaskView
 from ..a2a.wire import v10
 from ..agents import AgentEntry
@@ -39,7 +39,8 @@ _NOT_RETRIED = {
     "A2A_TASK_CANCELED",
     "DELEGATE_PROTOCOL_UNSUPPORTED",
 }
-CANCEL_TIMEOUT = 10.0
+CANCEL_TIMEOUT = 15.0  # the cancel request and its confirmation together
+CONFIRM_WITHIN = 5.0
 
 
 class StepFailure(Exception):
@@ -111,7 +112,7 @@ class DelegateSteps:
                     )
                 if not step.interactive:
                     code = "A2A_AUTH_REQUIRED" if view.state == TaskState.AUTH_REQUIRED else "A2A_INPUT_REQUIRED"
-                    asked = view.status_text or view.state.value
+                    asked = text_of(view.question) or view.state.value
                     await self._cancel_remote(step, state, link)  # nobody will answer: free the agent
                     raise StepFailure(
                         code,
@@ -176,6 +177,11 @@ class DelegateSteps:
 
     def _take(self, name: str, state: StepState, event: TurnEvent) -> None:
         if isinstance(event, Notice):
+            if event.kind == "new-task" and event.task_id:
+                # The agent took the answer to a new task: the step follows that one, and a resumed run re-attaches
+                # to it. Recorded before its first event.
+                self._record("StepTaskMoved", step=name, taskId=event.task_id, previousTaskId=state.task_id)
+                state.view, state.task_id = TaskView(), event.task_id
             self._record("StepNotice", step=name, text=event.text, level=event.level)
         else:
             state.view.apply(event)
@@ -190,7 +196,7 @@ class DelegateSteps:
         request = AskRequest(
             step.name,
             view.state,
-            list(view.status.message.parts) if view.status and view.status.message else [],
+            view.question,
             state.task_id,
             state.context_id,
             state.correlation_id or "",
@@ -235,8 +241,11 @@ class DelegateSteps:
             return
         try:
             async with asyncio.timeout(CANCEL_TIMEOUT):
-                task = await link.cancel(state.task_id)
-            self._take(step.name, state, task)
+                outcome = await link.cancel(state.task_id, confirm_within=CONFIRM_WITHIN)
+            if outcome.confirmed:
+                self._take(step.name, state, outcome.task)
+            else:
+                self._take(step.name, state, Notice(outcome.pending, "warning"))
         except (SwitchboardError, TimeoutError) as exc:
             text = getattr(exc, "message", None) or "no answer in time"
             self._take(

@@ -11,7 +11,8 @@ lock on the file, so a second `--resume` of a live run is refused and `runs list
 from one whose process died.
 
 Records: RunStarted (workflow, file, digest, inputs, steps), RunResumed, StepRequested (attempt, agent,
-correlation id, message id, input), StepEvent (a v1.0 StreamResponse), StepNotice, AwaitingInput (state,
+correlation id, message id, input), StepEvent (a v1.0 StreamResponse), StepNotice, StepTaskMoved (the agent
+took an answer to a new task: its id, and the one before), AwaitingInput (state,
 question, task and context ids), InputSubmitted (the answer, or only `secret: true`), StepCompleted (task id,
 output), StepFailed (code, error, task id, retrying), StepCanceled, StepSkipped, and one of RunCompleted,
 RunFailed, RunCanceled, RunAwaitingInput, RunInterrupted.
@@ -335,6 +336,9 @@ def _fold_step(step: StepState, kind: str, record: dict[str, Any], at: float | N
         step.view.apply(event)
         step.task_id = step.view.task_id or step.task_id
         step.context_id = step.view.context_id or step.context_id
+    elif kind == "StepTaskMoved":
+        step.view = TaskView()  # the new task's events follow
+        step.task_id = record.get("taskId") or step.task_id
     elif kind == "AwaitingInput":
         step.status = "waiting"
         step.task_id = record.get("taskId") or step.task_id

@@ -217,8 +217,7 @@ class ConversationView(Vertical):
                 for area in self.query("Composer #message"):
                     area.focus()
             return
-        status = conversation.last.view.status
-        question = status.message.parts if status and status.message else []
+        question = conversation.last.view.question
         await transcript.mount(PromptPane(question, state, title=self.agent_name))
         transcript.scroll_end(animate=False)
 
@@ -313,7 +312,7 @@ class ConversationView(Vertical):
         # The agent answers with the whole task, which it may take a while to put together.
         self.notify("canceling the task… (the agent's answer may take a while)")
         try:
-            await self.conversation.cancel()
+            outcome = await self.conversation.cancel()
         except SwitchboardError as exc:
             self._canceling = False
             # The agent wrote the message: shown as text, never read as markup ("[/]" alone would raise).
@@ -330,6 +329,11 @@ class ConversationView(Vertical):
             return
         await self._sync()
         self.post_message(self.Changed(self))
+        if outcome is not None and not outcome.confirmed:
+            # The agent took the request but still reports the task running: show what it goes on to do.
+            self.notify(strip_controls(f"{outcome.pending}; following it"), severity="warning", markup=False)
+            self.follow_again()
+            return
         self.notify("task canceled")
 
     def action_save_artifacts(self) -> None:
