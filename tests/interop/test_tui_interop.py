@@ -1,0 +1,52 @@
+"""The TUI against every stack in the matrix: a question answered in the prompt pane, the answer streamed to the end.
+
+A stack may open the answer's stream with the task still asking (the JavaScript SDK does): the prompt pane must
+close after the answer, and the transcript show the completed greeting, whatever the order of events on the way.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from textual.widgets import DataTable, Input
+
+from switchboard.a2a.model import TaskState
+from switchboard.agents import AgentEntry
+from switchboard.tui.app import SwitchboardApp
+from switchboard.tui.widgets.conversation_view import ConversationView
+from switchboard.tui.widgets.prompt_pane import PromptPane
+from switchboard.tui.widgets.transcript import ArtifactBox
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
+from tui_support import until
+
+SIZE = (120, 40)
+
+
+async def test_a_question_answered_in_the_prompt_pane_streams_to_completed(reference_server, tmp_path, monkeypatch):
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    app = SwitchboardApp(tmp_path / "agents.yaml", extra_agents=[AgentEntry("ref", reference_server.url)], steady=True)
+    async with app.run_test(size=SIZE) as pilot:
+        table = pilot.app.screen.query_one(DataTable)
+        await until(lambda: "ref" in [row.value for row in table.rows])
+        table.move_cursor(row=[row.value for row in table.rows].index("ref"))
+        await pilot.press("enter")
+        view = pilot.app.screen.query(ConversationView).last()
+        await until(lambda: view.conversation is not None)
+        view.query_one("#message").focus()
+        await pilot.press(*"hi", "enter")
+
+        await until(lambda: bool(pilot.app.screen.query("PromptPane Input")))
+        pane = pilot.app.screen.query_one(PromptPane)
+        assert "name" in pane.question[0].text.lower()
+        await until(lambda: pilot.app.focused is pane.query_one(Input))
+        await pilot.press(*"Grace", "enter")
+        await until(lambda: len(view.conversation.turns) == 2 and not view.running)
+
+        turn = view.conversation.last
+        assert turn.view.state is TaskState.COMPLETED, [s.state for s in turn.view.timeline]
+        assert view.waiting is None and not pilot.app.screen.query(PromptPane)
+        assert turn.view.output_text == "Hello, Grace! Nice to meet you."
+        await pilot.pause(0.2)
+        assert view.query(ArtifactBox).last().source == "Hello, Grace! Nice to meet you."

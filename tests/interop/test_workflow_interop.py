@@ -1,0 +1,55 @@
+"""A workflow whose interactive step runs on each stack of the matrix, answered headless with --answer.
+
+The answer's turn may open with the task still asking (the JavaScript SDK's stream does): the step must take the
+agent's real outcome, complete with the greeting, not stop at awaiting-input on a task that is done.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_workflow(tmp_path: Path, url: str, *args: str) -> subprocess.CompletedProcess:
+    workflow = tmp_path / "greet.yaml"
+    workflow.write_text(
+        textwrap.dedent(
+            f"""
+            version: 1
+            name: greet
+            agents:
+              - name: ref
+                url: {url}
+            steps:
+              - name: greet
+                agent: ref
+                task: hi
+                interactive: true
+            outputs:
+              greeting: "{{{{steps.greet.output}}}}"
+            """
+        ).lstrip()
+    )
+    env = {**os.environ, "SWITCHBOARD_HOME": str(tmp_path), "PYTHONPATH": str(REPO / "src")}
+    return subprocess.run(
+        [sys.executable, "-m", "switchboard", "run", str(workflow), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+
+
+def test_an_interactive_step_answered_with_answer_completes(reference_server, tmp_path):
+    done = run_workflow(tmp_path, reference_server.url, "--answer", "greet=Grace", "-o", "json")
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout)["run"]
+    assert run["status"] == "completed", done.stderr
+    assert run["outputs"] == {"greeting": "Hello, Grace! Nice to meet you."}
