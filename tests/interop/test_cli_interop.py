@@ -59,8 +59,7 @@ def test_card_get_text_json_and_validate(cli, reference_server):
     assert text.returncode == 0, text.stderr
     got = fields(text.stdout)
     assert got["Name"].startswith("Switchboard Reference Agent")
-    version = "1.0" if reference_server.kind == "sdk13-v10" else "0.3"
-    assert got["Endpoint"] == f"{reference_server.url} (JSON-RPC, protocol {version})"
+    assert got["Endpoint"] == f"{reference_server.url} (JSON-RPC, protocol {reference_server.wire_version})"
     assert "Skill Example: hi" in text.stdout
     as_json = cli("card", "get", reference_server.url, "-o", "json")
     assert json.loads(as_json.stdout)["skills"][0]["id"] == "greet"
@@ -197,7 +196,7 @@ def test_timeout_is_exit_5(cli, reference_server):
 
 def test_task_list_on_a_v10_agent(cli, reference_server):
     run = cli("task", "list", reference_server.url, "-o", "json")
-    if reference_server.kind == "sdk13-v10":
+    if reference_server.wire_version == "1.0":
         assert run.returncode == 0, run.stderr
         assert "tasks" in json.loads(run.stdout)
     else:
