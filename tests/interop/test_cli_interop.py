@@ -104,6 +104,26 @@ def test_input_required_round_trip_in_json_and_jsonl(cli, reference_server):
     assert lines[-1]["statusUpdate"]["taskId"] == task["id"]
 
 
+def test_an_answer_sent_with_stream_ends_the_turn_completed(cli, reference_server):
+    # A stream that answers a waiting task may open with the task as it stands, still input-required (the JS SDK
+    # does; the spec has a task stream begin with the Task): that is where the turn starts, not how it ends.
+    first = fields(cli("send", reference_server.url, "hi").stdout)
+    assert first["State"] == "input-required"
+    ids = ("--task-id", first["Task ID"], "--context-id", first["Context ID"])
+    run = cli("send", reference_server.url, *ids, "Ada", "--stream")
+    assert run.returncode == 0, run.stderr
+    tail = fields("\n".join(run.stdout.splitlines()[-4:]))
+    assert (tail["State"], tail["Task ID"], tail["Context ID"]) == ("completed", first["Task ID"], first["Context ID"])
+    records = [record.splitlines() for record in run.stdout.split("\n\n")]
+    chunks = [
+        "\n".join(lines[lines.index("Chunk Text:") + 1 :])
+        for lines in records
+        if "Event: artifact-update" in lines and "Artifact ID: greeting-artifact" in lines
+    ]
+    assert chunks == ["Hello, ", "Ada", "! Nice to meet you."]
+    assert "waiting" not in run.stderr
+
+
 def test_stream_in_text_restates_ids_and_state_at_the_end(cli, reference_server):
     run = cli("send", reference_server.url, "hi", "--stream")
     assert run.returncode == 0, run.stderr

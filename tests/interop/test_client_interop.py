@@ -84,6 +84,33 @@ async def test_streamed_turns_assemble_the_three_chunk_artifact_exactly(referenc
         assert len({m.message_id for m in view.history}) == len(view.history)
 
 
+async def test_a_streamed_answer_to_input_required_ends_completed(reference_server):
+    # The question asked blocking, the answer streamed, followed on a fresh view (as a new process would). A stream
+    # that answers a waiting task may open with the task as it stands, still input-required (the JS SDK does; the
+    # spec has a task stream begin with the Task): that is the turn's start, not its outcome.
+    async with await connect(reference_server) as client:
+        question = await client.send(new_message("hi"))
+        assert question.status.state is TaskState.INPUT_REQUIRED
+        answer = new_message("Ada", task_id=question.id, context_id=question.context_id)
+        view, _events = await turn(client, answer, streaming=True)
+    assert (view.task_id, view.state) == (question.id, TaskState.COMPLETED)
+    assert view.turn_over and view.status_text == "done"
+    greeting = view.artifacts["greeting-artifact"]
+    assert greeting.text == "Hello, Ada! Nice to meet you."
+    assert greeting.chunks == 3 and greeting.closed
+
+
+async def test_auth_required_streamed_then_answered_streamed(reference_server):
+    async with await connect(reference_server) as client:
+        # The JS SDK keeps this stream open after auth-required (the spec closes a stream only at a terminal
+        # state): the turn ends on the state, so the follower closes it.
+        asked, _ = await asyncio.wait_for(turn(client, new_message("auth please"), streaming=True), 10)
+        assert (asked.state, asked.status_text) == (TaskState.AUTH_REQUIRED, "Send your access code to continue")
+        answer = new_message("code 1234", task_id=asked.task_id, context_id=asked.context_id)
+        view, _ = await asyncio.wait_for(turn(client, answer, streaming=True), 10)
+    assert (view.task_id, view.state, view.status_text) == (asked.task_id, TaskState.COMPLETED, "authorized")
+
+
 async def test_data_and_file_parts_both_ways(reference_server):
     payload = b"\x00binary\xffbytes"
     parts = [
