@@ -6,6 +6,8 @@ BIN := $(VENV)/bin
 # The native v0.3 reference server (what most deployed agents still run) lives in its own venv,
 # because a2a-sdk 0.3 and 1.x cannot be installed side by side.
 A2A03_PIN := a2a-sdk[http-server]==0.3.26 uvicorn
+# The reference server on the official JavaScript SDK (@a2a-js/sdk), installed from its committed lock file.
+JS_AGENT := tests/interop/agents/js
 
 .PHONY: run test lint test-only screenshots bench bench-faults clean
 
@@ -20,6 +22,11 @@ $(VENV03)/.stamp: Makefile
 	$(VENV03)/bin/pip install -q $(A2A03_PIN)
 	touch $@
 
+# node_modules is replaced whole by `npm ci`, so a stamp inside it goes whenever the packages go.
+$(JS_AGENT)/node_modules/.stamp: $(JS_AGENT)/package.json $(JS_AGENT)/package-lock.json
+	cd $(JS_AGENT) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # Starts the demo agent fleet (and, once the TUI lands, switchboard on it); Ctrl+C stops it.
 run: $(VENV)/.stamp
 	$(BIN)/switchboard --demo
@@ -29,7 +36,7 @@ lint: $(VENV)/.stamp
 	$(BIN)/ruff format --check
 	$(BIN)/lint-imports
 
-test: $(VENV)/.stamp $(VENV03)/.stamp lint
+test: $(VENV)/.stamp $(VENV03)/.stamp $(JS_AGENT)/node_modules/.stamp lint
 	SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/pytest
 
 screenshots: $(VENV)/.stamp
@@ -52,4 +59,4 @@ bench-faults: $(VENV)/.bench-stamp
 	$(BIN)/python bench/faults/load.py
 
 clean:
-	rm -rf $(VENV) $(VENV03)
+	rm -rf $(VENV) $(VENV03) $(JS_AGENT)/node_modules

@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import os
 import queue
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -16,7 +17,8 @@ from typing import IO
 
 AGENTS = Path(__file__).resolve().parent / "agents"
 REPO = Path(__file__).resolve().parents[2]
-KINDS = ("sdk13-v10", "sdk13-v03compat", "sdk03-native")
+KINDS = ("sdk13-v10", "sdk13-v03compat", "sdk03-native", "js-v10", "js-v03compat")
+JS_AGENT = AGENTS / "js"
 A2A03_PYTHON_ENV = "SWITCHBOARD_A2A03_PYTHON"
 READY_TIMEOUT = 20.0
 STOP_GRACE = 5.0
@@ -35,6 +37,11 @@ class RunningServer:
     process: subprocess.Popen[str]
     api_key: str | None = None
     _stderr: IO[bytes] | None = field(default=None, repr=False)
+
+    @property
+    def wire_version(self) -> str:
+        """The wire version a client choosing by this server's card speaks to it: "1.0" or "0.3"."""
+        return "1.0" if self.kind.endswith("-v10") else "0.3"
 
     def stop(self) -> None:
         """Terminate, wait, and kill if it has not exited after STOP_GRACE seconds."""
@@ -55,11 +62,23 @@ def a2a03_python() -> str:
     return python
 
 
+def node() -> str:
+    """The node that runs the @a2a-js/sdk server, with that server's packages installed (`make test` does it)."""
+    found = shutil.which("node")
+    if found is None:
+        raise ServerStartError("No `node` on PATH: the JavaScript reference server needs Node.js 20 or later.")
+    if not (JS_AGENT / "node_modules" / "@a2a-js" / "sdk").is_dir():
+        raise ServerStartError(f"@a2a-js/sdk is not installed in {JS_AGENT}. Run `make test` (it runs `npm ci` there).")
+    return found
+
+
 def command(kind: str, api_key: str | None = None) -> list[str]:
     if kind == "sdk03-native":
         argv = [a2a03_python(), str(AGENTS / "sdk03_server.py")]
     elif kind in ("sdk13-v10", "sdk13-v03compat"):
         argv = [sys.executable, str(AGENTS / "sdk13_server.py"), "--mode", kind.removeprefix("sdk13-")]
+    elif kind in ("js-v10", "js-v03compat"):
+        argv = [node(), str(JS_AGENT / "server.mjs"), "--mode", kind.removeprefix("js-")]
     else:
         raise ValueError(f"unknown server kind {kind!r}; expected one of {KINDS}")
     argv += ["--port", "0", "--exit-on-stdin-eof"]

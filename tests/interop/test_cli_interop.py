@@ -59,8 +59,7 @@ def test_card_get_text_json_and_validate(cli, reference_server):
     assert text.returncode == 0, text.stderr
     got = fields(text.stdout)
     assert got["Name"].startswith("Switchboard Reference Agent")
-    version = "1.0" if reference_server.kind == "sdk13-v10" else "0.3"
-    assert got["Endpoint"] == f"{reference_server.url} (JSON-RPC, protocol {version})"
+    assert got["Endpoint"] == f"{reference_server.url} (JSON-RPC, protocol {reference_server.wire_version})"
     assert "Skill Example: hi" in text.stdout
     as_json = cli("card", "get", reference_server.url, "-o", "json")
     assert json.loads(as_json.stdout)["skills"][0]["id"] == "greet"
@@ -103,6 +102,26 @@ def test_input_required_round_trip_in_json_and_jsonl(cli, reference_server):
     assert "".join(chunks) == "Hello, Bo! Nice to meet you." and len(chunks) == 3
     assert lines[-1]["statusUpdate"]["status"]["state"] == "TASK_STATE_COMPLETED"
     assert lines[-1]["statusUpdate"]["taskId"] == task["id"]
+
+
+def test_an_answer_sent_with_stream_ends_the_turn_completed(cli, reference_server):
+    # A stream that answers a waiting task may open with the task as it stands, still input-required (the JS SDK
+    # does; the spec has a task stream begin with the Task): that is where the turn starts, not how it ends.
+    first = fields(cli("send", reference_server.url, "hi").stdout)
+    assert first["State"] == "input-required"
+    ids = ("--task-id", first["Task ID"], "--context-id", first["Context ID"])
+    run = cli("send", reference_server.url, *ids, "Ada", "--stream")
+    assert run.returncode == 0, run.stderr
+    tail = fields("\n".join(run.stdout.splitlines()[-4:]))
+    assert (tail["State"], tail["Task ID"], tail["Context ID"]) == ("completed", first["Task ID"], first["Context ID"])
+    records = [record.splitlines() for record in run.stdout.split("\n\n")]
+    chunks = [
+        "\n".join(lines[lines.index("Chunk Text:") + 1 :])
+        for lines in records
+        if "Event: artifact-update" in lines and "Artifact ID: greeting-artifact" in lines
+    ]
+    assert chunks == ["Hello, ", "Ada", "! Nice to meet you."]
+    assert "waiting" not in run.stderr
 
 
 def test_stream_in_text_restates_ids_and_state_at_the_end(cli, reference_server):
@@ -197,7 +216,7 @@ def test_timeout_is_exit_5(cli, reference_server):
 
 def test_task_list_on_a_v10_agent(cli, reference_server):
     run = cli("task", "list", reference_server.url, "-o", "json")
-    if reference_server.kind == "sdk13-v10":
+    if reference_server.wire_version == "1.0":
         assert run.returncode == 0, run.stderr
         assert "tasks" in json.loads(run.stdout)
     else:

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import sys
 import uuid
+from pathlib import Path
 
 import httpx
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "agents"))
+
+import script
 
 pytestmark = pytest.mark.interop
 
@@ -19,7 +25,7 @@ class RawWire:
     """Just enough of v1.0 or v0.3 JSON-RPC to talk to one reference server."""
 
     def __init__(self, server) -> None:
-        self.v10 = server.kind == "sdk13-v10"
+        self.v10 = server.wire_version == "1.0"
         headers = {"A2A-Version": "1.0"} if self.v10 else {}
         self.http = httpx.Client(base_url=server.url, headers=headers, timeout=20)
 
@@ -68,13 +74,23 @@ def status_text(status: dict) -> str:
 def test_card_lists_the_greet_skill_and_the_expected_interface(reference_server):
     card = httpx.get(reference_server.url + ".well-known/agent-card.json").json()
 
-    assert card["skills"][0]["id"] == "greet"
-    assert "parts please" in card["skills"][0]["examples"]
+    # Every server replays script.py (the JS one a port of it), so the texts are the same everywhere.
+    assert card["name"].startswith(script.AGENT_NAME) and card["description"] == script.AGENT_DESCRIPTION
+    skill = card["skills"][0]
+    assert (skill["id"], skill["name"], skill["description"]) == (
+        script.SKILL_ID,
+        script.SKILL_NAME,
+        script.SKILL_DESCRIPTION,
+    )
+    assert (skill["tags"], skill["examples"]) == (script.SKILL_TAGS, script.SKILL_EXAMPLES)
     interfaces = [(i["protocolBinding"], i["protocolVersion"]) for i in card.get("supportedInterfaces", [])]
     expected = {
         "sdk13-v10": [("JSONRPC", "1.0"), ("JSONRPC", "0.3")],
         "sdk13-v03compat": [("JSONRPC", "0.3")],
         "sdk03-native": [],  # legacy card: url + preferredTransport + protocolVersion
+        # Asked without A2A-Version, the JS SDK serves a v0.3 card that also carries supportedInterfaces.
+        "js-v10": [("JSONRPC", "1.0"), ("HTTP+JSON", "1.0"), ("JSONRPC", "0.3"), ("HTTP+JSON", "0.3")],
+        "js-v03compat": [("JSONRPC", "0.3"), ("HTTP+JSON", "0.3")],
     }[reference_server.kind]
     assert interfaces == expected
     if reference_server.kind == "sdk03-native":
