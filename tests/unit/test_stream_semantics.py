@@ -297,3 +297,10 @@ def test_a_blocking_send_prints_a_question_found_in_the_history(capsys):
     render_task(Out(), asking_in_history())
     out = capsys.readouterr().out
     assert "State: input-required" in out and "What is your name?" in out
+
+
+async def test_auth_required_ends_the_turn_at_once_though_the_agent_keeps_the_stream_open():
+    # The spec has the agent keep the stream open at auth-required (a credential may come out of band).
+    agent = Agent(SendStreamingMessage=hanging([frame(update(TaskState.AUTH_REQUIRED, "your code?"))]))
+    view, notices = await asyncio.wait_for(follow_up(agent, FollowPolicy(close_grace=60.0)), 10)
+    assert view.state is TaskState.AUTH_REQUIRED and notices == []

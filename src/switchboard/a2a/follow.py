@@ -5,7 +5,8 @@ is the task's state then, never the state of one event on the way. A turn ends a
 state, or a direct reply. Stacks differ in what a stream starts with: a follow-up to a task that waits may open
 with the task as it stood when the message arrived, still input-required (the JavaScript SDK does). That status
 is the question being answered, not a new one: it decides nothing, here or in a later get-task or resubscribe.
-An agent that keeps the stream open after the turn ended is given `close_grace` seconds to send more.
+An agent that keeps the stream open after the turn ended is given `close_grace` seconds to send more, except at
+auth-required, where the spec has it keep the stream open for a credential that may come out of band.
 
 A stream that closes or breaks before the turn ends is not the end: the task is read with get-task, and if it
 still runs the stream is re-attached (subscribe), with backoff and a bound. After a re-attachment the final
@@ -31,7 +32,7 @@ from typing import Literal
 
 from .client import A2AClient, StreamBrokenError
 from .errors import InvalidResponseError, ProtocolError, SwitchboardError, UnavailableError, UnreachableError
-from .model import Message, StatusUpdate, StreamEvent, Task, TaskStatus
+from .model import Message, StatusUpdate, StreamEvent, Task, TaskState, TaskStatus
 from .turn import TaskView
 
 
@@ -393,6 +394,10 @@ async def _follow(
                 if type(event) is StatusUpdate and event.final:
                     break  # v0.3: the agent sends nothing after this
                 ending = turn.over
+                if ending and view.state is TaskState.AUTH_REQUIRED:
+                    # The spec has the agent keep this stream open for a credential that may come out of band:
+                    # its close is not to be waited for. The person answers the question now.
+                    break
         except StreamBrokenError as exc:
             problem = exc
         except ProtocolError as exc:
