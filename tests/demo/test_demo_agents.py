@@ -15,7 +15,7 @@ from switchboard.a2a.errors import (
     AuthFailedError,
     CredentialsMissingError,
     ProtocolError,
-    ProtocolUnsupportedError,
+    UsageError,
 )
 from switchboard.a2a.model import ArtifactUpdate, DataPart, FilePart, Message, StatusUpdate, TaskState
 from switchboard.a2a.tasks_api import TasksApiClient
@@ -252,8 +252,9 @@ async def test_legacy_serves_a_legacy_card_at_both_paths(demo):
     assert new_path["protocolVersion"] == "0.3.0" and new_path["preferredTransport"] == "JSONRPC"
     async with await connect(demo, "legacy") as client:
         assert client.card.shape == "legacy" and client.endpoint.version == "0.3"
-    with pytest.raises(ProtocolUnsupportedError):
+    with pytest.raises(UsageError) as forced:  # the person's choice the card cannot satisfy
         await connect(demo, "legacy", "1.0")
+    assert "offers 0.3" in forced.value.message
 
 
 @pytest.mark.parametrize("method", ["SendMessage", "SendStreamingMessage", "GetTask", "ListTasks", "CancelTask"])

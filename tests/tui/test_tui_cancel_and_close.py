@@ -10,6 +10,7 @@ from functools import partial
 
 from tui_support import until as wait_until
 
+from switchboard.a2a.cancel import CancelOutcome
 from switchboard.a2a.errors import SwitchboardError
 from switchboard.a2a.model import (
     Artifact,
@@ -73,12 +74,13 @@ class EndlessLink(ScriptedLink):
         yield update("after the refusal\n", self.chunks, last=True)
         yield completed()
 
-    async def cancel(self, task_id: str) -> Task:
+    async def cancel(self, task_id: str) -> CancelOutcome:
         self.canceled.append(task_id)
         await self.answer.wait()
         if self.refuse:
             raise SwitchboardError("the task cannot be canceled now")
-        return Task(id=task_id, context_id=CONTEXT, status=TaskStatus(state=TaskState.CANCELED))
+        task = Task(id=task_id, context_id=CONTEXT, status=TaskStatus(state=TaskState.CANCELED))
+        return CancelOutcome(task, confirmed=True)
 
 
 async def start_endless(pilot, link: EndlessLink) -> ConversationView:
