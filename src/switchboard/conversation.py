@@ -72,6 +72,8 @@ class Conversation:
             # A credential typed into the prompt must not show in the wire view either.
             self.tap.redactor.add(*(p.text for p in parts if isinstance(p, TextPart)))
         turn = Turn(self.next_message(parts), secret=secret)
+        if turn.message.task_id and self.last is not None:
+            turn.view.answered = self.last.view.status  # a stack may report it again as the answer's turn opens
         self.turns.append(turn)
         try:
             # Closed with this generator (a reader that stops early lets go of the connection at once).

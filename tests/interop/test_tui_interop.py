@@ -48,5 +48,7 @@ async def test_a_question_answered_in_the_prompt_pane_streams_to_completed(refer
         assert turn.view.state is TaskState.COMPLETED, [s.state for s in turn.view.timeline]
         assert view.waiting is None and not pilot.app.screen.query(PromptPane)
         assert turn.view.output_text == "Hello, Grace! Nice to meet you."
+        # The question a stack reports again as the answer's stream opens is not shown as asked again.
+        assert TaskState.INPUT_REQUIRED not in [s.state for s in turn.view.timeline]
         await pilot.pause(0.2)
         assert view.query(ArtifactBox).last().source == "Hello, Grace! Nice to meet you."

@@ -86,6 +86,17 @@ async def test_a_follow_up_stream_that_opens_with_the_question_still_asked_is_re
     assert view.artifacts["a1"].text == "Hello, Grace! Nice to meet you."
     assert agent.calls == ["SendStreamingMessage"]
     assert notices == []
+    # The question reported again is not news: the turn's timeline starts with the work on the answer.
+    assert [s.state for s in view.timeline] == [TaskState.WORKING, TaskState.COMPLETED]
+
+
+def test_the_question_reported_again_changes_neither_the_status_nor_the_timeline():
+    view = TaskView(answered=QUESTION)
+    view.apply(snapshot(QUESTION))
+    assert view.status is None and view.timeline == [] and not view.turn_over
+    assert [m.message_id for m in view.history] == ["u-2"] and view.task_id == TASK
+    view.apply(update(TaskState.WORKING))
+    assert [s.state for s in view.timeline] == [TaskState.WORKING]
 
 
 async def test_a_follow_up_stream_that_closes_after_the_old_question_is_reconciled_not_taken_as_the_answer():

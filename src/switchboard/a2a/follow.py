@@ -33,7 +33,7 @@ from typing import Literal
 from .client import A2AClient, StreamBrokenError
 from .errors import InvalidResponseError, ProtocolError, SwitchboardError, UnavailableError, UnreachableError
 from .model import Message, StatusUpdate, StreamEvent, Task, TaskState, TaskStatus
-from .turn import TaskView
+from .turn import TaskView, same_status
 
 
 @dataclass(frozen=True)
@@ -219,17 +219,6 @@ async def _lost_send(
     raise problem  # the agent has no task for it: the message never arrived
 
 
-def same_status(a: TaskStatus | None, b: TaskStatus | None) -> bool:
-    """`a` and `b` are one status reported twice: same state, time and message."""
-    return (
-        a is not None
-        and b is not None
-        and a.state == b.state
-        and a.timestamp == b.timestamp
-        and (a.message.message_id if a.message else None) == (b.message.message_id if b.message else None)
-    )
-
-
 async def poll_task(
     client: A2AClient, task_id: str, policy: FollowPolicy, *, answered: TaskStatus | None = None
 ) -> AsyncIterator[Task]:
@@ -281,27 +270,26 @@ async def follow_turn(
 
 
 class _Turn:
-    """What decides a turn's end: the view, less the status a follow-up answered (see the module's docstring)."""
+    """A follow's view of its turn: the task a follow-up answers, and its question once the agent shows it."""
 
     def __init__(self, view: TaskView, message: Message | None) -> None:
         self.view = view
         self.asked_task = message.task_id if message is not None else None  # the task a follow-up answers
-        self.answered: TaskStatus | None = None  # its interrupted status, once the agent showed it
 
     @property
     def over(self) -> bool:
-        view = self.view
-        return view.turn_over and not (view.reply is None and same_status(view.status, self.answered))
+        return self.view.turn_over
 
     def opening(self, event: StreamEvent) -> None:
-        """The first event of a stream: a follow-up's stream may open with the status being answered."""
+        """The first event of a follow-up's stream may be the task as it stood, still asking: from then on the
+        view takes that status for the question being answered (see TaskView.answered)."""
         if (
             self.asked_task is not None
             and type(event) is Task
             and event.status.state.is_interrupted
-            and self.answered is None
+            and self.view.answered is None
         ):
-            self.answered = event.status
+            self.view.answered = event.status
 
     def moved(self, event: StreamEvent | Message) -> Notice | None:
         """Before the view knows its task: a Notice when `event` takes the follow-up to another task."""
@@ -442,7 +430,7 @@ async def _follow(
         attempts += 1
         if attempts > policy.max_reattach:
             yield Notice("the stream keeps dropping; polling instead", "warning")
-            async for polled in poll_task(client, view.task_id, policy, answered=turn.answered):
+            async for polled in poll_task(client, view.task_id, policy, answered=view.answered):
                 view.apply(polled)
                 yield polled
             return

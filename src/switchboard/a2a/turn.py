@@ -43,6 +43,17 @@ HISTORY_LIMIT = 1_024
 _ENDS_TURN = TERMINAL_STATES | INTERRUPTED_STATES
 
 
+def same_status(a: TaskStatus | None, b: TaskStatus | None) -> bool:
+    """`a` and `b` are one status reported twice: same state, time and message."""
+    return (
+        a is not None
+        and b is not None
+        and a.state == b.state
+        and a.timestamp == b.timestamp
+        and (a.message.message_id if a.message else None) == (b.message.message_id if b.message else None)
+    )
+
+
 def question_of(status: TaskStatus | None, history: list[Message], last_artifact: list[Part] | None) -> list[Part]:
     """What a task asks while it waits: its status message; else the newest agent message since the caller's last
     message (some stacks put the question only in the history); else its last artifact."""
@@ -182,6 +193,9 @@ class TaskView:
     # An artifact holding more text than this in memory moves it to a temporary file (None: never).
     spill_after: int | None = SPILL_AFTER
     notes: Notes = field(default_factory=Notes)  # protocol oddities seen, as lint warnings
+    # The interrupted status a follow-up answers. A stack may report it again as the turn opens (the task as it
+    # stood when the answer arrived): that is not news, and changes neither the status nor the timeline.
+    answered: TaskStatus | None = None
     _seen_messages: set[str] = field(default_factory=set, repr=False)
 
     @property
@@ -269,6 +283,8 @@ class TaskView:
                 self.history_dropped += 1
 
     def _status(self, status: TaskStatus) -> None:
+        if self.answered is not None and same_status(status, self.answered):
+            return
         if self.state is not None and self.state.is_terminal and status.state != self.state:
             # A terminal state is final: a later change is the agent's mistake, not news.
             self.notes.add(f"ignored state {status.state.value} after the task ended {self.state.value}")
