@@ -17,7 +17,7 @@ from ..agents import AgentEntry, AgentsFile, load_agents
 from ..config import load_settings, save_settings
 from ..link import AgentLink, known_secrets, open_link
 from .commands import SwitchboardCommands
-from .themes import STATE_DEFAULTS, load_themes
+from .themes import load_themes, state_defaults
 from .widgets.wire_view import BODY_READ
 
 Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
@@ -72,7 +72,9 @@ class SwitchboardApp(App):
     # --- theme and keys ------------------------------------------------------------------------------
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
-        return dict(STATE_DEFAULTS)
+        # Asked again whenever the theme changes: a light theme of Textual's own gets the darker state colours.
+        theme = self.get_theme(self.theme) if getattr(self, "theme", None) else None
+        return state_defaults(theme.dark if theme is not None else True)
 
     def on_mount(self) -> None:
         themes, warnings = load_themes()

@@ -64,7 +64,7 @@ def step_line(state: StepState, depth: int) -> Content:
         "  " * depth,
         (f"{mark} ", style),
         (state.name, "bold"),
-        (f"  {who}", "$secondary"),
+        (f"  {who}", "$accent"),
         (f"  {state.status}", style),
         (f"  {elapsed}", "$text-muted"),
         (after, "$text-muted italic"),
