@@ -76,6 +76,12 @@ class WorkflowsPane(Vertical):
         if not hasattr(self, "files"):
             self.action_reload()
 
+    def workflow_files(self) -> list[WorkflowFile]:
+        """The workflow files, read now if the tab has not been shown yet (the command palette lists them)."""
+        if not hasattr(self, "files"):
+            self.action_reload()
+        return self.files
+
     def action_reload(self) -> None:
         agents = AgentsFile(None, self.app.agents(), [])
         self.files = find_workflows(agents)
