@@ -98,7 +98,16 @@ class ConversationView(Vertical):
 
     def on_mount(self) -> None:
         self._head()
+        self.watch(self.query_one(".transcript"), "scroll_y", self._scrolled, init=False)
         self.connect()
+
+    def _scrolled(self, old: float, new: float) -> None:
+        """At the end, however it got there, the transcript follows the stream again. When the transcript gets
+        shorter (a prompt pane closes: answered, or its task canceled), its end moves up and takes the view
+        with it; the position last followed to was below that, and the next turn was not followed."""
+        transcript = self.query_one(".transcript", VerticalScroll)
+        if new >= transcript.max_scroll_y - 1:
+            self._followed_to = transcript.max_scroll_y
 
     # --- connecting ----------------------------------------------------------------------------------
 
