@@ -23,7 +23,14 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Static
 
-from ...a2a.errors import SwitchboardError
+from ...a2a.errors import (
+    CardInvalidError,
+    CardNotFoundError,
+    InvalidResponseError,
+    ProtocolUnsupportedError,
+    SwitchboardError,
+    UnreachableError,
+)
 from ...a2a.model import FilePart, Part, TaskState, TextPart
 from ...agent_status import AgentStatus
 from ...agents import write_atomically, write_blocks_atomically
@@ -69,6 +76,7 @@ class ConversationView(Vertical):
         self._interval = FRAME
         self._canceling = False
         self._link_noted = 0  # the client's notes shown
+        self._link_error: SwitchboardError | None = None  # why there is no link: said when the person sends
 
     @property
     def agent_name(self) -> str:
@@ -117,6 +125,7 @@ class ConversationView(Vertical):
             try:
                 self.link = await self.app.open_link(self.status.entry)
             except SwitchboardError as exc:
+                self._link_error = exc
                 await self._say(f"{exc.code}: {exc.message}" + (f"\n{exc.hint}" if exc.hint else ""), "turn-error")
                 return
         self.conversation = Conversation(self.link, tap=self.app.tap)
@@ -152,7 +161,8 @@ class ConversationView(Vertical):
     @on(Composer.Submitted)
     def _composed(self, event: Composer.Submitted) -> None:
         event.stop()
-        self.send([TextPart(text=event.text)])
+        if self.send([TextPart(text=event.text)]):
+            event.composer.clear()  # only once it is on its way: refused, the text stays to send again
 
     @on(PromptPane.Answered)
     async def _answered(self, event: PromptPane.Answered) -> None:
@@ -160,17 +170,33 @@ class ConversationView(Vertical):
         await event.pane.remove()
         self.send([TextPart(text=event.text)], secret=event.secret)
 
-    def send(self, parts: list[Part], *, secret: bool = False) -> None:
-        if self.conversation is None:
-            self.notify("still connecting to the agent", severity="warning")
-            return
-        if self.conversation.running:
-            self.notify("the agent is still answering; wait, or ctrl+g to cancel", severity="warning")
-            return
-        if self._canceling:
-            self.notify("still canceling the task; wait for the agent's answer", severity="warning")
-            return
+    def send(self, parts: list[Part], *, secret: bool = False) -> bool:
+        """Start a turn with `parts`; when it cannot start, say why and return False."""
+        refused = self._refusal()
+        if refused is not None:
+            self.notify(f"Not sent: {refused}", title=self.agent_name, severity="warning", markup=False)
+            return False
         self.run_turn(parts, secret)
+        return True
+
+    def _refusal(self) -> str | None:
+        """Why a message cannot go out now, in a sentence; None when it can."""
+        if self.conversation is None:
+            error = self._link_error
+            if error is None:
+                return "still connecting to the agent. Send again in a moment."
+            if isinstance(error, UnreachableError):
+                return "the agent cannot be reached (see the message above). Check that it runs, then reopen the tab."
+            if isinstance(error, ProtocolUnsupportedError):
+                return "the agent offers no protocol binding switchboard speaks (see the message above)."
+            if isinstance(error, CardNotFoundError | CardInvalidError | InvalidResponseError):
+                return "this address does not answer as an A2A agent (see the message above)."
+            return f"could not connect to the agent: {strip_controls(error.message)}"
+        if self._canceling:
+            return "still canceling the task; wait for the agent's answer."
+        if self.conversation.running:
+            return "the agent is still answering. Wait, or press ctrl+g to cancel the task."
+        return None
 
     @work(exclusive=True, group="turn")
     async def run_turn(self, parts: list[Part], secret: bool) -> None:
