@@ -28,6 +28,9 @@ class TableCell:
         self.content = content
         self.table = table
 
+    def __str__(self) -> str:
+        return self.content.plain
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         under = Style.from_rich_style(self.table.rich_style)
         text = Text(end="", no_wrap=options.no_wrap or False)
