@@ -13,6 +13,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import aclosing
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -43,6 +44,9 @@ from .markdown_pages import TranscriptScroll
 from .prompt_pane import PromptPane
 from .transcript import FileRow, NoteLine, TurnView, UserMessage, state_badge
 from .visibility import being_removed, in_shown_tab
+
+if TYPE_CHECKING:
+    from ..screens.leave import OpenWork
 
 FRAME = 1 / 30  # the transcript is re-rendered at most this often while a stream floods in
 SLOWEST = 0.25  # and at least this often, however long a render takes
@@ -98,6 +102,26 @@ class ConversationView(Vertical):
     def _gone(self) -> bool:
         """Closed, or being removed: a turn's worker can go on while its transcript or message box is gone."""
         return being_removed(self)
+
+    def open_work(self) -> OpenWork | None:
+        """The task of the last turn while it has not ended at the agent (running, or waiting for an answer):
+        closing the tab stops only the watching."""
+        from ..screens.leave import OpenWork
+
+        conversation = self.conversation
+        last = conversation.last if conversation else None
+        task_id = last.view.task_id if last else None
+        state = last.view.state if last else None
+        if conversation is None or not task_id or (state is not None and state.is_terminal):
+            return None
+        # An agent of the agents file goes by its name on the command line; a demo agent by its address.
+        agent = self.status.entry.url if self.app.is_extra(self.agent_name) else self.agent_name
+        return OpenWork(
+            label=f"task {task_id} at {self.agent_name}",
+            state="canceling" if self._canceling else (state.value if state else "starting"),
+            find=f"switchboard task get {agent} {task_id}",
+            cancel=conversation.cancel,
+        )
 
     def compose(self) -> ComposeResult:
         yield Static(classes="conversation-head")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -29,6 +30,9 @@ from ...workflow.state import AskRequest, RunFinished, StepEvent, StepState
 from .prompt_pane import PromptPane
 from .transcript import TurnView
 from .visibility import being_removed, in_shown_tab
+
+if TYPE_CHECKING:
+    from ..screens.leave import OpenWork
 
 FRAME = 1 / 20
 STATUS_STYLE = {
@@ -113,6 +117,22 @@ class RunView(Vertical):
         """Closed, or being removed: Textual takes the children away first, and a widget mounted into a view
         being removed is never composed (its parts are not there to update)."""
         return being_removed(self) or not self.children
+
+    def open_work(self) -> OpenWork | None:
+        """A live run that has not finished: its steps' tasks go on at their agents when the tab closes."""
+        from ..screens.leave import OpenWork
+
+        run = self.run
+        if run is None or run.status != "running" or not hasattr(run, "interrupt"):
+            return None
+        going = sum(1 for step in self.steps.values() if step.status in ("running", "waiting"))
+        return OpenWork(
+            label=f"workflow run {run.run_id} ({self.title})",
+            state=f"{going} step{'s' if going != 1 else ''} going",
+            find=f"switchboard run --resume {run.run_id}",
+            cancel=run.cancel,
+            leave=run.interrupt,
+        )
 
     def compose(self) -> ComposeResult:
         yield Static(classes="run-head")
