@@ -57,8 +57,9 @@ class MainScreen(Screen):
     BINDINGS = [
         Binding("f1", "show_agents", "Agents", id="tabs.agents"),
         Binding("f3", "show_workflows", "Workflows", id="tabs.workflows"),
-        Binding("ctrl+pagedown,alt+right", "next_tab", "Next tab", id="tabs.next", show=False),
-        Binding("ctrl+pageup,alt+left", "previous_tab", "Previous tab", id="tabs.previous", show=False),
+        # One footer entry for both, "alt+←→ Tabs" (the footer is full); ctrl+pageup/pagedown do the same.
+        Binding("alt+left,ctrl+pageup", "previous_tab", "Tabs", id="tabs.previous", key_display="alt+←→"),
+        Binding("alt+right,ctrl+pagedown", "next_tab", "Next tab", id="tabs.next", show=False),
         Binding("f4", "close_tab", "Close tab", id="tabs.close"),
     ]
 

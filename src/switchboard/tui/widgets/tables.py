@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.style import Style as RichStyle
 from rich.text import Text
+from textual.binding import Binding
 from textual.content import Content
 from textual.style import Style
 from textual.widgets import DataTable
@@ -39,6 +40,19 @@ class TableCell:
             # The colour only: the table lays its own background (zebra stripes, the cursor) under the text.
             text.append(piece, RichStyle(color=rich.color, bold=rich.bold, italic=rich.italic, reverse=rich.reverse))
         yield text
+
+
+class RowTable(DataTable):
+    """A table whose cursor is a row: home and end go to the first and the last row (DataTable's own move to
+    the first and last column, which a row cursor does not have, so they did nothing)."""
+
+    BINDINGS = [
+        Binding("home", "scroll_top", "First row", show=False),
+        Binding("end", "scroll_bottom", "Last row", show=False),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(cursor_type="row", **kwargs)
 
 
 def fill_table(table: DataTable, columns: Sequence[str], rows: dict[str, Sequence[Content | str]]) -> None:

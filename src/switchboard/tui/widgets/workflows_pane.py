@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Static
 from ...agents import AgentsFile
 from ...paths import config_dir
 from ...safe_text import strip_controls
-from .tables import fill_table
+from .tables import RowTable, fill_table
 
 
 def workflow_dirs() -> list[Path]:
@@ -91,10 +91,10 @@ class WorkflowsPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(Content.styled("Workflows", "bold"), classes="section-title")
-        yield DataTable(id="workflows-table", cursor_type="row")
+        yield RowTable(id="workflows-table")
         yield Static(id="workflow-summary")
         yield Static(Content.styled("Past runs (enter opens one, read-only)", "bold"), classes="section-title")
-        yield DataTable(id="runs-table", cursor_type="row")
+        yield RowTable(id="runs-table")
 
     def on_show(self) -> None:
         """Read the files and the journal when the tab is first shown: not while the app starts."""
