@@ -33,6 +33,8 @@ steps:
     agent: echo
     task: "combine {{steps.ask.output}}"
     dependsOn: [draft, ask]
+outputs:
+  combined: "{{steps.combine.output}}"
 """
 
 
@@ -63,12 +65,18 @@ async def test_a_workflow_launched_from_the_tui_pauses_for_input_then_completes(
             field = app.screen.query_one(PromptPane).query_one(Input)
             await until(lambda: app.focused is field)  # noqa: B023
             assert view.waiting and view.steps["ask"].status == "waiting"
+            hint = str(app.screen.query_one(PromptPane).query_one(".prompt-hint").render())
+            assert "message box" not in hint and "the step waits" in hint  # a run view has no message box
             await pilot.press(*answer, "enter")
             await until(lambda: not app.screen.query(PromptPane) or len(view.steps["ask"].view.history) > turns)  # noqa: B023
         await until(lambda: view.status == "completed", timeout=60)
         assert {name: s.status for name, s in view.steps.items()} == dict.fromkeys(view.steps, "completed")
         assert "test my own agent" in view.steps["combine"].output
         assert view.steps["draft"].correlation_id.endswith(":delegate:draft")
+        # The run's outputs, under its head.
+        outputs = view.query_one(".run-outputs")
+        await until(lambda: outputs.display and "combined" in str(outputs.render()))
+        assert "test my own agent" in str(outputs.render())
 
         # The run is in the journal: it opens again, read-only, from the workflows tab.
         await pilot.press("f3")
@@ -83,6 +91,7 @@ async def test_a_workflow_launched_from_the_tui_pauses_for_input_then_completes(
         assert past.run is None and past.record.run_id == view.run.run_id
         assert {s.status for s in past.steps.values()} == {"completed"}
         assert "test my own agent" in past.steps["combine"].output
+        await until(lambda: "test my own agent" in str(past.query_one(".run-outputs").render()))
 
 
 BROKEN = """\
