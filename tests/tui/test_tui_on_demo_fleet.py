@@ -131,7 +131,10 @@ async def test_after_a_cancel_the_transcript_follows_the_next_turn_to_its_end(ap
         await until(lambda: bool(pilot.app.screen.query("PromptPane Input")))
         await pilot.press("ctrl+g")
         await until(lambda: view.conversation.last.view.state is TaskState.CANCELED and not view.canceling)
-        await say(pilot, view, "hi")
+        # The prompt pane had the keyboard; it is back in the message box, where "hi" goes.
+        assert pilot.app.focused is view.query_one("#message")
+        await pilot.press(*"hi", "enter")
+        await until(lambda: view.conversation.last.message.parts[0].text == "hi")
         await answer(pilot, "Grace")
         await answer(pilot, "2")
         await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED and not view.running)

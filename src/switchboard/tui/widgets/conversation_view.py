@@ -362,8 +362,12 @@ class ConversationView(Vertical):
         # The request runs in its own worker, so the keys work while the agent takes its time to answer.
         self._canceling = True
         self.workers.cancel_group(self, "turn")
+        had_question = bool(self.query(PromptPane))
         for pane in self.query(PromptPane):
             await pane.remove()
+        if had_question and in_shown_tab(self):
+            # The pane had the keyboard: without this, what the person typed next went nowhere.
+            self.query_one("Composer #message").focus()
         self.post_message(self.Changed(self))
         self.request_cancel()
 
