@@ -107,3 +107,50 @@ async def test_gatekeeper_auth_required_round_trip(app):
         assert not any("sesame" in body for body in sent)
         key = os.environ["SWITCHBOARD_DEMO_KEY"]
         assert not any(key in r.body + str(r.headers) + r.url for r in records)
+
+
+async def answer(pilot, text: str) -> None:
+    """Answer the question the prompt pane shows, once the pane has the keyboard."""
+    await until(lambda: bool(pilot.app.screen.query("PromptPane Input")))
+    field = pilot.app.screen.query_one(PromptPane).query_one(Input)
+    await until(lambda: pilot.app.focused is field)
+    await pilot.press(*text, "enter")
+
+
+async def test_after_a_cancel_the_transcript_follows_the_next_turn_to_its_end(app):
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_agent(pilot, "interviewer")
+        transcript = view.query_one(".transcript")
+        # History taller than the screen: a whole interview.
+        await say(pilot, view, "interview me")
+        await answer(pilot, "Ada")
+        await answer(pilot, "1")
+        await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED and not view.running)
+        # A question, canceled while its prompt pane shows: the pane goes, the transcript gets shorter.
+        await say(pilot, view, "slow 20")
+        await until(lambda: bool(pilot.app.screen.query("PromptPane Input")))
+        await pilot.press("ctrl+g")
+        await until(lambda: view.conversation.last.view.state is TaskState.CANCELED and not view.canceling)
+        # The prompt pane had the keyboard; it is back in the message box, where "hi" goes.
+        assert pilot.app.focused is view.query_one("#message")
+        await pilot.press(*"hi", "enter")
+        await until(lambda: view.conversation.last.message.parts[0].text == "hi")
+        await answer(pilot, "Grace")
+        await answer(pilot, "2")
+        await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED and not view.running)
+        await until(lambda: transcript.max_scroll_y > 0 and transcript.scroll_y == transcript.max_scroll_y, timeout=5)
+
+
+async def test_a_transcript_scrolled_up_by_the_person_stays_where_they_put_it(app):
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_agent(pilot, "echo")
+        transcript = view.query_one(".transcript")
+        for n in range(12):
+            await say(pilot, view, f"message {n}")
+            await until(lambda: not view.running)
+        await until(lambda: transcript.max_scroll_y > 0 and transcript.scroll_y == transcript.max_scroll_y, timeout=5)
+        transcript.scroll_to(y=2, animate=False, immediate=True)
+        await say(pilot, view, "one more")
+        await until(lambda: not view.running and transcript.max_scroll_y > 2)
+        await pilot.pause(0.3)
+        assert transcript.scroll_y == 2

@@ -33,6 +33,8 @@ steps:
     agent: echo
     task: "combine {{steps.ask.output}}"
     dependsOn: [draft, ask]
+outputs:
+  combined: "{{steps.combine.output}}"
 """
 
 
@@ -63,12 +65,18 @@ async def test_a_workflow_launched_from_the_tui_pauses_for_input_then_completes(
             field = app.screen.query_one(PromptPane).query_one(Input)
             await until(lambda: app.focused is field)  # noqa: B023
             assert view.waiting and view.steps["ask"].status == "waiting"
+            hint = str(app.screen.query_one(PromptPane).query_one(".prompt-hint").render())
+            assert "message box" not in hint and "the step waits" in hint  # a run view has no message box
             await pilot.press(*answer, "enter")
             await until(lambda: not app.screen.query(PromptPane) or len(view.steps["ask"].view.history) > turns)  # noqa: B023
         await until(lambda: view.status == "completed", timeout=60)
         assert {name: s.status for name, s in view.steps.items()} == dict.fromkeys(view.steps, "completed")
         assert "test my own agent" in view.steps["combine"].output
         assert view.steps["draft"].correlation_id.endswith(":delegate:draft")
+        # The run's outputs, under its head.
+        outputs = view.query_one(".run-outputs")
+        await until(lambda: outputs.display and "combined" in str(outputs.render()))
+        assert "test my own agent" in str(outputs.render())
 
         # The run is in the journal: it opens again, read-only, from the workflows tab.
         await pilot.press("f3")
@@ -83,3 +91,43 @@ async def test_a_workflow_launched_from_the_tui_pauses_for_input_then_completes(
         assert past.run is None and past.record.run_id == view.run.run_id
         assert {s.status for s in past.steps.values()} == {"completed"}
         assert "test my own agent" in past.steps["combine"].output
+        await until(lambda: "test my own agent" in str(past.query_one(".run-outputs").render()))
+
+
+BROKEN = """\
+version: 1
+name: broken
+steps:
+""" + "".join(f"  - name: s{n}\n    agent: nobody{n}\n    task: hi\n" for n in range(6))
+
+
+async def test_a_workflow_that_cannot_run_shows_its_problems_with_their_lines(fleet, tmp_path, monkeypatch):
+    from switchboard.tui.screens.problems import ProblemsScreen
+
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    (tmp_path / "config" / "workflows").mkdir(parents=True)
+    (tmp_path / "config" / "workflows" / "broken.yaml").write_text(BROKEN)
+    app = SwitchboardApp(tmp_path / "agents.yaml", extra_agents=[a.as_entry() for a in fleet.agents], steady=True)
+    async with app.run_test(size=(130, 40)) as pilot:
+        await pilot.press("f3")
+        pane = app.screen.query_one(WorkflowsPane)
+        await until(lambda: any(f.path.name == "broken.yaml" for f in getattr(pane, "files", [])))
+        table = pane.query_one("#workflows-table")
+        table.move_cursor(row=[f.path.name for f in pane.files].index("broken.yaml"))
+        await pilot.pause(0.1)
+        # The row counts the problems, the pane under the table shows the first few, each with its line.
+        row = " ".join(str(cell) for cell in table.get_row_at(table.cursor_row))
+        assert "broken.yaml — cannot run: 6 problems, from line 5" in row
+        summary = str(pane.query_one("#workflow-summary").render())
+        for n in range(4):
+            assert f"line {5 + 3 * n}: step s{n}: the agent nobody{n} is unknown" in summary
+        assert "and 2 more" in summary
+        # Enter shows them all, with the fixes.
+        await pilot.press("enter")
+        await until(lambda: isinstance(app.screen, ProblemsScreen))
+        shown = [str(problem.render()) for problem in app.screen.query(".problem")]
+        assert len(shown) == 6
+        assert all("Fix:" in text for text in shown)
+        assert shown[5].startswith("line 20") and "nobody5" in shown[5]
+        await pilot.press("escape")
+        await until(lambda: not isinstance(app.screen, ProblemsScreen))

@@ -17,7 +17,7 @@ from ..agents import AgentEntry, AgentsFile, load_agents
 from ..config import load_settings, save_settings
 from ..link import AgentLink, known_secrets, open_link
 from .commands import SwitchboardCommands
-from .themes import STATE_DEFAULTS, load_themes
+from .themes import load_themes, state_defaults
 from .widgets.wire_view import BODY_READ
 
 Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
@@ -72,7 +72,9 @@ class SwitchboardApp(App):
     # --- theme and keys ------------------------------------------------------------------------------
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
-        return dict(STATE_DEFAULTS)
+        # Asked again whenever the theme changes: a light theme of Textual's own gets the darker state colours.
+        theme = self.get_theme(self.theme) if getattr(self, "theme", None) else None
+        return state_defaults(theme.dark if theme is not None else True)
 
     def on_mount(self) -> None:
         themes, warnings = load_themes()
@@ -139,6 +141,35 @@ class SwitchboardApp(App):
     def reload_registry(self, registry: AgentsFile) -> None:
         self.registry = registry
         self._register_secrets()
+
+    async def action_quit(self) -> None:
+        """Quit; with tasks still open at their agents (or runs going), ask first: cancel, leave, or stay."""
+        from .screens.leave import LeaveWorkScreen
+        from .screens.main import MainScreen
+
+        if isinstance(self.screen, LeaveWorkScreen):
+            return  # already asking
+        main = next((s for s in self.screen_stack if isinstance(s, MainScreen)), None)
+        work = main.open_work() if main is not None else []
+        if not work:
+            self.exit()
+            return
+
+        def chosen(choice: str | None) -> None:
+            if choice in ("cancel", "leave"):
+                self.run_worker(self._quit_letting_go(work, choice), group="quit")
+
+        self.push_screen(LeaveWorkScreen(work, quitting=True), chosen)
+
+    async def _quit_letting_go(self, work, choice: str) -> None:
+        from .screens.leave import cancel_all, leave_all
+
+        if choice == "cancel":
+            self.notify("canceling before quitting… (the agents' answers may take a while)", timeout=30)
+            outcome = await cancel_all(work)
+        else:
+            outcome = await leave_all(work)
+        self.exit(message="\n".join(outcome))  # printed once the screen is given back to the shell
 
     def action_toggle_wire(self) -> None:
         from .screens.main import MainScreen

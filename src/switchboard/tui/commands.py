@@ -1,34 +1,76 @@
-"""Command palette: open an agent's card, talk to an agent, toggle the wire view. (Themes and quit come
-with Textual's own commands.)"""
+"""Command palette: talk to an agent, open its card, add one, run a workflow, show a tab, toggle the wire view.
+(Themes and quit come with Textual's own commands.)
+
+The palette is a screen of its own, opened over whatever the person was looking at (the main screen, an agent's
+card, a dialog): the commands act on the main screen wherever it is in the stack, and first close what is
+above it, so that what they open is what the person sees.
+"""
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from .screens.main import MainScreen
+
+Command = tuple[str, str, Callable[[], object]]
 
 
 class SwitchboardCommands(Provider):
-    def _commands(self):
+    def _main(self) -> MainScreen | None:
         from .screens.main import MainScreen
 
-        app = self.app
-        screen = app.screen if isinstance(app.screen, MainScreen) else None
-        yield "Toggle wire view", "Every request, response and SSE frame", app.action_toggle_wire
-        if screen is None:
+        return next((s for s in reversed(self.app.screen_stack) if isinstance(s, MainScreen)), None)
+
+    def _on_main(self, main: MainScreen, action: Callable[[], object]) -> Callable[[], None]:
+        """The palette's callback: back to the main screen (closing the card or dialog on top), then `action`."""
+
+        async def back_then_act() -> None:
+            app = self.app
+            while app.screen is not main and main in app.screen_stack:
+                if isinstance(app.screen, CommandPalette):
+                    await app.pop_screen()  # still closing when the command is called
+                else:
+                    await app.screen.dismiss(None)  # as if the person had pressed escape
+            result = action()
+            if hasattr(result, "__await__"):
+                await result
+
+        return lambda: self.app.run_worker(back_then_act(), group="palette")
+
+    def _commands(self) -> Iterator[Command]:
+        main = self._main()
+        if main is None:
             return
         from .widgets.agents_pane import AgentsPane
+        from .widgets.workflows_pane import WorkflowsPane
 
-        pane = screen.query_one(AgentsPane)
-        for status in pane.statuses.values():
+        go = self._on_main
+        yield "Toggle wire view", "Every request, response and SSE frame", go(main, main.toggle_wire)
+        yield "Show agents", "the agents tab (f1)", go(main, main.action_show_agents)
+        yield "Show workflows", "the workflows tab and past runs (f3)", go(main, main.action_show_workflows)
+        pane = main.query_one(AgentsPane)
+        for status in list(pane.statuses.values()):
             name = status.entry.name
             yield (
                 f"New conversation with {name}",
                 status.entry.url,
-                partial(app.run_worker, partial(screen.open_conversation, status)),
+                go(main, lambda s=status: main.open_conversation(s)),
             )
-            yield f"Open agent {name}", f"card of {name}", partial(pane.post_message, AgentsPane.ShowCard(status))
-        yield "Add an agent", "by URL, saved to the agents file", pane.action_add
+            yield (
+                f"Open agent {name}",
+                f"card of {name}",
+                go(main, lambda s=status: pane.post_message(pane.ShowCard(s))),
+            )
+        yield "Add an agent", "by URL, saved to the agents file", go(main, pane.action_add)
+        workflows = main.query_one(WorkflowsPane)
+        for item in workflows.workflow_files():
+            if item.workflow is not None:
+                launch = go(main, lambda i=item: workflows.post_message(workflows.Launch(i)))
+                yield f"Run workflow {item.workflow.name}", str(item.path.name), launch
 
     async def discover(self) -> Hits:
         for title, help_text, callback in self._commands():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.color import Color
 from textual.theme import Theme
 
 from ..a2a.model import TaskState
@@ -17,7 +18,7 @@ _THEME_FIELDS = (
     "success", "warning", "error",
 )  # fmt: skip
 
-# Fallbacks, so Textual's own themes can be chosen too.
+# Fallbacks, so Textual's own themes can be chosen too: one set for dark backgrounds, one for light ones.
 STATE_DEFAULTS = {
     "state-submitted": "#8B93A3",
     "state-working": "#5EA3F2",
@@ -29,6 +30,29 @@ STATE_DEFAULTS = {
     "state-rejected": "#D47FD8",
     "state-unknown": "#8B93A3",
 }
+STATE_DEFAULTS_LIGHT = {
+    "state-submitted": "#5F6B7A",
+    "state-working": "#1F6FD1",
+    "state-input-required": "#8F5A00",
+    "state-auth-required": "#B04E0A",
+    "state-completed": "#17804F",
+    "state-failed": "#C8323D",
+    "state-canceled": "#5F6B7A",
+    "state-rejected": "#9B2FA6",
+    "state-unknown": "#5F6B7A",
+}
+MUTED_SHARE = 0.65  # how much of the foreground muted text keeps, over the background
+
+
+def state_defaults(dark: bool) -> dict[str, str]:
+    return dict(STATE_DEFAULTS if dark else STATE_DEFAULTS_LIGHT)
+
+
+def muted_text(foreground: str, background: str) -> str:
+    """A concrete colour for $text-muted. Textual's own ("auto 60%") is worked out against whatever is under
+    the text, and text drawn where nothing is under it (a DataTable cell, a style in Content markup) lost it:
+    black on a dark table, or plain white."""
+    return Color.parse(background).blend(Color.parse(foreground), MUTED_SHARE).hex
 
 
 def shipped_themes_dir() -> Path:
@@ -51,6 +75,8 @@ def theme_from_yaml(path: Path) -> Theme:
     unknown = {k for k in variables if k not in STATE_DEFAULTS}
     if unknown:
         raise ValueError(f"unknown task states: {', '.join(sorted(unknown))}")
+    if data.get("foreground") and data.get("background"):
+        variables["text-muted"] = muted_text(str(data["foreground"]), str(data["background"]))
     variables.update({str(k): str(v) for k, v in (data.get("variables") or {}).items()})
     return Theme(
         name=str(data["name"]),

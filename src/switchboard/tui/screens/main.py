@@ -28,6 +28,7 @@ from ..widgets.workflows_pane import WorkflowsPane
 if TYPE_CHECKING:
     from ..widgets.conversation_view import ConversationView
     from ..widgets.run_view import RunView
+    from .leave import OpenWork
 
 _ids = itertools.count(1)
 RELEASE_EVERY = 5.0  # seconds
@@ -56,8 +57,9 @@ class MainScreen(Screen):
     BINDINGS = [
         Binding("f1", "show_agents", "Agents", id="tabs.agents"),
         Binding("f3", "show_workflows", "Workflows", id="tabs.workflows"),
-        Binding("ctrl+pagedown,alt+right", "next_tab", "Next tab", id="tabs.next", show=False),
-        Binding("ctrl+pageup,alt+left", "previous_tab", "Previous tab", id="tabs.previous", show=False),
+        # One footer entry for both, "alt+←→ Tabs" (the footer is full); ctrl+pageup/pagedown do the same.
+        Binding("alt+left,ctrl+pageup", "previous_tab", "Tabs", id="tabs.previous", key_display="alt+←→"),
+        Binding("alt+right,ctrl+pagedown", "next_tab", "Next tab", id="tabs.next", show=False),
         Binding("f4", "close_tab", "Close tab", id="tabs.close"),
     ]
 
@@ -225,10 +227,46 @@ class MainScreen(Screen):
     def action_previous_tab(self) -> None:
         self._cycle(-1)
 
+    def open_work(self, pane: Widget | None = None) -> list[OpenWork]:
+        """Tasks and runs that go on at their agents when their tabs close: in `pane`, or in every tab."""
+        views = (pane or self).query("ConversationView, RunView")
+        return [work for view in views if (work := view.open_work()) is not None]
+
     async def action_close_tab(self) -> None:
+        """Close the tab shown; one whose task is still open at the agent asks first (cancel, leave, stay)."""
         tabs = self.query_one(TabbedContent)
-        if tabs.active and tabs.active not in ("agents-tab", "workflows-tab"):
-            await tabs.remove_pane(tabs.active)
+        pane_id = tabs.active
+        if not pane_id or pane_id in ("agents-tab", "workflows-tab"):
+            return
+        work = self.open_work(tabs.get_pane(pane_id))
+        if not work:
+            await tabs.remove_pane(pane_id)
+            return
+        from .leave import LeaveWorkScreen
+
+        def chosen(choice: str | None) -> None:
+            if choice in ("cancel", "leave"):
+                self.run_worker(self._close_and_let_go(pane_id, work, choice), group="close-tab")
+
+        self.app.push_screen(LeaveWorkScreen(work, quitting=False), chosen)
+
+    async def _close_and_let_go(self, pane_id: str, work: list[OpenWork], choice: str) -> None:
+        from .leave import cancel_all, leave_all
+
+        tabs = self.query_one(TabbedContent)
+        if choice == "leave":
+            outcome = await leave_all(work)
+            if any(pane.id == pane_id for pane in tabs.query(TabPane)):
+                await tabs.remove_pane(pane_id)
+            self.notify("\n".join(outcome), title="Left running", timeout=30, markup=False)
+            return
+        # Closed first: the tab stops reading the stream, and the cancel is one request that needs no tab.
+        if any(pane.id == pane_id for pane in tabs.query(TabPane)):
+            await tabs.remove_pane(pane_id)
+        self.notify("canceling… (the agent's answer may take a while)", timeout=5)
+        outcome = await cancel_all(work)
+        canceled = all(line.endswith(": canceled") for line in outcome)
+        self.notify("\n".join(outcome), severity="information" if canceled else "warning", timeout=30, markup=False)
 
     def toggle_wire(self) -> None:
         self.query_one(WireView).toggle_class("-hidden")

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Static
 
 from ...agent_status import AgentStatus
 from ...safe_text import strip_controls
-from .tables import fill_table
+from .tables import RowTable, fill_table
 
 COLUMNS = ("", "Agent", "Protocol", "Stream", "Auth", "Skills", "Address")
 
@@ -50,7 +50,7 @@ class AgentsPane(Vertical):
         self.statuses: dict[str, AgentStatus] = {}
 
     def compose(self) -> ComposeResult:
-        yield DataTable(id="agents-table", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="agents-table", zebra_stripes=True)
         yield Static(id="agent-summary", markup=False)
 
     def on_mount(self) -> None:

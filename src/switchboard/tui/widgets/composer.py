@@ -46,8 +46,11 @@ class MessageArea(TextArea):
 
 class Composer(Vertical):
     class Submitted(Message):
-        def __init__(self, text: str) -> None:
+        """The person pressed enter; the text stays in the box until the host sends it (`clear`)."""
+
+        def __init__(self, composer: Composer, text: str) -> None:
             super().__init__()
+            self.composer = composer
             self.text = text
 
     def __init__(self, skills: list[Skill], prefill: str = "") -> None:
@@ -77,8 +80,10 @@ class Composer(Vertical):
     @on(MessageArea.Submitted)
     def _submitted(self, event: MessageArea.Submitted) -> None:
         event.stop()
+        self.post_message(self.Submitted(self, event.text))
+
+    def clear(self) -> None:
         self.query_one(MessageArea).clear()
-        self.post_message(self.Submitted(event.text))
 
     @on(Select.Changed, "#skill-hint")
     def _hint(self, event: Select.Changed) -> None:

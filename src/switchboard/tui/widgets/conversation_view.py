@@ -13,6 +13,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import aclosing
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -23,7 +24,14 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Static
 
-from ...a2a.errors import SwitchboardError
+from ...a2a.errors import (
+    CardInvalidError,
+    CardNotFoundError,
+    InvalidResponseError,
+    ProtocolUnsupportedError,
+    SwitchboardError,
+    UnreachableError,
+)
 from ...a2a.model import FilePart, Part, TaskState, TextPart
 from ...agent_status import AgentStatus
 from ...agents import write_atomically, write_blocks_atomically
@@ -36,6 +44,9 @@ from .markdown_pages import TranscriptScroll
 from .prompt_pane import PromptPane
 from .transcript import FileRow, NoteLine, TurnView, UserMessage, state_badge
 from .visibility import being_removed, in_shown_tab
+
+if TYPE_CHECKING:
+    from ..screens.leave import OpenWork
 
 FRAME = 1 / 30  # the transcript is re-rendered at most this often while a stream floods in
 SLOWEST = 0.25  # and at least this often, however long a render takes
@@ -69,6 +80,7 @@ class ConversationView(Vertical):
         self._interval = FRAME
         self._canceling = False
         self._link_noted = 0  # the client's notes shown
+        self._link_error: SwitchboardError | None = None  # why there is no link: said when the person sends
 
     @property
     def agent_name(self) -> str:
@@ -91,6 +103,26 @@ class ConversationView(Vertical):
         """Closed, or being removed: a turn's worker can go on while its transcript or message box is gone."""
         return being_removed(self)
 
+    def open_work(self) -> OpenWork | None:
+        """The task of the last turn while it has not ended at the agent (running, or waiting for an answer):
+        closing the tab stops only the watching."""
+        from ..screens.leave import OpenWork
+
+        conversation = self.conversation
+        last = conversation.last if conversation else None
+        task_id = last.view.task_id if last else None
+        state = last.view.state if last else None
+        if conversation is None or not task_id or (state is not None and state.is_terminal):
+            return None
+        # An agent of the agents file goes by its name on the command line; a demo agent by its address.
+        agent = self.status.entry.url if self.app.is_extra(self.agent_name) else self.agent_name
+        return OpenWork(
+            label=f"task {task_id} at {self.agent_name}",
+            state="canceling" if self._canceling else (state.value if state else "starting"),
+            find=f"switchboard task get {agent} {task_id}",
+            cancel=conversation.cancel,
+        )
+
     def compose(self) -> ComposeResult:
         yield Static(classes="conversation-head")
         yield TranscriptScroll(classes="transcript")
@@ -98,7 +130,16 @@ class ConversationView(Vertical):
 
     def on_mount(self) -> None:
         self._head()
+        self.watch(self.query_one(".transcript"), "scroll_y", self._scrolled, init=False)
         self.connect()
+
+    def _scrolled(self, old: float, new: float) -> None:
+        """At the end, however it got there, the transcript follows the stream again. When the transcript gets
+        shorter (a prompt pane closes: answered, or its task canceled), its end moves up and takes the view
+        with it; the position last followed to was below that, and the next turn was not followed."""
+        transcript = self.query_one(".transcript", VerticalScroll)
+        if new >= transcript.max_scroll_y - 1:
+            self._followed_to = transcript.max_scroll_y
 
     # --- connecting ----------------------------------------------------------------------------------
 
@@ -108,6 +149,7 @@ class ConversationView(Vertical):
             try:
                 self.link = await self.app.open_link(self.status.entry)
             except SwitchboardError as exc:
+                self._link_error = exc
                 await self._say(f"{exc.code}: {exc.message}" + (f"\n{exc.hint}" if exc.hint else ""), "turn-error")
                 return
         self.conversation = Conversation(self.link, tap=self.app.tap)
@@ -143,7 +185,8 @@ class ConversationView(Vertical):
     @on(Composer.Submitted)
     def _composed(self, event: Composer.Submitted) -> None:
         event.stop()
-        self.send([TextPart(text=event.text)])
+        if self.send([TextPart(text=event.text)]):
+            event.composer.clear()  # only once it is on its way: refused, the text stays to send again
 
     @on(PromptPane.Answered)
     async def _answered(self, event: PromptPane.Answered) -> None:
@@ -151,17 +194,33 @@ class ConversationView(Vertical):
         await event.pane.remove()
         self.send([TextPart(text=event.text)], secret=event.secret)
 
-    def send(self, parts: list[Part], *, secret: bool = False) -> None:
-        if self.conversation is None:
-            self.notify("still connecting to the agent", severity="warning")
-            return
-        if self.conversation.running:
-            self.notify("the agent is still answering; wait, or ctrl+g to cancel", severity="warning")
-            return
-        if self._canceling:
-            self.notify("still canceling the task; wait for the agent's answer", severity="warning")
-            return
+    def send(self, parts: list[Part], *, secret: bool = False) -> bool:
+        """Start a turn with `parts`; when it cannot start, say why and return False."""
+        refused = self._refusal()
+        if refused is not None:
+            self.notify(f"Not sent: {refused}", title=self.agent_name, severity="warning", markup=False)
+            return False
         self.run_turn(parts, secret)
+        return True
+
+    def _refusal(self) -> str | None:
+        """Why a message cannot go out now, in a sentence; None when it can."""
+        if self.conversation is None:
+            error = self._link_error
+            if error is None:
+                return "still connecting to the agent. Send again in a moment."
+            if isinstance(error, UnreachableError):
+                return "the agent cannot be reached (see the message above). Check that it runs, then reopen the tab."
+            if isinstance(error, ProtocolUnsupportedError):
+                return "the agent offers no protocol binding switchboard speaks (see the message above)."
+            if isinstance(error, CardNotFoundError | CardInvalidError | InvalidResponseError):
+                return "this address does not answer as an A2A agent (see the message above)."
+            return f"could not connect to the agent: {strip_controls(error.message)}"
+        if self._canceling:
+            return "still canceling the task; wait for the agent's answer."
+        if self.conversation.running:
+            return "the agent is still answering. Wait, or press ctrl+g to cancel the task."
+        return None
 
     @work(exclusive=True, group="turn")
     async def run_turn(self, parts: list[Part], secret: bool) -> None:
@@ -302,8 +361,12 @@ class ConversationView(Vertical):
         # The request runs in its own worker, so the keys work while the agent takes its time to answer.
         self._canceling = True
         self.workers.cancel_group(self, "turn")
+        had_question = bool(self.query(PromptPane))
         for pane in self.query(PromptPane):
             await pane.remove()
+        if had_question and in_shown_tab(self):
+            # The pane had the keyboard: without this, what the person typed next went nowhere.
+            self.query_one("Composer #message").focus()
         self.post_message(self.Changed(self))
         self.request_cancel()
 

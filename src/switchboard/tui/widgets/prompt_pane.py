@@ -40,12 +40,15 @@ class PromptPane(Vertical):
         *,
         future: asyncio.Future[str] | None = None,
         title: str = "",
+        later: str = "esc answers later from the message box",
     ) -> None:
+        """`later` tells how the question can wait: the host says (a conversation has a message box, a run not)."""
         super().__init__(classes="prompt-pane")
         self.question = question
         self.state = state
         self.future = future
         self.title = title
+        self.later = later
         self.secret = state is TaskState.AUTH_REQUIRED
 
     def compose(self) -> ComposeResult:
@@ -68,7 +71,7 @@ class PromptPane(Vertical):
                 id="prompt-input",
             )
             yield Button("Send", variant="primary", id="prompt-send")
-        hint = "enter sends · esc answers later from the message box"
+        hint = f"enter sends · {self.later}"
         yield Static(Content.styled(hint, "$text-muted italic"), classes="prompt-hint")
 
     def on_mount(self) -> None:

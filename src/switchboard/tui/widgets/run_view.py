@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -30,7 +31,12 @@ from .prompt_pane import PromptPane
 from .transcript import TurnView
 from .visibility import being_removed, in_shown_tab
 
+if TYPE_CHECKING:
+    from ..screens.leave import OpenWork
+
 FRAME = 1 / 20
+OUTPUT_LINES = 3  # of each run output, under the run's head
+LATER = "the step waits for your answer; esc leaves it for now, tab comes back to it"
 STATUS_STYLE = {
     "pending": ("○", "$text-muted"),
     "running": ("●", "$state-working"),
@@ -64,7 +70,7 @@ def step_line(state: StepState, depth: int) -> Content:
         "  " * depth,
         (f"{mark} ", style),
         (state.name, "bold"),
-        (f"  {who}", "$secondary"),
+        (f"  {who}", "$accent"),
         (f"  {state.status}", style),
         (f"  {elapsed}", "$text-muted"),
         (after, "$text-muted italic"),
@@ -114,8 +120,25 @@ class RunView(Vertical):
         being removed is never composed (its parts are not there to update)."""
         return being_removed(self) or not self.children
 
+    def open_work(self) -> OpenWork | None:
+        """A live run that has not finished: its steps' tasks go on at their agents when the tab closes."""
+        from ..screens.leave import OpenWork
+
+        run = self.run
+        if run is None or run.status != "running" or not hasattr(run, "interrupt"):
+            return None
+        going = sum(1 for step in self.steps.values() if step.status in ("running", "waiting"))
+        return OpenWork(
+            label=f"workflow run {run.run_id} ({self.title})",
+            state=f"{going} step{'s' if going != 1 else ''} going",
+            find=f"switchboard run --resume {run.run_id}",
+            cancel=run.cancel,
+            leave=run.interrupt,
+        )
+
     def compose(self) -> ComposeResult:
         yield Static(classes="run-head")
+        yield Static(classes="run-outputs")
         with Horizontal(classes="run-body"):
             yield OptionList(id="steps")
             with VerticalScroll(classes="step-detail"):
@@ -152,7 +175,7 @@ class RunView(Vertical):
         """The engine's ask: a prompt pane for the step, answered when the person sends."""
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._questions[request.step] = (request, future)
-        pane = PromptPane(request.question, request.state, future=future, title=f"step {request.step}")
+        pane = PromptPane(request.question, request.state, future=future, title=f"step {request.step}", later=LATER)
         pane.step = request.step
         await self.query_one(".run-prompts", Vertical).mount(pane)
         self.post_message(self.Changed(self))
@@ -236,6 +259,39 @@ class RunView(Vertical):
         if self.record is not None and self.run is None:
             bits.append(Content.styled("  ·  read-only (from the journal)", "$text-muted italic"))
         self.query_one(".run-head", Static).update(Content("").join(bits))
+        self._outputs()
+
+    @property
+    def outputs(self) -> dict[str, str]:
+        """The run's outputs (the workflow's `outputs:`), once it has finished."""
+        outputs = getattr(self.run, "outputs", None) if self.run is not None else None
+        if outputs is None and self.record is not None:
+            outputs = self.record.outputs
+        return dict(outputs or {})
+
+    def _outputs(self) -> None:
+        shown = self.query_one(".run-outputs", Static)
+        outputs = self.outputs
+        shown.display = bool(outputs)
+        if not outputs:
+            return
+        run_id = self.run.run_id if self.run else (self.record.run_id if self.record else "")
+        width = max(len(name) for name in outputs)
+        lines = [Content.styled("outputs", "bold")]
+        cut = False
+        for name, value in outputs.items():
+            value_lines = strip_controls(str(value)).splitlines() or [""]
+            cut = cut or len(value_lines) > OUTPUT_LINES
+            for index, line in enumerate(value_lines[:OUTPUT_LINES]):
+                label = f"  {name:<{width}}  " if index == 0 else " " * (width + 4)
+                lines.append(Content.assemble((label, "$accent"), line))
+        if cut:
+            lines.append(
+                Content.styled(
+                    f"  (cut to {OUTPUT_LINES} lines each: switchboard runs show {run_id})", "$text-muted italic"
+                )
+            )
+        shown.update(Content("\n").join(lines))
 
     def selected_step(self) -> str | None:
         options = self.query_one("#steps", OptionList)

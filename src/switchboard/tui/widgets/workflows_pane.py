@@ -3,7 +3,7 @@ description and inputs, and the past runs from the journal."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from textual import on
@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Static
 from ...agents import AgentsFile
 from ...paths import config_dir
 from ...safe_text import strip_controls
-from .tables import fill_table
+from .tables import RowTable, fill_table
 
 
 def workflow_dirs() -> list[Path]:
@@ -30,7 +30,22 @@ def workflow_dirs() -> list[Path]:
 class WorkflowFile:
     path: Path
     workflow: object | None = None  # a switchboard.workflow.spec.Workflow when it loads
-    problem: str | None = None
+    problem: str | None = None  # the headline: "the workflow cannot run (8 problems)"
+    issues: list = field(default_factory=list)  # switchboard.workflow.spec.Issue: each with its line and fix
+
+    def row_problem(self) -> str:
+        """The problems in a few words, for the file's row: how many, and the first line with one."""
+        if not self.issues:
+            return (self.problem or "").splitlines()[0] if self.problem else "cannot be read"
+        count = f"{len(self.issues)} problem{'s' if len(self.issues) != 1 else ''}"
+        first = next((issue.line for issue in self.issues if issue.line), None)
+        return f"cannot run: {count}" + (f", from line {first}" if first else "")
+
+    def problem_lines(self) -> list[tuple[int | None, str, str]]:
+        """Each problem as (line, what, fix); a file that failed some other way gives its whole message."""
+        if self.issues:
+            return [(issue.line, issue.message, issue.fix) for issue in self.issues]
+        return [(None, self.problem or "", "")]
 
 
 def find_workflows(agents: AgentsFile) -> list[WorkflowFile]:
@@ -43,14 +58,24 @@ def find_workflows(agents: AgentsFile) -> list[WorkflowFile]:
                 continue  # agents files live beside the examples
             try:
                 found.append(WorkflowFile(path, load_workflow(path, agents)))
-            except Exception as exc:  # a broken file is listed with its problem, never fatal
-                found.append(WorkflowFile(path, problem=getattr(exc, "message", str(exc)).splitlines()[0]))
+            except Exception as exc:  # a broken file is listed with its problems, never fatal
+                issues = list(getattr(exc, "issues", []))
+                message = getattr(exc, "message", str(exc))
+                headline = message.splitlines()[0].rstrip(":") if issues else message
+                found.append(WorkflowFile(path, problem=headline, issues=issues))
     return found
+
+
+SUMMARY_PROBLEMS = 4  # problems listed under the table; enter shows them all
+
+
+def problem_text(line: int | None, what: str) -> str:
+    return f"line {line}: {what}" if line else what
 
 
 class WorkflowsPane(Vertical):
     BINDINGS = [
-        Binding("enter", "launch", "Launch", id="workflows.launch"),
+        Binding("enter", "launch", "Launch / problems", id="workflows.launch"),
         Binding("r", "reload", "Reload", id="workflows.reload"),
     ]
 
@@ -66,15 +91,21 @@ class WorkflowsPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(Content.styled("Workflows", "bold"), classes="section-title")
-        yield DataTable(id="workflows-table", cursor_type="row")
+        yield RowTable(id="workflows-table")
         yield Static(id="workflow-summary")
         yield Static(Content.styled("Past runs (enter opens one, read-only)", "bold"), classes="section-title")
-        yield DataTable(id="runs-table", cursor_type="row")
+        yield RowTable(id="runs-table")
 
     def on_show(self) -> None:
         """Read the files and the journal when the tab is first shown: not while the app starts."""
         if not hasattr(self, "files"):
             self.action_reload()
+
+    def workflow_files(self) -> list[WorkflowFile]:
+        """The workflow files, read now if the tab has not been shown yet (the command palette lists them)."""
+        if not hasattr(self, "files"):
+            self.action_reload()
+        return self.files
 
     def action_reload(self) -> None:
         agents = AgentsFile(None, self.app.agents(), [])
@@ -87,7 +118,7 @@ class WorkflowsPane(Vertical):
                     Content.styled(item.path.stem, "$error"),
                     "—",
                     "—",
-                    Content.styled(item.problem, "$error"),
+                    Content.styled(strip_controls(f"{item.path.name} — {item.row_problem()}"), "$error"),
                 ]
             else:
                 rows[str(index)] = [
@@ -126,7 +157,18 @@ class WorkflowsPane(Vertical):
             return
         item = self.files[table.cursor_row]
         if item.workflow is None:
-            summary.update(Content.styled(f"{item.path}\n{item.problem}", "$error"))
+            problems = item.problem_lines()
+            lines = [Content.styled(strip_controls(f"{item.path}: {item.problem}"), "bold $error")]
+            lines += [
+                Content(strip_controls(f"  {problem_text(line, what)}"))
+                for line, what, _ in problems[:SUMMARY_PROBLEMS]
+            ]
+            more = len(problems) - SUMMARY_PROBLEMS
+            ask = (
+                f"  … and {more} more: enter shows them all, with the fixes" if more > 0 else "  enter shows the fixes"
+            )
+            lines.append(Content.styled(ask, "$text-muted italic"))
+            summary.update(Content("\n").join(lines))
             return
         flow = item.workflow
         lines = [strip_controls(flow.description or "(no description)")]
@@ -137,9 +179,17 @@ class WorkflowsPane(Vertical):
 
     @on(DataTable.RowSelected, "#workflows-table")
     def action_launch(self) -> None:
+        """Launch the highlighted workflow; one that cannot run shows its problems instead."""
         table = self.query_one("#workflows-table", DataTable)
-        if self.files and table.cursor_row is not None and self.files[table.cursor_row].workflow is not None:
-            self.post_message(self.Launch(self.files[table.cursor_row]))
+        if not self.files or table.cursor_row is None or table.cursor_row >= len(self.files):
+            return
+        item = self.files[table.cursor_row]
+        if item.workflow is not None:
+            self.post_message(self.Launch(item))
+            return
+        from ..screens.problems import ProblemsScreen
+
+        self.app.push_screen(ProblemsScreen(item.path, item.problem or "", item.problem_lines()))
 
     @on(DataTable.RowSelected, "#runs-table")
     def _open_run(self, event: DataTable.RowSelected) -> None:

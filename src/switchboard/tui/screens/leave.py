@@ -1,0 +1,102 @@
+"""Closing a tab, or quitting, while a task is open at an agent (or a workflow run is going): cancel it, leave it
+running, or stay. Closing only stops the watching; the task goes on at the agent unless it is canceled, so the
+question says where to find it again."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ...safe_text import strip_controls
+
+Choice = Literal["cancel", "leave", "stay"]
+CANCEL_WAIT = 15.0  # seconds an agent gets to answer a cancel before the tab closes or the app quits anyway
+
+
+@dataclass
+class OpenWork:
+    """A task (or a workflow run) that goes on when its tab goes away."""
+
+    label: str  # "task 7f3c… at researcher"
+    state: str  # "working"
+    find: str  # the command that finds it again
+    cancel: Callable[[], Awaitable[object]]
+    leave: Callable[[], Awaitable[object]] | None = None  # what letting go takes (a run stops watching its steps)
+
+
+async def cancel_all(work: list[OpenWork], timeout: float = CANCEL_WAIT) -> list[str]:
+    """Cancel each at once; a sentence per item on how it went (and where to find one that would not end)."""
+
+    async def one(item: OpenWork) -> str:
+        try:
+            async with asyncio.timeout(timeout):
+                await item.cancel()
+        except Exception as exc:  # the agent refused, failed or took too long: the task may go on
+            reason = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+            return f"{item.label}: not canceled ({reason}); find it again with {item.find}"
+        return f"{item.label}: canceled"
+
+    return list(await asyncio.gather(*(one(item) for item in work)))
+
+
+async def leave_all(work: list[OpenWork]) -> list[str]:
+    """Let each go on without us; a sentence per item on where to find it again."""
+    for item in work:
+        if item.leave is not None:
+            await item.leave()
+    return [f"{item.label} goes on; find it again with {item.find}" for item in work]
+
+
+class LeaveWorkScreen(ModalScreen[Choice]):
+    BINDINGS = [Binding("escape", "stay", "Stay", id="leave.stay")]
+
+    def __init__(self, work: list[OpenWork], *, quitting: bool) -> None:
+        super().__init__()
+        self.work = work
+        self.quitting = quitting
+
+    def compose(self) -> ComposeResult:
+        many = len(self.work) > 1
+        doing = "Quit" if self.quitting else "Close this tab"
+        head = f"{doing}? {'These go' if many else 'This goes'} on at the agent unless canceled:"
+        with Vertical(classes="dialog leave"):
+            yield Static(Content.styled(head, "bold"))
+            with VerticalScroll(id="open-work"):
+                for item in self.work:
+                    yield Static(
+                        Content.assemble(
+                            (strip_controls(f"{item.label} ({item.state})"), "bold $warning"),
+                            ("\n  find it again: ", "$text-muted"),
+                            strip_controls(item.find),
+                        ),
+                        classes="open-work",
+                    )
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(f"Cancel {'them' if many else 'it'}", variant="error", id="cancel")
+                yield Button("Leave running", variant="primary", id="leave")
+                yield Button("Stay", id="stay")
+
+    def on_mount(self) -> None:
+        self.query_one("#stay", Button).focus()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss("cancel")
+
+    @on(Button.Pressed, "#leave")
+    def _leave(self) -> None:
+        self.dismiss("leave")
+
+    @on(Button.Pressed, "#stay")
+    def action_stay(self) -> None:
+        self.dismiss("stay")

@@ -1,0 +1,63 @@
+"""Keys a new user looks for: the tab keys are in the footer and the README, and home and end move the agents
+table's cursor to the first and last agent. Against the demo fleet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Footer
+from tui_support import demo_fleet, until
+
+from switchboard.demo.base import DemoSettings
+from switchboard.tui.app import SwitchboardApp
+from switchboard.tui.screens.main import MainScreen
+
+SIZE = (130, 40)
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+@pytest.fixture(scope="module")
+def fleet():
+    with demo_fleet(DemoSettings()) as handle:
+        yield handle
+
+
+@pytest.fixture
+def app(fleet, tmp_path, monkeypatch):
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    return SwitchboardApp(
+        tmp_path / "agents.yaml", extra_agents=[agent.as_entry() for agent in fleet.agents], steady=True
+    )
+
+
+def footer_text(app) -> str:
+    footer = app.screen.query_one(Footer)
+    return " ".join(str(widget.render()) for widget in footer.query("*"))
+
+
+async def test_the_footer_shows_the_keys_that_switch_tabs(app):
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.3)
+        shown = footer_text(app)
+        assert "alt+←→" in shown and "Tabs" in shown
+
+
+def test_the_readme_names_every_key_of_the_main_screen():
+    text = README.read_text(encoding="utf-8")
+    app = SwitchboardApp(Path("unused.yaml"))
+    for binding in MainScreen.BINDINGS:
+        for key in binding.key.split(","):
+            display = app.get_key_display(binding.__class__(key, binding.action))
+            assert f"`{display}`" in text or f"`{key}`" in text, f"{binding.description} ({key}) is not in the README"
+
+
+async def test_home_and_end_move_the_agents_cursor_to_the_first_and_the_last_agent(app, fleet):
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.screen.query_one("#agents-table", DataTable)
+        await until(lambda: table.row_count == len(fleet.agents))
+        assert app.focused is table
+        await pilot.press("end")
+        assert table.cursor_row == table.row_count - 1
+        await pilot.press("home")
+        assert table.cursor_row == 0
