@@ -56,6 +56,7 @@ class EndlessLink(ScriptedLink):
 
     answer: asyncio.Event = field(default_factory=asyncio.Event)
     refuse: bool = False  # the cancel fails: the task goes on, and `resume` follows it to its end
+    unconfirmed: bool = False  # the agent answers with the task still working, and does not end it in time
     chunks: int = 0
     closed: bool = False
     canceled: list[str] = field(default_factory=list)
@@ -79,6 +80,9 @@ class EndlessLink(ScriptedLink):
         await self.answer.wait()
         if self.refuse:
             raise SwitchboardError("the task cannot be canceled now")
+        if self.unconfirmed:
+            task = Task(id=task_id, context_id=CONTEXT, status=TaskStatus(state=TaskState.WORKING))
+            return CancelOutcome(task, confirmed=False)
         task = Task(id=task_id, context_id=CONTEXT, status=TaskStatus(state=TaskState.CANCELED))
         return CancelOutcome(task, confirmed=True)
 
@@ -124,6 +128,24 @@ async def test_a_refused_cancel_follows_the_task_again_to_its_end(tmp_path):
         await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED and not view.running)
         assert not view.canceling
         assert view.conversation.last.view.artifacts["big"].text.endswith("after the refusal\n")
+
+
+async def test_a_cancel_the_agent_has_not_confirmed_is_said_and_the_task_followed_again(tmp_path):
+    link = EndlessLink("writer", card("writer"), [], unconfirmed=True)
+    app = build_app(tmp_path, links={"writer": link})
+    notices: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        app.notify = lambda message, **kw: notices.append(str(message))  # type: ignore[method-assign]
+        view = await start_endless(pilot, link)
+        timeline = len(view.conversation.last.view.timeline)
+        link.answer.set()
+        # The agent goes on: the view follows the task again, to the end `resume` plays, and never says canceled.
+        await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED and not view.running)
+        assert not view.canceling
+        assert any("has not confirmed the cancel" in n and "still working" in n for n in notices), notices
+        assert "task canceled" not in notices
+        states = [s.state for s in view.conversation.last.view.timeline[timeline:]]
+        assert TaskState.WORKING not in states  # the pre-cancel answer added no blank working line
 
 
 @dataclass
