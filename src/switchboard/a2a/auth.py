@@ -4,7 +4,6 @@ to the agent's own origin, and redacted from everything the tool shows or writes
 from __future__ import annotations
 
 import base64
-import ipaddress
 import json
 import os
 from collections.abc import Iterable, Mapping
@@ -13,6 +12,7 @@ from urllib.parse import quote, quote_plus, urlsplit
 
 from .errors import CredentialsMissingError
 from .model import AgentCard, SecurityScheme
+from .user_input import is_loopback as is_loopback  # its home is user_input; callers import it here too
 
 # Environment variables the A2A CLI spec names for the credential flags.
 DEFAULT_BEARER_ENV = "A2ACLI_BEARER"
@@ -152,16 +152,6 @@ def plan_auth(card: AgentCard | None, creds: Credentials) -> AuthPlan:
         hint="Put the secret in an environment variable and name it with --api-key-env or --bearer-env "
         "(or the agent's apiKeyEnv in the agents file).",
     )
-
-
-def is_loopback(host: str) -> bool:
-    """localhost or a loopback address (127.0.0.0/8, ::1)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def origin_of(url: str) -> str:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -14,6 +13,7 @@ from .errors import CardInvalidError, CardNotFoundError, ProtocolUnsupportedErro
 from .http import DEFAULT_RETRY, RetryPolicy, http_status_error, parse_json, tapped_request
 from .model import AgentCard
 from .tap import Tap
+from .user_input import card_file_path, check_agent_url
 from .wire import v03, v10
 from .wire.common import Notes, WireFormatError, shallow
 
@@ -66,15 +66,6 @@ def candidate_urls(ref: str) -> list[str]:
     return [base + CARD_PATH, base + LEGACY_CARD_PATH]
 
 
-def _local_path(ref: str) -> Path | None:
-    if ref.startswith("file://"):
-        return Path(unquote(urlsplit(ref).path))  # as_uri() percent-encodes; decode it back
-    if "://" not in ref and (ref.startswith(("/", "./", "../", "~")) or ref.endswith(".json")):
-        path = Path(ref).expanduser()
-        return path if path.exists() or ref.startswith(("/", "./", "../", "~")) else None
-    return None
-
-
 async def fetch_card(
     ref: str,
     http: httpx.AsyncClient,
@@ -89,7 +80,7 @@ async def fetch_card(
     and each retry is in the notes.
     """
     notes = Notes()
-    path = _local_path(ref)
+    path = card_file_path(ref.strip())
     if path is not None:
         try:
             content = path.read_bytes()
@@ -105,7 +96,7 @@ async def fetch_card(
         card = parse_card(parse_json(str(path), text), notes)
         return ResolvedCard(card, path.resolve().as_uri(), notes)
 
-    urls = candidate_urls(ref)
+    urls = candidate_urls(check_agent_url(ref))  # a malformed address is a usage error, before any request
     tried: list[str] = []
     for url in urls:
         response = await tapped_request(

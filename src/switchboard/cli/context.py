@@ -79,8 +79,36 @@ def split_target(args: Any, words: list[str], needs: int) -> Target:
         )
     if len(words) < needs:
         raise UsageError(f"missing argument after the agent ({needs} expected)", hint="See --help for the form.")
-    entry = registry_of(args).find(ref)
-    return Target(entry.url if entry else ref, entry, words)
+    registry = registry_of(args)
+    entry = registry.find(ref)
+    if entry is not None:
+        return Target(entry.url, entry, words)
+    check_address(ref, registry)
+    return Target(ref, None, words)
+
+
+def check_address(ref: str, registry: AgentsFile) -> None:
+    """A word that names no agent of the file is an address only when it looks like one (a scheme, a dot, a
+    port, localhost, a card file); a bare word is a name that is not there, never the host `https://WORD/`.
+    Either way a mistake is a usage error here, before any request."""
+    from ..a2a.user_input import check_agent_ref, did_you_mean, looks_like_address
+
+    if looks_like_address(ref):
+        check_agent_ref(ref)
+        return
+    known = [agent.name for agent in registry.agents]
+    where = str(registry.path) if registry.path else "the agents file"
+    if known:
+        listed = ", ".join(known[:20]) + (f" and {len(known) - 20} more" if len(known) > 20 else "")
+        hint = f"{did_you_mean(ref, known).strip()} The agents in {where}: {listed}.".lstrip()
+    elif registry.path is not None and registry.path.exists():
+        hint = f"{where} lists no agents."
+    else:
+        hint = f"There is no agents file at {where} (name one with --agents FILE)."
+    raise UsageError(
+        f"no agent named {ref!r} in {where}",
+        hint=hint + f" To name a host instead, write its URL (https://{ref}/ or {ref}:PORT).",
+    )
 
 
 def registry_of(args: Any) -> AgentsFile:
