@@ -329,27 +329,40 @@ def new_entry_raw(
 
 
 def save_agents(path: Path, entries: list[dict[str, Any]]) -> None:
-    """Write the agents file from raw entries (as the user wrote them: ${VAR} stays ${VAR})."""
+    """Write the agents file whole from raw entries (as the user wrote them: ${VAR} stays ${VAR})."""
     import yaml
 
-    text = "# Agents for a2a-switchboard. Secrets go in environment variables, named here.\n"
-    text += yaml.safe_dump({"agents": entries}, sort_keys=False, allow_unicode=True)
-    write_atomically(path, text)
+    from .agents_yaml import HEADER
+
+    write_atomically(path, HEADER + yaml.safe_dump({"agents": entries}, sort_keys=False, allow_unicode=True))
 
 
 def add_agent(registry: AgentsFile, raw: dict[str, Any]) -> AgentsFile:
-    """Append an agent and save; a name already in use is an error that says so."""
+    """Append an agent to the file, in place: its comments, order and formatting stay, and entries this
+    version cannot read are kept. The entry is checked first, and a name already in use is an error."""
     if registry.path is None:
         raise UsageError("there is no agents file to save to", hint="Start with --agents FILE.")
-    if registry.find(raw["name"]):
+    from .agents_yaml import appended
+
+    path = registry.path
+    entry_from_mapping(raw, 0, "the new agent")  # a bad url or header is refused before the file is touched
+    current = load_agents(path)  # the file as it is now: edits made since the app read it stay
+    if current.find(raw["name"]):
         raise UsageError(f"an agent named {raw['name']} exists already", hint="Choose another name.")
-    entries = [a.raw for a in registry.agents] + [raw]
-    save_agents(registry.path, entries)
-    return load_agents(registry.path)
+    text = _read(path)[0] if path.exists() else ""
+    write_atomically(path, appended(text, raw))
+    return load_agents(path)
 
 
 def remove_agent(registry: AgentsFile, name: str) -> AgentsFile:
-    if registry.path is None or registry.find(name) is None:
+    """Remove the agent named `name` (the entry that wins) from the file, in place (see `add_agent`)."""
+    from .agents_yaml import entries, removed
+
+    path = registry.path
+    found = load_agents(path).find(name) if path is not None and path.exists() else None
+    if path is None or found is None:
         raise UsageError(f"no agent named {name} in the agents file")
-    save_agents(registry.path, [a.raw for a in registry.agents if a.name != name])
-    return load_agents(registry.path)
+    text, parsed = _read(path)
+    index = next(i for i, raw in enumerate(entries(parsed.data)) if raw == found.raw)
+    write_atomically(path, removed(text, index))
+    return load_agents(path)
