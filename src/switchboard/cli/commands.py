@@ -17,6 +17,7 @@ from ..a2a.errors import TimedOutError, UsageError
 from ..a2a.follow import FollowPolicy, Notice, follow_turn, poll_task
 from ..a2a.model import DataPart, FilePart, Message, Part, Task, TaskState, TextPart
 from ..a2a.turn import TaskView
+from ..a2a.user_input import check_message_texts
 from ..a2a.wire import v10
 from .context import open_client, reply_command, split_target, warn
 from .render import (
@@ -185,6 +186,7 @@ async def send(args: Any) -> int:
     parts = build_parts(target.args, args.parts)
     if not parts:
         raise UsageError("nothing to send", hint="Give the text after the agent, or --text/--file/--data.")
+    check_message_texts([p.text for p in parts if isinstance(p, TextPart)])
     if target.entry and target.entry.protocol == "tasks":
         from .tasks_api import send_tasks_api
 
