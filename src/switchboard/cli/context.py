@@ -54,10 +54,19 @@ def _short(path: Path) -> str:
 def reply_command(args: Any, target: Target) -> str:
     """`switchboard [--agents F] send AGENT [credential flags]`, naming the agent as this command did, so
     the printed Resume line works as it stands."""
+    return _command(args, target, ["send"], [])
+
+
+def task_command(args: Any, target: Target, subcommand: str, task_id: str) -> str:
+    """`switchboard [--agents F] task SUBCOMMAND AGENT TASK_ID [credential flags]`, ready to paste."""
+    return _command(args, target, ["task", subcommand], [shlex.quote(task_id)])
+
+
+def _command(args: Any, target: Target, command: list[str], after_agent: list[str]) -> str:
     bits = [invocation()]
     if getattr(args, "agents", None):
         bits += ["--agents", shlex.quote(args.agents)]
-    bits += ["send", shlex.quote(target.entry.name if target.entry else target.ref)]
+    bits += [*command, shlex.quote(target.entry.name if target.entry else target.ref), *after_agent]
     for flag in ("api_key_env", "bearer_env", "a2a_version"):
         value = getattr(args, flag, None)
         if value:
