@@ -155,3 +155,31 @@ def test_a_name_that_is_not_in_the_file_is_a_usage_error_with_the_names_it_has()
     assert envelope["error"]["message"] == f"no agent named 'sdk31' in {agents}"
     assert envelope["error"]["hint"].startswith(f"Did you mean sdk3? The agents in {agents}: sdk3, writer.")
     assert "https://sdk31/" in envelope["error"]["hint"]  # how to mean a host instead
+
+
+# --- the other values a person types on the command line ----------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "0", "inf", "soon"])
+@pytest.mark.parametrize("flag", ["--timeout", "--poll-interval"])
+def test_a_duration_that_is_not_a_positive_number_of_seconds_is_a_usage_error(flag, value):
+    with offline():
+        code, envelope = run("send", "http://127.0.0.1:9/", "hi", flag, value, "-o", "json")
+    assert code == 2 and f"{value!r} is not a number of seconds above 0" in envelope["error"]["message"]
+
+
+def test_a_svc_param_that_cannot_go_on_the_wire_is_a_usage_error_before_any_request():
+    with offline():
+        code, envelope = run("send", "http://127.0.0.1:9/", "hi", "--svc-param", "X-Team:équipe", "-o", "json")
+    assert code == 2 and "--svc-param X-Team has a character HTTP headers cannot carry" in envelope["error"]["message"]
+
+
+@pytest.mark.parametrize("value", ["s3cr3t\n", "s3cr3t\r\nX-Evil: 1", "s3cr3t-ö"])
+def test_a_credential_with_a_line_break_is_a_usage_error_that_never_shows_it(value):
+    with offline(), mock.patch.dict(os.environ, {"MY_TOKEN": value}):
+        code, envelope = run("send", "http://127.0.0.1:9/", "hi", "--bearer-env", "MY_TOKEN", "-o", "json")
+        assert code == 2
+        assert envelope["error"]["message"].startswith("the environment variable MY_TOKEN (bearer token) has a")
+        assert value.strip() not in json.dumps(envelope)
+        code, envelope = run("send", "http://127.0.0.1:9/", "hi", "--bearer", value, "-o", "json")
+        assert code == 2 and envelope["error"]["message"].startswith("--bearer has a character")

@@ -4,6 +4,8 @@ socket layer refuses into the same kind of error (for URLs no person typed, such
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 import pytest
 from hypothesis import example, given, settings
@@ -155,3 +157,18 @@ async def test_fetch_card_refuses_a_malformed_address_before_any_request():
         for ref in ("127.0.0.1:47341ghost", "http://127.0.0.1:99999/", "http://[::1/", "htp://x/"):
             with pytest.raises(UsageError):
                 await fetch_card(ref, http)
+
+
+async def test_a_header_with_a_line_break_is_a_usage_error_that_never_quotes_it():
+    # h11 refuses the header once a connection is made (and quotes it): a listener that never answers.
+    server = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with new_http_client(5) as http:
+            with pytest.raises(UsageError) as caught:
+                await tapped_request(
+                    http, "GET", f"http://127.0.0.1:{port}/", tap=None, headers={"X-Key": "s3cret\nX: y"}
+                )
+    finally:
+        server.close()
+    assert "a header is malformed" in caught.value.message and "s3cret" not in caught.value.message

@@ -12,6 +12,7 @@ from urllib.parse import quote, quote_plus, urlsplit
 
 from .errors import CredentialsMissingError
 from .model import AgentCard, SecurityScheme
+from .user_input import check_secret
 from .user_input import is_loopback as is_loopback  # its home is user_input; callers import it here too
 
 # Environment variables the A2A CLI spec names for the credential flags.
@@ -55,8 +56,9 @@ def credentials_from_env(
                     f"the environment variable {name} named for the {what} is not set",
                     hint=f"export {name}=... before running, or name another variable",
                 )
-            return value
-        return env.get(default) or None
+            return check_secret(value, f"the environment variable {name} ({what})")
+        value = env.get(default)
+        return check_secret(value, f"the environment variable {default} ({what})") if value else None
 
     return Credentials(
         bearer=read(bearer_env, DEFAULT_BEARER_ENV, "bearer token"),

@@ -115,6 +115,12 @@ def network_error(url: str, exc: Exception) -> SwitchboardError:
             hint="Check that the agent is running and the URL (host, port, http/https) is right.",
             url=url,
         )
+    if isinstance(exc, httpx.LocalProtocolError):  # never quoted: h11 quotes the header, which may be a credential
+        return UsageError(
+            f"cannot send a request to {url}: a header is malformed (a line break or control character in it)",
+            hint="Check --svc-param, the agents file's headers and the variables holding credentials.",
+            url=url,
+        )
     reason = str(exc) or type(exc).__name__
     return UnreachableError(
         f"the connection to {url} failed: {reason}", hint="Retry; if it persists, check the agent's logs.", url=url

@@ -171,6 +171,18 @@ def check_header(name: str, value: str, what: str = "the header") -> None:
         )
 
 
+def check_secret(value: str, what: str) -> str:
+    """A credential as it will go on the wire, or a UsageError that names where it came from (never the value):
+    a line break or control character (often the newline a file ends with) or a non-ASCII letter."""
+    if any(not (" " <= c <= "~") for c in value):
+        raise UsageError(
+            f"{what} has a character a credential cannot carry (a line break, a control character or a non-ASCII "
+            "letter)",
+            hint="Set it to the credential alone, on one line: a value read from a file often ends with a newline.",
+        )
+    return value
+
+
 # --- message text ------------------------------------------------------------------------------------------
 
 EMPTY_MESSAGE_HINT = "Give the text to send: an empty message, or one of only spaces, is not sent."

@@ -13,6 +13,7 @@ from typing import Any
 from ..a2a.auth import Credentials, credentials_from_env
 from ..a2a.errors import UsageError
 from ..a2a.tap import Tap, format_record
+from ..a2a.user_input import check_header, check_secret
 from ..agents import AgentEntry, AgentsFile, load_agents
 from ..paths import agents_file
 from ..safe_text import strip_controls
@@ -137,7 +138,9 @@ def credentials_for(args: Any, entry: AgentEntry | None) -> Credentials:
         bearer_env=args.bearer_env or (entry.bearer_env if entry else None),
         api_key_env=args.api_key_env or (entry.api_key_env if entry else None),
     )
-    return Credentials(bearer=args.bearer or from_env.bearer, api_key=args.api_key or from_env.api_key)
+    bearer = check_secret(args.bearer, "--bearer") if args.bearer else from_env.bearer
+    api_key = check_secret(args.api_key, "--api-key") if args.api_key else from_env.api_key
+    return Credentials(bearer=bearer, api_key=api_key)
 
 
 def extra_headers(args: Any, entry: AgentEntry | None) -> dict[str, str]:
@@ -146,6 +149,7 @@ def extra_headers(args: Any, entry: AgentEntry | None) -> dict[str, str]:
         name, sep, value = item.partition(":")
         if not sep or not name.strip():
             raise UsageError(f"--svc-param {item!r} is not NAME:VALUE", hint="For example --svc-param X-Trace:abc")
+        check_header(name.strip(), value.strip(), "--svc-param")
         headers[name.strip()] = value.strip()
     return headers
 
