@@ -183,3 +183,16 @@ def test_a_credential_with_a_line_break_is_a_usage_error_that_never_shows_it(val
         assert value.strip() not in json.dumps(envelope)
         code, envelope = run("send", "http://127.0.0.1:9/", "hi", "--bearer", value, "-o", "json")
         assert code == 2 and envelope["error"]["message"].startswith("--bearer has a character")
+
+
+def test_a_demo_that_cannot_start_where_it_was_told_is_a_usage_error(tmp_path):
+    import subprocess
+    import sys
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    env = {**os.environ, "SWITCHBOARD_HOME": str(tmp_path)}
+    argv = [sys.executable, "-m", "switchboard", "demo", "--port", "0", "--agents-out", str(blocked / "agents.yaml")]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, done.stderr
+    assert "cannot start the demo" in done.stderr and "A2ACLI_ERR_USAGE" in done.stderr
