@@ -267,6 +267,9 @@ def test_a_version_asked_for_by_name_is_required_not_preferred():
     with pytest.raises(ProtocolUnsupportedError) as caught:
         choose_endpoint(only_v10, prefer_version="0.3")
     assert "does not offer protocol 0.3" in caught.value.hint
+    # what was typed (--a2a-version 0.3), so a usage error: never the tool's own A2ACLI_ERR_INTERNAL
+    assert caught.value.code == "A2ACLI_ERR_USAGE" and caught.value.exit_code == 2
+    assert caught.value.message == "v10 agent does not offer protocol 0.3: it offers JSONRPC 1.0"
 
 
 def test_a_patch_version_still_matches_its_wire():

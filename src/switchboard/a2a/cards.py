@@ -9,7 +9,13 @@ from urllib.parse import urlsplit
 import httpx
 
 from .auth import is_loopback, origin_of
-from .errors import CardInvalidError, CardNotFoundError, ProtocolUnsupportedError, SwitchboardError
+from .errors import (
+    CardInvalidError,
+    CardNotFoundError,
+    ProtocolUnsupportedError,
+    SwitchboardError,
+    VersionNotOfferedError,
+)
 from .http import DEFAULT_RETRY, RetryPolicy, http_status_error, parse_json, tapped_request
 from .model import AgentCard
 from .tap import Tap
@@ -161,9 +167,11 @@ def choose_endpoint(card: AgentCard, prefer_version: str | None = None) -> Endpo
                 return Endpoint(iface.url, version, iface.tenant)
     offered = ", ".join(f"{i.binding} {i.protocol_version}" for i in card.interfaces) or "no interfaces"
     if prefer_version and any(wire_version(i.protocol_version) for i in jsonrpc):
-        hint = f"The agent does not offer protocol {prefer_version}; drop --a2a-version to use what it offers."
-    else:
-        hint = "switchboard speaks JSON-RPC at protocol 1.0 and 0.3 (0.2.x included)."
+        raise VersionNotOfferedError(
+            f"{card.name} does not offer protocol {prefer_version}: it offers {offered}",
+            hint=f"The agent does not offer protocol {prefer_version}; drop --a2a-version to use what it offers.",
+        )
+    hint = "switchboard speaks JSON-RPC at protocol 1.0 and 0.3 (0.2.x included)."
     raise ProtocolUnsupportedError(f"{card.name} offers {offered}", hint=hint)
 
 

@@ -132,6 +132,13 @@ class ProtocolUnsupportedError(SwitchboardError):
     workflow_code = "DELEGATE_PROTOCOL_UNSUPPORTED"
 
 
+class VersionNotOfferedError(ProtocolUnsupportedError):
+    """The protocol version asked for by name (--a2a-version) is not one the agent offers: what was typed."""
+
+    code = "A2ACLI_ERR_USAGE"
+    exit_code = 2
+
+
 class InvalidResponseError(SwitchboardError):
     """The agent answered with something that is not the protocol (bad JSON, wrong shape, HTTP 5xx)."""
 
