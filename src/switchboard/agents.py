@@ -74,14 +74,66 @@ def interpolate(value: str, env: Mapping[str, str], warnings: list[str], where: 
     return _VAR.sub(sub, value)
 
 
-def _entry(raw: Any, index: int, env: Mapping[str, str], warnings: list[str], source: str) -> AgentEntry | None:
-    where = f"{source}: agents[{index}]"
+ENTRY_KEYS = (
+    "name",
+    "url",
+    "protocol",
+    "apiKeyEnv",
+    "auth",
+    "headers",
+    "trustInterfaceOrigin",
+    "skills",
+    "description",
+    "runtime",  # the workflow engine's word for protocol
+)
+FILE_KEYS = ("agents",)
+FORMAT_HINT = "See examples/agents.demo.yaml for the format."
+
+
+@dataclass
+class Problem:
+    """A mistake in the file that stops it being read: what and where, and what to do."""
+
+    text: str
+    hint: str
+
+
+def _entry(
+    raw: Any,
+    index: int,
+    env: Mapping[str, str],
+    warnings: list[str],
+    source: str,
+    problems: list[Problem],
+    lines: tuple[int | None, dict[str, int]] = (None, {}),
+) -> AgentEntry | None:
+    from .a2a.user_input import check_agent_ref, check_agent_url, check_header, did_you_mean
+
+    line, key_lines = lines
+
+    def at(key: str | None = None) -> str:
+        number = key_lines.get(key, line) if key else line
+        return f"{source}{f' line {number}' if number else ''}: agents[{index}]"
+
+    where = at()
     if not isinstance(raw, dict):
         warnings.append(f"{where} is not a mapping; skipped")
         return None
     name, url = raw.get("name"), raw.get("url")
+    named = f" ({name})" if isinstance(name, str) and name else ""
+    unknown = [key for key in raw if key not in ENTRY_KEYS]
+    for key in unknown:
+        problems.append(
+            Problem(
+                f"{at(str(key))}{named} has an unknown key {key!r}.{did_you_mean(str(key), ENTRY_KEYS)}",
+                "An agent takes: " + ", ".join(ENTRY_KEYS) + ".",
+            )
+        )
+    if unknown:
+        return None
     if not isinstance(name, str) or not name or not isinstance(url, str) or not url:
-        warnings.append(f"{where} needs a name and a url; skipped")
+        missing = " and ".join(k for k, v in (("name", name), ("url", url)) if not isinstance(v, str) or not v)
+        warnings.append(f"{where} needs a name and a url (it has no {missing}); skipped")
         return None
     used: list[str] = []
     url = interpolate(url, env, warnings, where, used)
@@ -89,6 +141,13 @@ def _entry(raw: Any, index: int, env: Mapping[str, str], warnings: list[str], so
     if protocol not in ("a2a", "tasks"):
         warnings.append(f"{where} ({name}): protocol {protocol!r} is unknown; a2a assumed")
         protocol = "a2a"
+    what = "the url" + (f" {raw['url']}, interpolated," if url != raw["url"] else "")
+    try:
+        # A REST task API agent has no card file, and its client needs the scheme written out.
+        url = check_agent_url(url, what) if protocol == "tasks" else check_agent_ref(url, what)
+    except UsageError as exc:
+        problems.append(Problem(f"{at('url')}{named}: {exc.message}", exc.hint or FORMAT_HINT))
+        return None
     entry = AgentEntry(name=name, url=url, protocol=protocol, raw=dict(raw))
     if isinstance(raw.get("apiKeyEnv"), str):
         entry.api_key_env = raw["apiKeyEnv"]
@@ -106,6 +165,11 @@ def _entry(raw: Any, index: int, env: Mapping[str, str], warnings: list[str], so
         entry.headers = {
             str(k): interpolate("" if v is None else str(v), env, warnings, where, used) for k, v in headers.items()
         }
+        for header, value in entry.headers.items():
+            try:
+                check_header(header, value, f"{at('headers')}{named}: the header")
+            except UsageError as exc:
+                problems.append(Problem(exc.message, exc.hint or FORMAT_HINT))
     else:
         warnings.append(f"{where} ({name}): headers must be a mapping; ignored")
     trust = raw.get("trustInterfaceOrigin", False)
@@ -119,39 +183,87 @@ def _entry(raw: Any, index: int, env: Mapping[str, str], warnings: list[str], so
     return entry
 
 
+def _raise(problems: list[Problem], source: str) -> None:
+    if len(problems) == 1:
+        raise UsageError(problems[0].text, hint=problems[0].hint)
+    listed = "\n".join(f"  {p.text}" for p in problems)
+    hints = " ".join(dict.fromkeys(p.hint for p in problems))
+    raise UsageError(f"{len(problems)} problems in {source}:\n{listed}", hint=hints)
+
+
 def entry_from_mapping(
     raw: Any, index: int, source: str, env: Mapping[str, str] | None = None
 ) -> tuple[AgentEntry | None, list[str]]:
     """One agent written in the agents-file format somewhere else (inline in a workflow file), with the
-    warnings reading it gave (None when it has no name or url)."""
+    warnings reading it gave (None when it has no name or url). A mistake (a bad url) is a UsageError."""
     warnings: list[str] = []
-    entry = _entry(raw, index, os.environ if env is None else env, warnings, source)
+    problems: list[Problem] = []
+    entry = _entry(raw, index, os.environ if env is None else env, warnings, source, problems)
+    if problems:
+        _raise(problems, source)
     return entry, warnings
 
 
+def _read(path: Path):
+    """The file's text and its parse; a file that cannot be read or is not YAML is a UsageError."""
+    import yaml
+
+    from .agents_yaml import parse
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        return text, parse(text)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        reason = getattr(exc, "problem", None) or getattr(exc, "strerror", None) or exc
+        raise UsageError(
+            f"cannot read the agents file {path}{where}: {reason}",
+            hint="Fix the YAML, or point at another file with --agents FILE.",
+        ) from None
+
+
 def load_agents(path: Path | None, env: Mapping[str, str] | None = None) -> AgentsFile:
-    """Read the agents file. A missing default file is an empty list; a broken file is a clear error."""
+    """Read the agents file. A missing default file is an empty list; a broken file is a clear error.
+
+    Mistakes a reader would otherwise guess around are UsageErrors naming the line: a key the format does not
+    have (at the top, `agent:` for `agents:`; in an entry, `ulr:`), or a url that is no agent address.
+    """
     env = os.environ if env is None else env
     if path is None or not path.exists():
         return AgentsFile(path, [], [])
-    import yaml
+    from .a2a.user_input import did_you_mean
 
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark else ""
-        raise UsageError(
-            f"cannot read the agents file {path}{where}: {getattr(exc, 'problem', None) or exc}",
-            hint="Fix the YAML, or point at another file with --agents FILE.",
-        ) from None
+    _, parsed = _read(path)
+    data = parsed.data
+    problems: list[Problem] = []
+    if isinstance(data, dict):
+        for key in data:
+            if key not in FILE_KEYS:
+                line = parsed.top_lines.get(str(key))
+                problems.append(
+                    Problem(
+                        f"{path}{f' line {line}' if line else ''}: unknown key {key!r} at the top of the file."
+                        + did_you_mean(str(key), FILE_KEYS),
+                        "The file holds one key, agents: a list of entries with a name and a url. " + FORMAT_HINT,
+                    )
+                )
+        if problems:
+            _raise(problems, str(path))
     raw_agents = data.get("agents") if isinstance(data, dict) else data
     warnings: list[str] = []
     if raw_agents is None:
         raw_agents = []
     if not isinstance(raw_agents, list):
-        raise UsageError(f"{path}: `agents` must be a list", hint="See examples/agents.yaml for the format.")
-    agents = [a for i, raw in enumerate(raw_agents) if (a := _entry(raw, i, env, warnings, str(path)))]
+        raise UsageError(f"{path}: `agents` must be a list", hint=FORMAT_HINT)
+    agents = []
+    for i, raw in enumerate(raw_agents):
+        lines = (parsed.item_lines[i], parsed.key_lines[i]) if i < len(parsed.item_lines) else (None, {})
+        entry = _entry(raw, i, env, warnings, str(path), problems, lines)
+        if entry is not None:
+            agents.append(entry)
+    if problems:
+        _raise(problems, str(path))
     names = [a.name for a in agents]
     for dup in sorted({n for n in names if names.count(n) > 1}):
         warnings.append(f"{path}: the name {dup} is used more than once; the first wins")
@@ -217,27 +329,40 @@ def new_entry_raw(
 
 
 def save_agents(path: Path, entries: list[dict[str, Any]]) -> None:
-    """Write the agents file from raw entries (as the user wrote them: ${VAR} stays ${VAR})."""
+    """Write the agents file whole from raw entries (as the user wrote them: ${VAR} stays ${VAR})."""
     import yaml
 
-    text = "# Agents for a2a-switchboard. Secrets go in environment variables, named here.\n"
-    text += yaml.safe_dump({"agents": entries}, sort_keys=False, allow_unicode=True)
-    write_atomically(path, text)
+    from .agents_yaml import HEADER
+
+    write_atomically(path, HEADER + yaml.safe_dump({"agents": entries}, sort_keys=False, allow_unicode=True))
 
 
 def add_agent(registry: AgentsFile, raw: dict[str, Any]) -> AgentsFile:
-    """Append an agent and save; a name already in use is an error that says so."""
+    """Append an agent to the file, in place: its comments, order and formatting stay, and entries this
+    version cannot read are kept. The entry is checked first, and a name already in use is an error."""
     if registry.path is None:
         raise UsageError("there is no agents file to save to", hint="Start with --agents FILE.")
-    if registry.find(raw["name"]):
+    from .agents_yaml import appended
+
+    path = registry.path
+    entry_from_mapping(raw, 0, "the new agent")  # a bad url or header is refused before the file is touched
+    current = load_agents(path)  # the file as it is now: edits made since the app read it stay
+    if current.find(raw["name"]):
         raise UsageError(f"an agent named {raw['name']} exists already", hint="Choose another name.")
-    entries = [a.raw for a in registry.agents] + [raw]
-    save_agents(registry.path, entries)
-    return load_agents(registry.path)
+    text = _read(path)[0] if path.exists() else ""
+    write_atomically(path, appended(text, raw))
+    return load_agents(path)
 
 
 def remove_agent(registry: AgentsFile, name: str) -> AgentsFile:
-    if registry.path is None or registry.find(name) is None:
+    """Remove the agent named `name` (the entry that wins) from the file, in place (see `add_agent`)."""
+    from .agents_yaml import entries, removed
+
+    path = registry.path
+    found = load_agents(path).find(name) if path is not None and path.exists() else None
+    if path is None or found is None:
         raise UsageError(f"no agent named {name} in the agents file")
-    save_agents(registry.path, [a.raw for a in registry.agents if a.name != name])
-    return load_agents(registry.path)
+    text, parsed = _read(path)
+    index = next(i for i, raw in enumerate(entries(parsed.data)) if raw == found.raw)
+    write_atomically(path, removed(text, index))
+    return load_agents(path)

@@ -16,6 +16,7 @@ from .a2a.follow import FollowPolicy, Notice, TurnEvent
 from .a2a.model import Message, Part, TaskState, TextPart
 from .a2a.tap import Tap
 from .a2a.turn import TaskView
+from .a2a.user_input import check_message_texts
 from .link import AgentLink
 
 
@@ -68,6 +69,7 @@ class Conversation:
         """Send a message and yield the turn's events; the Turn in `self.turns` follows along."""
         if isinstance(parts, str):
             parts = [TextPart(text=parts)]
+        check_message_texts([p.text for p in parts if isinstance(p, TextPart)])
         if secret and self.tap:
             # A credential typed into the prompt must not show in the wire view either.
             self.tap.redactor.add(*(p.text for p in parts if isinstance(p, TextPart)))

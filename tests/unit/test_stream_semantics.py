@@ -55,12 +55,12 @@ def hanging(chunks: list[bytes]) -> httpx.Response:
     return httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=HangingStream(chunks))
 
 
-async def follow_up(agent: Agent, policy: FollowPolicy = FAST, *, agent_card=None, streaming=None):
+async def follow_up(agent: Agent, policy: FollowPolicy = FAST, *, agent_card=None, streaming=None, blocking=True):
     http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
     client = A2AClient(agent_card or card(), card_url=BASE + ".well-known/agent-card.json", http=http)
     view, notices = TaskView(), []
     message = new_message("Grace", task_id=TASK, context_id=CTX)
-    async for event in follow_turn(client, message, policy=policy, view=view, streaming=streaming):
+    async for event in follow_turn(client, message, policy=policy, view=view, streaming=streaming, blocking=blocking):
         if isinstance(event, Notice):
             notices.append(event)
     await http.aclose()
@@ -315,3 +315,13 @@ async def test_auth_required_ends_the_turn_at_once_though_the_agent_keeps_the_st
     agent = Agent(SendStreamingMessage=hanging([frame(update(TaskState.AUTH_REQUIRED, "your code?"))]))
     view, notices = await asyncio.wait_for(follow_up(agent, FollowPolicy(close_grace=60.0)), 10)
     assert view.state is TaskState.AUTH_REQUIRED and notices == []
+
+
+async def test_a_non_blocking_follow_up_answered_with_the_question_still_asked_is_polled_to_its_end():
+    # `send --timeout` sends without blocking: the agent may answer with the task as it stood.
+    stale = rpc_result(v10.encode_send_result(snapshot(QUESTION)))
+    done = rpc_result(v10.encode_task(Task(id=TASK, context_id=CTX, status=status(TaskState.COMPLETED))))
+    agent = Agent(SendMessage=stale, GetTask=[rpc_result(v10.encode_task(snapshot(QUESTION))), done])
+    view, _ = await follow_up(agent, streaming=False, blocking=False)
+    assert view.state is TaskState.COMPLETED
+    assert agent.calls == ["SendMessage", "GetTask", "GetTask"]

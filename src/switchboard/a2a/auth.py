@@ -4,7 +4,6 @@ to the agent's own origin, and redacted from everything the tool shows or writes
 from __future__ import annotations
 
 import base64
-import ipaddress
 import json
 import os
 from collections.abc import Iterable, Mapping
@@ -13,6 +12,8 @@ from urllib.parse import quote, quote_plus, urlsplit
 
 from .errors import CredentialsMissingError
 from .model import AgentCard, SecurityScheme
+from .user_input import check_secret
+from .user_input import is_loopback as is_loopback  # its home is user_input; callers import it here too
 
 # Environment variables the A2A CLI spec names for the credential flags.
 DEFAULT_BEARER_ENV = "A2ACLI_BEARER"
@@ -55,8 +56,9 @@ def credentials_from_env(
                     f"the environment variable {name} named for the {what} is not set",
                     hint=f"export {name}=... before running, or name another variable",
                 )
-            return value
-        return env.get(default) or None
+            return check_secret(value, f"the environment variable {name} ({what})")
+        value = env.get(default)
+        return check_secret(value, f"the environment variable {default} ({what})") if value else None
 
     return Credentials(
         bearer=read(bearer_env, DEFAULT_BEARER_ENV, "bearer token"),
@@ -152,16 +154,6 @@ def plan_auth(card: AgentCard | None, creds: Credentials) -> AuthPlan:
         hint="Put the secret in an environment variable and name it with --api-key-env or --bearer-env "
         "(or the agent's apiKeyEnv in the agents file).",
     )
-
-
-def is_loopback(host: str) -> bool:
-    """localhost or a loopback address (127.0.0.0/8, ::1)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def origin_of(url: str) -> str:

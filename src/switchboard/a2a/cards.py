@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 import httpx
 
 from .auth import is_loopback, origin_of
-from .errors import CardInvalidError, CardNotFoundError, ProtocolUnsupportedError, SwitchboardError, UsageError
+from .errors import (
+    CardInvalidError,
+    CardNotFoundError,
+    ProtocolUnsupportedError,
+    SwitchboardError,
+    VersionNotOfferedError,
+)
 from .http import DEFAULT_RETRY, RetryPolicy, http_status_error, parse_json, tapped_request
 from .model import AgentCard
 from .tap import Tap
+from .user_input import card_file_path, check_agent_url
 from .wire import v03, v10
 from .wire.common import Notes, WireFormatError, shallow
 
@@ -66,15 +72,6 @@ def candidate_urls(ref: str) -> list[str]:
     return [base + CARD_PATH, base + LEGACY_CARD_PATH]
 
 
-def _local_path(ref: str) -> Path | None:
-    if ref.startswith("file://"):
-        return Path(unquote(urlsplit(ref).path))  # as_uri() percent-encodes; decode it back
-    if "://" not in ref and (ref.startswith(("/", "./", "../", "~")) or ref.endswith(".json")):
-        path = Path(ref).expanduser()
-        return path if path.exists() or ref.startswith(("/", "./", "../", "~")) else None
-    return None
-
-
 async def fetch_card(
     ref: str,
     http: httpx.AsyncClient,
@@ -89,7 +86,7 @@ async def fetch_card(
     and each retry is in the notes.
     """
     notes = Notes()
-    path = _local_path(ref)
+    path = card_file_path(ref.strip())
     if path is not None:
         try:
             content = path.read_bytes()
@@ -105,7 +102,7 @@ async def fetch_card(
         card = parse_card(parse_json(str(path), text), notes)
         return ResolvedCard(card, path.resolve().as_uri(), notes)
 
-    urls = candidate_urls(ref)
+    urls = candidate_urls(check_agent_url(ref))  # a malformed address is a usage error, before any request
     tried: list[str] = []
     for url in urls:
         response = await tapped_request(
@@ -172,12 +169,11 @@ def choose_endpoint(card: AgentCard, prefer_version: str | None = None) -> Endpo
     spoken = sorted({v for i in jsonrpc if (v := wire_version(i.protocol_version))}, reverse=True)
     if prefer_version and spoken:
         # A choice the person made that the card cannot satisfy: their input to change, not the agent's fault.
-        raise UsageError(
+        raise VersionNotOfferedError(
             f"{card.name} does not offer A2A protocol {prefer_version}; it offers {', '.join(spoken)} over JSON-RPC",
             hint=f"Drop --a2a-version to use what the card offers, or ask for {' or '.join(spoken)}.",
         )
-    else:
-        hint = "switchboard speaks JSON-RPC at protocol 1.0 and 0.3 (0.2.x included)."
+    hint = "switchboard speaks JSON-RPC at protocol 1.0 and 0.3 (0.2.x included)."
     raise ProtocolUnsupportedError(f"{card.name} offers {offered}", hint=hint)
 
 

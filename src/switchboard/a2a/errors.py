@@ -54,6 +54,10 @@ class SwitchboardError(Exception):
     code = "A2ACLI_ERR_INTERNAL"
     workflow_code = "A2A_PROVIDER_ERROR"
     exit_code = 1
+    # The task the agent had made when this happened (a wait that timed out, a stream that broke): reported
+    # with the error, since the task goes on at the agent and can be picked up by its id.
+    task_id: str | None = None
+    context_id: str | None = None
 
     def __init__(self, message: str, *, hint: str | None = None, url: str | None = None) -> None:
         super().__init__(message)
@@ -67,7 +71,16 @@ class SwitchboardError(Exception):
 
     def envelope(self) -> dict[str, Any]:
         """The A2A CLI error envelope (a2a-cli SPEC Appendix B)."""
-        return {"error": {"code": self.code, "message": self.message, "hint": self.hint, "a2aCode": self.a2a_code}}
+        error: dict[str, Any] = {
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+            "a2aCode": self.a2a_code,
+        }
+        if self.task_id:
+            error["taskId"] = self.task_id
+            error["contextId"] = self.context_id
+        return {"error": error}
 
 
 class UsageError(SwitchboardError):
@@ -117,6 +130,10 @@ class ProtocolUnsupportedError(SwitchboardError):
 
     code = "A2ACLI_ERR_INTERNAL"
     workflow_code = "DELEGATE_PROTOCOL_UNSUPPORTED"
+
+
+class VersionNotOfferedError(UsageError):
+    """The protocol version asked for by name (--a2a-version) is not one the agent offers: what was typed."""
 
 
 class InvalidResponseError(SwitchboardError):

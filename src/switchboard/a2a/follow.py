@@ -243,10 +243,14 @@ async def follow_turn(
     *,
     task_id: str | None = None,
     streaming: bool | None = None,
+    blocking: bool = True,
     policy: FollowPolicy | None = None,
     view: TaskView | None = None,
 ) -> AsyncIterator[TurnEvent]:
     """Send `message` (or re-attach to `task_id`) and yield every event until the turn ends.
+
+    Without streaming, the send blocks until the turn ends, then polls only if it has not; `blocking` False
+    has the agent answer at once with the task as it stands (so its id is known early), then polls.
 
     A refused request raises. Once a task exists, its turn always ends with the task's real state: a
     stream error is reported as a Notice and the task is read. Every event is folded into `view` (pass
@@ -259,7 +263,7 @@ async def follow_turn(
     retries: list[str] = []
     client.retry_sinks.append(retries.append)
     try:
-        async for event in _follow(client, message, task_id, streaming, policy, view):
+        async for event in _follow(client, message, task_id, streaming, blocking, policy, view):
             while retries:
                 yield Notice(retries.pop(0), "warning")
             yield event
@@ -310,6 +314,7 @@ async def _follow(
     message: Message | None,
     task_id: str | None,
     streaming: bool | None,
+    blocking: bool,
     policy: FollowPolicy,
     view: TaskView,
 ) -> AsyncIterator[TurnEvent]:
@@ -319,7 +324,7 @@ async def _follow(
     if not use_stream:
         if message is not None:
             try:
-                result = await client.send(message)
+                result = await client.send(message, blocking=blocking)
             except SwitchboardError as exc:
                 async for found in _lost_send(client, message, exc, policy):
                     if isinstance(found, str):
@@ -329,11 +334,13 @@ async def _follow(
             else:
                 if moved := turn.moved(result):
                     yield moved
+                if not blocking:
+                    turn.opening(result)  # the task as it stood when the message arrived
                 view.apply(result)
                 yield result
                 if turn.over or view.task_id is None:
                     return
-        async for task in poll_task(client, view.task_id or task_id, policy):
+        async for task in poll_task(client, view.task_id or task_id, policy, answered=view.answered):
             view.apply(task)
             yield task
         return

@@ -26,6 +26,7 @@ from .errors import (
     TimedOutError,
     UnavailableError,
     UnreachableError,
+    UsageError,
 )
 from .tap import Tap
 
@@ -114,10 +115,41 @@ def network_error(url: str, exc: Exception) -> SwitchboardError:
             hint="Check that the agent is running and the URL (host, port, http/https) is right.",
             url=url,
         )
+    if isinstance(exc, httpx.LocalProtocolError):  # never quoted: h11 quotes the header, which may be a credential
+        return UsageError(
+            f"cannot send a request to {url}: a header is malformed (a line break or control character in it)",
+            hint="Check --svc-param, the agents file's headers and the variables holding credentials.",
+            url=url,
+        )
     reason = str(exc) or type(exc).__name__
     return UnreachableError(
         f"the connection to {url} failed: {reason}", hint="Retry; if it persists, check the agent's logs.", url=url
     )
+
+
+def url_error(url: str, exc: BaseException) -> SwitchboardError:
+    """A URL the HTTP stack will not send to (bad port, bad host, unknown scheme): a usage error naming it.
+
+    Addresses a person types are checked where they enter (user_input); this catches the rest, such as an
+    interface URL from an agent's card, so that none of them surfaces as an internal error."""
+    reason = str(exc) or type(exc).__name__
+    if isinstance(exc, BaseExceptionGroup):
+        reason = "; ".join(str(e) or type(e).__name__ for e in exc.exceptions)
+    return UsageError(
+        f"cannot send a request to {url}: the URL is not valid ({reason})",
+        hint="Check the URL where it was given (the command line, the agents file, or the agent's card): "
+        "http:// or https://, a host name, and a port from 1 to 65535.",
+        url=url,
+    )
+
+
+def _is_url_fault(exc: BaseException) -> bool:
+    """Raised for a URL no connection can be made to: httpx rejects it, or the socket layer does (a port past
+    65535 is an OverflowError from connect(), wrapped in an ExceptionGroup by anyio; a host name too long for
+    IDNA a UnicodeError)."""
+    if isinstance(exc, httpx.InvalidURL | httpx.UnsupportedProtocol | UnicodeError | OverflowError):
+        return True
+    return isinstance(exc, BaseExceptionGroup) and all(_is_url_fault(e) for e in exc.exceptions)
 
 
 def retryable(failure: Exception | int, *, safe: bool) -> bool:
@@ -233,23 +265,37 @@ async def open_response(
     attempt = 0
     while True:
         attempt += 1
-        request = http.build_request(
-            method,
-            url,
-            headers=headers,
-            params=params,
-            content=content,
-            timeout=httpx.USE_CLIENT_DEFAULT if timeout is None else timeout,
-        )
+        try:
+            request = http.build_request(
+                method,
+                url,
+                headers=headers,
+                params=params,
+                content=content,
+                timeout=httpx.USE_CLIENT_DEFAULT if timeout is None else timeout,
+            )
+        except httpx.InvalidURL as exc:
+            raise url_error(url, exc) from None
+        except UnicodeEncodeError:  # never quote the value: it may be a credential
+            raise UsageError(
+                f"cannot send a request to {url}: a header value has a character HTTP headers cannot carry",
+                hint="Header values are ASCII: check --svc-param, the agents file's headers and the variables "
+                "holding credentials.",
+                url=url,
+            ) from None
         exchange = tap.request(method, str(request.url), header_pairs(request.headers), content) if tap else 0
         try:
             response = await http.send(request, stream=stream)
             if not stream:
                 await response.aread()
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, UnicodeError, OverflowError, BaseExceptionGroup) as exc:
             if tap:
                 tap.error(exchange, f"{type(exc).__name__}: {exc}")
                 tap.done(exchange)
+            if _is_url_fault(exc):
+                raise url_error(url, exc) from None
+            if not isinstance(exc, httpx.HTTPError):
+                raise
             error = network_error(url, exc)
             if attempt < policy.attempts and retryable(exc, safe=safe):
                 await _pause(policy, attempt, error.message, on_retry)

@@ -41,6 +41,10 @@ def report(error: SwitchboardError, output: str) -> None:
         return
     print(f"Error: {strip_controls(error.message)}", file=sys.stderr)
     print(f"Code: {error.code}", file=sys.stderr)
+    if error.task_id:
+        print(f"Task ID: {strip_controls(error.task_id)}", file=sys.stderr)
+        if error.context_id:
+            print(f"Context ID: {strip_controls(error.context_id)}", file=sys.stderr)
     if error.hint:
         print(f"Hint: {strip_controls(error.hint)}", file=sys.stderr)
 

@@ -8,18 +8,19 @@ import json
 import mimetypes
 import sys
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from ..a2a.cancel import CONFIRM_WITHIN, cancel_and_confirm
-from ..a2a.errors import TimedOutError, UsageError
+from ..a2a.errors import SwitchboardError, TimedOutError, UsageError
 from ..a2a.follow import FollowPolicy, Notice, follow_turn, poll_task
 from ..a2a.model import DataPart, FilePart, Message, Part, Task, TaskState, TextPart
 from ..a2a.turn import TaskView
+from ..a2a.user_input import check_message_texts
 from ..a2a.wire import v10
-from .context import open_client, reply_command, split_target, warn
+from .context import Target, open_client, reply_command, split_target, task_command, warn
 from .render import (
     Out,
     render_card,
@@ -108,6 +109,40 @@ async def deadline(seconds: float | None, what: str):
         ) from None
 
 
+@contextmanager
+def naming_the_task(args: Any, target: Target, view: TaskView | None = None, task_id: str | None = None):
+    """Whatever ends a wait early (--timeout, a broken stream, Ctrl+C), the task is named with the command that
+    picks it up: it goes on at the agent, and its id is the way back to it. `view` follows a task this command
+    started; `task_id` names one the person gave (then only a timeout needs saying how to pick it up)."""
+    view = view or TaskView()
+
+    def pick_up(task_id: str) -> str:
+        if target.entry and target.entry.protocol == "tasks":  # `task get` speaks A2A only
+            return f"GET {target.ref.rstrip('/')}/tasks/{task_id}"
+        return f"{task_command(args, target, 'get', task_id)} --wait"
+
+    try:
+        yield
+    except SwitchboardError as exc:
+        known = view.task_id or (task_id if isinstance(exc, TimedOutError) else None)
+        if known and not exc.task_id:
+            exc.task_id, exc.context_id = known, view.context_id
+            command = f"`{pick_up(known)}`"
+            if isinstance(exc, TimedOutError):
+                verb = "shows it" if command.startswith("`GET ") else "picks it up"
+                exc.hint = f"The task goes on at the agent: {command} {verb}."
+            else:
+                exc.hint = (exc.hint + " " if exc.hint else "") + f"{command} shows where the task is."
+        raise
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        if view.task_id:
+            print(f"Task ID: {view.task_id}", file=sys.stderr)
+            if view.context_id:
+                print(f"Context ID: {view.context_id}", file=sys.stderr)
+            print(f"The task goes on at the agent: {pick_up(view.task_id)}", file=sys.stderr)
+        raise
+
+
 def warn_outcome(state: TaskState | None) -> None:
     if state in (TaskState.FAILED, TaskState.REJECTED, TaskState.CANCELED):
         warn(f"the task ended {state.value}")
@@ -186,6 +221,7 @@ async def send(args: Any) -> int:
     parts = build_parts(target.args, args.parts)
     if not parts:
         raise UsageError("nothing to send", hint="Give the text after the agent, or --text/--file/--data.")
+    check_message_texts([p.text for p in parts if isinstance(p, TextPart)])
     if target.entry and target.entry.protocol == "tasks":
         from .tasks_api import send_tasks_api
 
@@ -201,10 +237,13 @@ async def send(args: Any) -> int:
             return 0
         policy = FollowPolicy(poll_interval=args.poll_interval)
         streaming = None if args.stream else False
-        async with deadline(args.timeout, "the task"):
-            view = TaskView()
-            turn = follow_turn(client, message, streaming=streaming, policy=policy, view=view)
-            await consume_turn(turn, view, args, out, live=args.stream)
+        view = TaskView()
+        with naming_the_task(args, target, view, task_id=args.task_id):
+            async with deadline(args.timeout, "the task"):
+                # With a --timeout the send does not block (then polls), so the task id is known when time is up.
+                blocking = args.timeout is None or args.stream
+                turn = follow_turn(client, message, streaming=streaming, blocking=blocking, policy=policy, view=view)
+                await consume_turn(turn, view, args, out, live=args.stream)
         if args.stream:
             if args.output == "text":
                 print_summary(out, args, reply_command(args, target), view)
@@ -235,10 +274,11 @@ async def task_get(args: Any) -> int:
     out = Out()
     async with await open_client(args, target) as client:
         if args.wait:
-            async with deadline(args.timeout, f"task {task_id}"):
-                snapshots = poll_task(client, task_id, FollowPolicy(poll_interval=args.poll_interval))
-                async for _ in snapshots:  # until the turn is over
-                    pass
+            with naming_the_task(args, target, task_id=task_id):
+                async with deadline(args.timeout, f"task {task_id}"):
+                    snapshots = poll_task(client, task_id, FollowPolicy(poll_interval=args.poll_interval))
+                    async for _ in snapshots:  # until the turn is over
+                        pass
         task = await client.get_task(task_id, history_length=args.history)
     _print_task(out, args, reply_command(args, target), task)
     return 0
@@ -257,17 +297,18 @@ async def task_cancel(args: Any) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
     # --timeout, when given, replaces the cancel's own long wait (the agent answers with the whole task).
-    async with (
-        await open_client(args, target) as client,
-        deadline(args.timeout, f"the answer to canceling task {task_id}"),
-    ):
-        outcome = await cancel_and_confirm(client, task_id, timeout=args.timeout)
+    with naming_the_task(args, target, task_id=task_id):
+        async with (
+            await open_client(args, target) as client,
+            deadline(args.timeout, f"the answer to canceling task {task_id}"),
+        ):
+            outcome = await cancel_and_confirm(client, task_id, timeout=args.timeout)
     _print_task(Out(), args, reply_command(args, target), outcome.task)
     if not outcome.confirmed:
         # The request went through, its effect is not seen yet: the job is not done, as with a timeout.
         warn(
             f"{outcome.pending} after {CONFIRM_WITHIN:g} s; "
-            f"`switchboard task get {reply_command(args, target)} {task_id}` shows whether it ends"
+            f"`{task_command(args, target, 'get', task_id)}` shows whether it ends"
         )
         return 5
     return 0
@@ -278,10 +319,11 @@ async def task_subscribe(args: Any) -> int:
     task_id = target.args[0]
     out = Out()
     async with await open_client(args, target) as client:
-        async with deadline(args.timeout, f"task {task_id}"):
-            view = TaskView()
-            turn = follow_turn(client, task_id=task_id, streaming=True, view=view)
-            await consume_turn(turn, view, args, out, live=args.stream)
+        view = TaskView()
+        with naming_the_task(args, target, task_id=task_id):
+            async with deadline(args.timeout, f"task {task_id}"):
+                turn = follow_turn(client, task_id=task_id, streaming=True, view=view)
+                await consume_turn(turn, view, args, out, live=args.stream)
         if args.stream:
             if args.output == "text":
                 print_summary(out, args, reply_command(args, target), view)

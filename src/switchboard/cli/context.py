@@ -13,6 +13,7 @@ from typing import Any
 from ..a2a.auth import Credentials, credentials_from_env
 from ..a2a.errors import UsageError
 from ..a2a.tap import Tap, format_record
+from ..a2a.user_input import check_header, check_secret
 from ..agents import AgentEntry, AgentsFile, load_agents
 from ..paths import agents_file
 from ..safe_text import strip_controls
@@ -54,10 +55,19 @@ def _short(path: Path) -> str:
 def reply_command(args: Any, target: Target) -> str:
     """`switchboard [--agents F] send AGENT [credential flags]`, naming the agent as this command did, so
     the printed Resume line works as it stands."""
+    return _command(args, target, ["send"], [])
+
+
+def task_command(args: Any, target: Target, subcommand: str, task_id: str) -> str:
+    """`switchboard [--agents F] task SUBCOMMAND AGENT TASK_ID [credential flags]`, ready to paste."""
+    return _command(args, target, ["task", subcommand], [shlex.quote(task_id)])
+
+
+def _command(args: Any, target: Target, command: list[str], after_agent: list[str]) -> str:
     bits = [invocation()]
     if getattr(args, "agents", None):
         bits += ["--agents", shlex.quote(args.agents)]
-    bits += ["send", shlex.quote(target.entry.name if target.entry else target.ref)]
+    bits += [*command, shlex.quote(target.entry.name if target.entry else target.ref), *after_agent]
     for flag in ("api_key_env", "bearer_env", "a2a_version"):
         value = getattr(args, flag, None)
         if value:
@@ -79,8 +89,36 @@ def split_target(args: Any, words: list[str], needs: int) -> Target:
         )
     if len(words) < needs:
         raise UsageError(f"missing argument after the agent ({needs} expected)", hint="See --help for the form.")
-    entry = registry_of(args).find(ref)
-    return Target(entry.url if entry else ref, entry, words)
+    registry = registry_of(args)
+    entry = registry.find(ref)
+    if entry is not None:
+        return Target(entry.url, entry, words)
+    check_address(ref, registry)
+    return Target(ref, None, words)
+
+
+def check_address(ref: str, registry: AgentsFile) -> None:
+    """A word that names no agent of the file is an address only when it looks like one (a scheme, a dot, a
+    port, localhost, a card file); a bare word is a name that is not there, never the host `https://WORD/`.
+    Either way a mistake is a usage error here, before any request."""
+    from ..a2a.user_input import check_agent_ref, did_you_mean, looks_like_address
+
+    if looks_like_address(ref):
+        check_agent_ref(ref)
+        return
+    known = [agent.name for agent in registry.agents]
+    where = str(registry.path) if registry.path else "the agents file"
+    if known:
+        listed = ", ".join(known[:20]) + (f" and {len(known) - 20} more" if len(known) > 20 else "")
+        hint = f"{did_you_mean(ref, known).strip()} The agents in {where}: {listed}.".lstrip()
+    elif registry.path is not None and registry.path.exists():
+        hint = f"{where} lists no agents."
+    else:
+        hint = f"There is no agents file at {where} (name one with --agents FILE)."
+    raise UsageError(
+        f"no agent named {ref!r} in {where}",
+        hint=hint + f" To name a host instead, write its URL (https://{ref}/ or {ref}:PORT).",
+    )
 
 
 def registry_of(args: Any) -> AgentsFile:
@@ -100,7 +138,9 @@ def credentials_for(args: Any, entry: AgentEntry | None) -> Credentials:
         bearer_env=args.bearer_env or (entry.bearer_env if entry else None),
         api_key_env=args.api_key_env or (entry.api_key_env if entry else None),
     )
-    return Credentials(bearer=args.bearer or from_env.bearer, api_key=args.api_key or from_env.api_key)
+    bearer = check_secret(args.bearer, "--bearer") if args.bearer else from_env.bearer
+    api_key = check_secret(args.api_key, "--api-key") if args.api_key else from_env.api_key
+    return Credentials(bearer=bearer, api_key=api_key)
 
 
 def extra_headers(args: Any, entry: AgentEntry | None) -> dict[str, str]:
@@ -109,6 +149,7 @@ def extra_headers(args: Any, entry: AgentEntry | None) -> dict[str, str]:
         name, sep, value = item.partition(":")
         if not sep or not name.strip():
             raise UsageError(f"--svc-param {item!r} is not NAME:VALUE", hint="For example --svc-param X-Trace:abc")
+        check_header(name.strip(), value.strip(), "--svc-param")
         headers[name.strip()] = value.strip()
     return headers
 

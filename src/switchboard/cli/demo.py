@@ -96,8 +96,8 @@ async def _serve(args: Any, stop: asyncio.Event) -> int:
     )
     try:
         await fleet.start()
-    except OSError as exc:  # an address not of this machine, an unwritable --agents-out
-        raise SwitchboardError(
+    except OSError as exc:  # an address not of this machine, an unwritable --agents-out: what was typed
+        raise UsageError(
             f"cannot start the demo: {exc}",
             hint="Check --host (an address of this machine) and --agents-out (a writable file path).",
         ) from None

@@ -74,7 +74,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     g.add_argument("--verbose", action="store_true", help="show every request, response and SSE frame on stderr")
     g.add_argument("--debug", action="store_true", help="same as --verbose")
     g.add_argument("--a2a-version", choices=("1.0", "0.3"), help="protocol version to use (default: from the card)")
-    g.add_argument("--timeout", type=float, metavar="SECONDS", help="give up waiting after this long (exit 5)")
+    g.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="give up waiting after this long (exit 5)")
     g.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
     a = p.add_argument_group("credentials (values come from environment variables)")
     a.add_argument("--bearer-env", metavar="VAR", help="environment variable holding a bearer token")
@@ -144,7 +144,7 @@ def build_parser() -> Parser:
     )
     send.add_argument("--return-immediately", dest="no_wait", action="store_true", help=argparse.SUPPRESS)
     send.add_argument("--no-wait", dest="no_wait", action="store_true", help=argparse.SUPPRESS)
-    send.add_argument("--poll-interval", type=float, default=2.0, metavar="SECONDS", help="when polling (default 2)")
+    send.add_argument("--poll-interval", type=_seconds, default=2.0, metavar="SECONDS", help="when polling (default 2)")
     send.add_argument("--metadata", metavar="JSON", help="message metadata, a JSON object")
     send.add_argument("--correlation-id", metavar="ID", help="trace id: X-Correlation-Id and metadata.correlationId")
     send.set_defaults(parts=[])
@@ -157,7 +157,7 @@ def build_parser() -> Parser:
     get.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
     get.add_argument("--history", type=int, metavar="N", help="include up to N history messages")
     get.add_argument("--wait", "--watch", action="store_true", help="poll until the task ends or needs input")
-    get.add_argument("--poll-interval", type=float, default=2.0, metavar="SECONDS")
+    get.add_argument("--poll-interval", type=_seconds, default=2.0, metavar="SECONDS")
     _common(get)
     cancel = task.add_parser("cancel", help="cancel a task", epilog=EPILOG)
     cancel.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
@@ -261,6 +261,17 @@ def _workflow_commands(commands) -> None:
     show.add_argument("-o", "--output", choices=("text", "json"), default="text")
     for sub in (listing, show):
         sub.add_argument("--agents", metavar="FILE", help="the agents file (for the printed resume command)")
+
+
+def _seconds(value: str) -> float:
+    """A duration in seconds: a number above zero (nan, inf and negatives would wait for ever or not at all)."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds above 0")
+    return seconds
 
 
 def _positive_int(value: str) -> int:

@@ -20,6 +20,7 @@ from typing import Any
 from ..a2a.errors import UsageError
 from ..a2a.model import DataPart, TextPart
 from ..a2a.tap import Tap, format_record
+from ..a2a.user_input import check_message_text
 from ..safe_text import strip_controls
 from ..workflow.state import AskRequest
 from .context import invocation, registry_of, warn
@@ -69,7 +70,11 @@ def terminal_ask() -> Any:
                 if isinstance(part, DataPart):
                     sys.stderr.write(json.dumps(part.data, indent=2, ensure_ascii=False) + "\n")
             sys.stderr.flush()
-            return await _read_line("answer (hidden)> " if request.secret else "answer> ", request.secret)
+            while True:
+                line = await _read_line("answer (hidden)> " if request.secret else "answer> ", request.secret)
+                if line is None or line.strip():
+                    return line
+                sys.stderr.write("an empty answer is not sent: type one, or press Ctrl+C to stop watching\n")
 
     return ask
 
@@ -105,7 +110,7 @@ async def run(args: Any) -> int:
     inputs = dict(pairs(args.input, "-i", "NAME"))
     answers: dict[str, list[str]] = {}
     for step, text in pairs(args.answer, "--answer", "STEP"):
-        answers.setdefault(step, []).append(text)
+        answers.setdefault(step, []).append(check_message_text(text, f"--answer {step}="))
     registry = registry_of(args)
     out = Out()
     record = None

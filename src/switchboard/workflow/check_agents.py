@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from ..a2a.errors import UsageError
+from ..a2a.user_input import check_agent_url
 from ..agents import AgentEntry, AgentsFile, entry_from_mapping
 from .source import LineDict, LineList
 from .spec import Checker, duration, suggest
@@ -117,6 +119,12 @@ def _inline_agent(
             "Write url: http://host:port/.",
         )
         return None
+    if "${" not in url:  # with ${VAR}, once interpolated (below)
+        try:
+            check_agent_url(url, f"the agent {name}'s url")
+        except UsageError as exc:
+            chk.add(definition.line_of("url", value=True), exc.message, exc.hint or "Write url: http://host:port/.")
+            return None
     auth = definition.get("auth")
     if auth is not None:
         for key in auth if isinstance(auth, LineDict) else ():
@@ -166,7 +174,11 @@ def _inline_agent(
         if k in ("name", "url", "apiKeyEnv", "auth", "headers", "protocol", "runtime", "trustInterfaceOrigin")
         and not (k == "trustInterfaceOrigin" and not isinstance(v, bool))
     }
-    entry, warnings = entry_from_mapping(raw, index, chk.file, env)
+    try:
+        entry, warnings = entry_from_mapping(raw, index, chk.file, env)
+    except UsageError as exc:
+        chk.add(definition.line_of("url", value=True), exc.message, exc.hint or "Write url: http://host:port/.")
+        return None
     for text in warnings:
         chk.warn(definition.line, text)
     return entry

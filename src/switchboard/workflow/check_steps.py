@@ -157,6 +157,10 @@ def _template_text(item: LineDict, key: str, what: str, chk: Checker, *, require
     if isinstance(value, LineDict | LineList | bool):
         chk.add(item.line_of(key, value=True), f"{what}: {key} must be text", "Quote it, or use a | block.")
         return None
+    if not str(value).strip():
+        fix = "Write what the agent should do." if key == "task" else "Write the command to run."
+        chk.add(item.line_of(key, value=True), f"{what}: {key} is empty", fix)
+        return None
     return str(value)
 
 

@@ -17,6 +17,7 @@ from ..a2a.errors import ProtocolError, SwitchboardError
 from ..a2a.follow import Notice, TurnEvent, find_task_for_message
 from ..a2a.model import TaskState, text_of
 from ..a2a.turn import TaskView
+from ..a2a.user_input import check_message_text
 from ..a2a.wire import v10
 from ..agents import AgentEntry
 from ..link import AgentLink, open_link
@@ -131,6 +132,8 @@ class DelegateSteps:
 
     def _send(self, step: Step, state: StepState, link: AgentLink) -> AsyncIterator[TurnEvent]:
         text = template.render(step.task or "", self._value, bare_inputs=self.workflow.bare_inputs)
+        # An agent answers an empty message with an error of its own; say which step and why instead.
+        check_message_text(text, f"the task of step {step.name}, with the run's inputs filled in,")
         state.view, state.task_id, state.context_id, state.output = TaskView(), None, None, ""
         context_id = self._context_ids.get(step.context) if step.context else None
         message = new_message(text, context_id=context_id)
@@ -223,6 +226,7 @@ class DelegateSteps:
             answer = None
         if answer is None:
             raise Waiting
+        check_message_text(answer, f"the answer to step {step.name}")
         if request.secret:
             self.tap.redactor.add(answer)
         self._record(

@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from ...a2a.cards import fetch_card
 from ...a2a.errors import SwitchboardError
+from ...a2a.user_input import check_agent_ref, check_agent_url
 from ...agents import add_agent, new_entry_raw
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -58,6 +59,11 @@ class AddAgentScreen(ModalScreen[str | None]):
         protocol = self.query_one("#protocol", Select).value
         if not url:
             self._status("A URL is needed.", "$error")
+            return
+        try:  # the same check as the agents file's and the command line's
+            (check_agent_url if protocol == "tasks" else check_agent_ref)(url, "the URL")
+        except SwitchboardError as exc:
+            self._status(f"{exc.message}\n{exc.hint or ''}".strip(), "$error")
             return
         if env and not _ENV_NAME.match(env):
             self._status("That is not an environment variable name (letters, digits, _).", "$error")

@@ -12,6 +12,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from ...a2a.errors import SwitchboardError
 from ...agent_status import AgentStatus
 from ...safe_text import strip_controls
 from .tables import RowTable, fill_table
@@ -195,7 +196,11 @@ class AgentsPane(Vertical):
         def confirmed(yes: bool | None) -> None:
             if not yes:
                 return
-            self.app.reload_registry(remove_agent(self.app.registry, status.entry.name))
+            try:
+                self.app.reload_registry(remove_agent(self.app.registry, status.entry.name))
+            except (SwitchboardError, OSError) as exc:  # the file could not be written: it is as it was
+                self.notify(getattr(exc, "message", None) or str(exc), severity="error", timeout=10)
+                return
             self.statuses.pop(status.entry.name, None)
             self.load_entries()
             self.notify(f"{status.entry.name} removed")

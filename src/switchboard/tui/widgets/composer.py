@@ -10,7 +10,9 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Select, Static, TextArea
 
+from ...a2a.errors import UsageError
 from ...a2a.model import Skill
+from ...a2a.user_input import check_message_text
 from .visibility import in_shown_tab
 
 
@@ -37,8 +39,12 @@ class MessageArea(TextArea):
         await super()._on_key(event)
 
     def action_submit(self) -> None:
-        if self.text.strip():
-            self.post_message(self.Submitted(self.text))
+        try:
+            check_message_text(self.text)  # the rule of the command line and of workflows
+        except UsageError as exc:
+            self.notify(f"{exc.message}. {exc.hint}", severity="warning", timeout=4)
+            return
+        self.post_message(self.Submitted(self.text))
 
     def action_newline(self) -> None:
         self.insert("\n")
