@@ -100,3 +100,15 @@ def test_the_tap_finds_a_secret_that_a_body_cut_would_halve():
         record = tap.records[-1]
         assert record.truncated and record.body == "x" * 95 + "[reda"  # the cut would have kept "q-key"
         tap.done(exchange)
+
+
+def test_overlapping_secrets_are_redacted_as_one_span():
+    # Replaced one after another, the first replacement broke the other and left part of it in the clear.
+    assert Redactor(["0001", "11111"]).text("x000111111y") == "x[redacted]y"
+    assert Redactor(["00000000"]).text("a" + "0" * 12 + "b") == "a[redacted]b"  # one secret, written overlapping
+    assert Redactor(["k3y!"]).text("k3y!k3y!") == "[redacted][redacted]"  # back to back: two spans, as before
+
+
+def test_a_cut_after_a_secret_written_twice_keeps_none_of_it():
+    # The start trimmed at the cut was the end of a whole secret the redaction would have caught.
+    assert Redactor(["00000000"]).cut("0" * 16, 1) == "["

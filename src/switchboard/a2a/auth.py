@@ -201,10 +201,28 @@ class Redactor:
         self._secrets.sort(key=len, reverse=True)
 
     def text(self, value: str) -> str:
+        """`value` with every secret redacted. Secrets that overlap (one written twice with a shared middle, or
+        two whose ends meet) are redacted as one span: replaced one after another, the first replacement would
+        break the other and leave part of it in the clear."""
+        spans: list[tuple[int, int]] = []
         for secret in self._secrets:
-            if secret in value:
-                value = value.replace(secret, REDACTED)
-        return value
+            at = value.find(secret)
+            while at >= 0:
+                spans.append((at, at + len(secret)))
+                at = value.find(secret, at + 1)
+        if not spans:
+            return value
+        spans.sort()
+        pieces, done = [], 0  # done: where the text not yet copied starts
+        start, end = spans[0]
+        for next_start, next_end in spans[1:]:
+            if next_start < end:  # overlaps the span being built
+                end = max(end, next_end)
+                continue
+            pieces += [value[done:start], REDACTED]
+            done, start, end = end, next_start, next_end
+        pieces += [value[done:start], REDACTED, value[end:]]
+        return "".join(pieces)
 
     @property
     def longest(self) -> int:
@@ -213,16 +231,19 @@ class Redactor:
 
     def cut(self, value: str, limit: int) -> str:
         """The first `limit` characters of `value`, redacted. Cut first, a secret across the cut would keep its
-        first part; so the cut is made a secret's length further, less any secret's start it leaves at its end,
-        then the text is redacted, then cut."""
+        first part; so the text is redacted a secret's length past the cut (every secret that starts before the cut
+        ends in there), then a secret's start left at that end goes, then the text is cut. Trimmed before the
+        redaction, that start could be the end of a whole secret the redaction would have caught (one secret
+        written twice, back to back)."""
         if len(value) <= limit:
             return self.text(value)
         if not self._secrets:
             return value[:limit]
         window = value[: limit + self.longest]
+        redacted = self.text(window)
         if len(value) > len(window):
-            window = window[: len(window) - self._started_at_end(window)]
-        return self.text(window)[:limit]
+            redacted = redacted[: len(redacted) - self._started_at_end(redacted)]
+        return redacted[:limit]
 
     def _started_at_end(self, text: str) -> int:
         """How long the longest start of a secret that `text` ends with is (0: none)."""
