@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Footer
-from tui_support import demo_fleet, until
+from tui_support import app_on_fleet, demo_fleet, until
 
 from switchboard.demo.base import DemoSettings
 from switchboard.tui.app import SwitchboardApp
@@ -25,10 +25,7 @@ def fleet():
 
 @pytest.fixture
 def app(fleet, tmp_path, monkeypatch):
-    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
-    return SwitchboardApp(
-        tmp_path / "agents.yaml", extra_agents=[agent.as_entry() for agent in fleet.agents], steady=True
-    )
+    return app_on_fleet(fleet, tmp_path, monkeypatch)
 
 
 def footer_text(app) -> str:

@@ -7,12 +7,11 @@ from __future__ import annotations
 import httpx
 import pytest
 from textual.widgets import DataTable, TabbedContent
-from tui_support import demo_fleet, until
+from tui_support import app_on_fleet, demo_fleet, until
 
 from switchboard.a2a.model import TaskState
 from switchboard.demo.base import DemoSettings
 from switchboard.link import open_link
-from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.screens.leave import LeaveWorkScreen
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.run_view import RunView
@@ -29,10 +28,7 @@ def fleet():
 
 @pytest.fixture
 def app(fleet, tmp_path, monkeypatch):
-    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
-    return SwitchboardApp(
-        tmp_path / "agents.yaml", extra_agents=[agent.as_entry() for agent in fleet.agents], steady=True
-    )
+    return app_on_fleet(fleet, tmp_path, monkeypatch)
 
 
 async def talk(pilot, name: str, text: str) -> ConversationView:

@@ -6,12 +6,11 @@ import os
 
 import pytest
 from textual.widgets import DataTable, Input
-from tui_support import demo_fleet, until
+from tui_support import app_on_fleet, demo_fleet, until
 
 from switchboard.a2a.model import DataPart, TaskState
 from switchboard.demo import writer
 from switchboard.demo.base import DemoSettings
-from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.prompt_pane import PromptPane
 from switchboard.tui.widgets.transcript import ArtifactBox
@@ -27,10 +26,7 @@ def fleet():
 
 @pytest.fixture
 def app(fleet, tmp_path, monkeypatch):
-    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
-    return SwitchboardApp(
-        tmp_path / "agents.yaml", extra_agents=[agent.as_entry() for agent in fleet.agents], steady=True
-    )
+    return app_on_fleet(fleet, tmp_path, monkeypatch)
 
 
 async def open_agent(pilot, name: str) -> ConversationView:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 from textual.command import CommandPalette
 from textual.widgets import OptionList, TabbedContent
-from tui_support import demo_fleet, until
+from tui_support import app_on_fleet, demo_fleet, until
 
 from switchboard.demo.base import DemoSettings
-from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.screens.card import CardScreen
 from switchboard.tui.screens.main import MainScreen
 from switchboard.tui.widgets.agents_pane import AgentsPane
@@ -27,10 +26,7 @@ def fleet():
 
 @pytest.fixture
 def app(fleet, tmp_path, monkeypatch):
-    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
-    return SwitchboardApp(
-        tmp_path / "agents.yaml", extra_agents=[agent.as_entry() for agent in fleet.agents], steady=True
-    )
+    return app_on_fleet(fleet, tmp_path, monkeypatch)
 
 
 async def palette(pilot, query: str) -> None:

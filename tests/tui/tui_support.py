@@ -6,9 +6,13 @@ import asyncio
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
 
 from switchboard.demo.base import DemoSettings
 from switchboard.demo.fleet import BackgroundFleet, start_in_background
+from switchboard.tui.app import SwitchboardApp
 
 
 async def until(predicate: Callable[[], object], timeout: float = 30.0, every: float = 0.05) -> None:
@@ -16,6 +20,12 @@ async def until(predicate: Callable[[], object], timeout: float = 30.0, every: f
     async with asyncio.timeout(timeout):
         while not predicate():
             await asyncio.sleep(every)
+
+
+def app_on_fleet(fleet: BackgroundFleet, home: Path, monkeypatch: pytest.MonkeyPatch) -> SwitchboardApp:
+    """The app with every agent of `fleet`, its files under `home`."""
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(home))
+    return SwitchboardApp(home / "agents.yaml", extra_agents=[agent.as_entry() for agent in fleet.agents], steady=True)
 
 
 @contextmanager
