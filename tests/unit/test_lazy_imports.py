@@ -43,6 +43,12 @@ def test_help_imports_neither_textual_nor_the_network_stack(tmp_path):
     assert not modules & {"textual", "rich", "httpx", "pydantic", "a2a", "yaml", "uvicorn", "asyncio"}
 
 
+def test_runs_list_reads_the_index_without_the_event_loop_the_model_or_the_network(tmp_path):
+    code, modules = imported_by(tmp_path, "runs", "list", "--limit", "5")
+    assert code == 0 and "sqlite3" in modules
+    assert not modules & {"asyncio", "pydantic", "httpx", "textual", "rich", "yaml", "switchboard.workflow.journal"}
+
+
 @pytest.mark.parametrize("argv", [["card", "get", "http://127.0.0.1:9"], ["send", "http://127.0.0.1:9", "hi"]])
 def test_a_card_or_send_command_imports_no_tui_no_workflow_engine_and_not_httpx_own_cli(tmp_path, argv):
     code, modules = imported_by(tmp_path, *argv, "--timeout", "5")

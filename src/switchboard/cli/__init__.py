@@ -62,7 +62,8 @@ def _output_of(argv: list[str]) -> str:
 
 
 # (command, subcommand) -> (module of this package, handler): only the module of the command that runs is
-# imported, so `card get` does not pay for the workflow engine, nor `run` for the card renderer.
+# imported, so `card get` does not pay for the workflow engine, nor `run` for the card renderer. Handlers are
+# coroutines, except those in SYNC: they need no event loop, and skip loading asyncio.
 HANDLERS = {
     ("card", "get"): ("commands", "card_get"),
     ("send", None): ("commands", "send"),
@@ -72,20 +73,26 @@ HANDLERS = {
     ("task", "list"): ("commands", "task_list"),
     ("demo", None): ("demo", "run_demo"),
     ("run", None): ("workflow", "run"),
-    ("runs", "list"): ("workflow", "runs_list"),
+    ("runs", "list"): ("runs", "runs_list"),
     ("runs", "show"): ("workflow", "runs_show"),
 }
 
 
-async def _dispatch(args: Any) -> int:
+SYNC = {("runs", "list")}
+
+
+def _handler(args: Any) -> Callable[[Any], Any]:
     import importlib
 
     target = HANDLERS.get((args.command, getattr(args, "subcommand", None)))
     if target is None:
         raise UsageError(f"`{args.command}` needs a subcommand", hint=f"switchboard {args.command} --help")
     module, name = target
-    handler = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    return await handler(args)
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
+
+async def _dispatch(args: Any) -> int:
+    return await _handler(args)(args)
 
 
 def parse(parser, argv: list[str]):
@@ -113,15 +120,26 @@ def main(argv: list[str] | None = None) -> int:
         from .app import run_app
 
         return run_app(args)
+    if (args.command, getattr(args, "subcommand", None)) in SYNC:
+        return guarded(lambda: _handler(args)(args), args)
     return run_async(_dispatch, args)
 
 
 def run_async(handler: Callable[[Any], Awaitable[int]], args: Any) -> int:
     """Run an async command handler: its exit code, or an error envelope (never a traceback)."""
-    import asyncio
 
-    try:
+    def call() -> int:
+        import asyncio
+
         return asyncio.run(handler(args))
+
+    return guarded(call, args)
+
+
+def guarded(call: Callable[[], int], args: Any) -> int:
+    """`call()`'s exit code, or an error envelope (never a traceback)."""
+    try:
+        return call()
     except SwitchboardError as exc:
         report(exc, getattr(args, "output", "text"))
         return exc.exit_code

@@ -252,8 +252,16 @@ def _workflow_commands(commands) -> None:
     runs = commands.add_parser("runs", help="workflow runs from the journal: list, show").add_subparsers(
         dest="subcommand", metavar="SUBCOMMAND"
     )
-    listing = runs.add_parser("list", help="the runs, newest first")
+    listing = runs.add_parser("list", help="the runs, newest first (from the run index beside the journals)")
     listing.add_argument("--limit", type=_positive_int, metavar="N", help="only the newest N")
+    listing.add_argument("--offset", type=_from_zero, default=0, metavar="N", help="skip the newest N first")
+    listing.add_argument(
+        "--status",
+        choices=("running", "completed", "failed", "canceled", "awaiting-input", "interrupted"),
+        help="only runs in this state",
+    )
+    listing.add_argument("--workflow", metavar="NAME", help="only runs of this workflow")
+    listing.add_argument("--waiting", action="store_true", help="only runs with a step waiting for input")
     listing.add_argument("-o", "--output", choices=("text", "json"), default="text")
     show = runs.add_parser("show", help="one run: every step's state, output, question")
     show.add_argument("run_id", metavar="RUN_ID", help="the run id (a unique prefix is enough)")
@@ -292,6 +300,16 @@ def _port(value: str) -> int:
     if not 0 <= port <= 65535 - 16:
         raise argparse.ArgumentTypeError(f"{port} is out of range (0 to {65535 - 16})")
     return port
+
+
+def _from_zero(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number from 0")
+    return number
 
 
 def _non_negative_int(value: str) -> int:

@@ -9,14 +9,11 @@ from __future__ import annotations
 import json
 import shlex
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from ..a2a.follow import Notice
 from ..a2a.model import DataPart, FilePart, TextPart
 from ..a2a.wire import v10
-from ..workflow.journal import RunSummary
 from ..workflow.state import (
     RunEvent,
     RunFinished,
@@ -33,6 +30,7 @@ from ..workflow.state import (
     StepState,
 )
 from .render import Out, describe_file, render_event, stream_response
+from .runs import stamp
 
 
 @dataclass
@@ -83,12 +81,6 @@ class RunView:
     @property
     def waiting(self) -> list[StepState]:
         return [s for s in self.steps if s.status == "waiting"]
-
-
-def stamp(epoch: float | None) -> str | None:
-    if epoch is None:
-        return None
-    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def seconds(start: float | None, end: float | None) -> str | None:
@@ -163,21 +155,6 @@ def render_step(out: Out, step: StepState) -> None:
         out.block("Step Output", step.output)
 
 
-def render_summaries(out: Out, runs: list[RunSummary]) -> None:
-    for run in runs:
-        out.field("Run ID", run.run_id)
-        out.field("Workflow", run.workflow)
-        out.field("State", run.status.replace("_", "-"))
-        out.field("Started", stamp(run.started_at))
-        out.field("Steps", f"{run.steps_completed}/{run.steps_total} completed")
-        if run.waiting:
-            out.field("Waiting", ", ".join(run.waiting))
-        if run.failed:
-            out.field("Failed", ", ".join(run.failed))
-        out.separate()
-    out.field("Runs", len(runs))
-
-
 # --- JSON ------------------------------------------------------------------------------------------------
 
 
@@ -230,22 +207,6 @@ def run_json(run: RunView, resume: str | None) -> dict[str, Any]:
     if resume:
         doc["resume"] = resume
     return doc
-
-
-def summary_json(run: RunSummary) -> dict[str, Any]:
-    return {
-        "runId": run.run_id,
-        "workflow": run.workflow,
-        "file": run.path,
-        "status": run.status,
-        "startedAt": stamp(run.started_at),
-        "endedAt": stamp(run.ended_at),
-        "stepsTotal": run.steps_total,
-        "stepsCompleted": run.steps_completed,
-        "waiting": run.waiting,
-        "failed": run.failed,
-        "journal": str(run.journal) if isinstance(run.journal, Path) else run.journal,
-    }
 
 
 # --- events ----------------------------------------------------------------------------------------------

@@ -31,10 +31,8 @@ from .run_render import (
     progress_line,
     render_live,
     render_run,
-    render_summaries,
     resume_command,
     run_json,
-    summary_json,
 )
 
 
@@ -241,20 +239,6 @@ def _print_plan(out: Out, args: Any, workflow: Any) -> None:
     for name in workflow.outputs:
         out.field("Output", name)
     out.field("Valid", "yes")
-
-
-async def runs_list(args: Any) -> int:
-    from ..workflow.journal import list_runs
-
-    runs = list_runs()
-    if args.limit:
-        runs = runs[: args.limit]
-    out = Out()
-    if args.output == "json":
-        out.json_doc({"runs": [summary_json(r) for r in runs]})
-    else:
-        render_summaries(out, runs)
-    return 0
 
 
 async def runs_show(args: Any) -> int:

@@ -16,6 +16,9 @@ took an answer to a new task: its id, and the one before), AwaitingInput (state,
 question, task and context ids), InputSubmitted (the answer, or only `secret: true`), StepCompleted (task id,
 output), StepFailed (code, error, task id, retrying), StepCanceled, StepSkipped, and one of RunCompleted,
 RunFailed, RunCanceled, RunAwaitingInput, RunInterrupted.
+
+The run index (index.py) beside the journals is updated by the syncer thread too, after the records it
+summarizes are on disk; a list of runs reads it, not the journals.
 """
 
 from __future__ import annotations
@@ -35,39 +38,28 @@ from ..a2a.model import TaskState
 from ..a2a.turn import TaskView
 from ..a2a.wire import v10
 from ..a2a.wire.common import Notes, WireFormatError
-from ..paths import data_dir
-from .state import AskRequest, RunStatus, StepState
+from .index import RunIndex, RunPage, default_dir
+from .state import AskRequest, StepState
+from .summary import RUN_ENDS, SUMMARY_KINDS, RunSummary, SummaryFold, epoch, fcntl, is_running, step_status
 
-try:
-    import fcntl
-except ImportError:  # not on POSIX: no lock, the rest works
-    fcntl = None  # type: ignore[assignment]
+__all__ = [
+    "RUN_ENDS",
+    "Journal",
+    "RunPage",
+    "RunRecord",
+    "RunSummary",
+    "default_dir",
+    "epoch",
+    "is_running",
+    "list_runs",
+]
 
-RUN_ENDS: dict[str, RunStatus] = {
-    "RunCompleted": "completed",
-    "RunFailed": "failed",
-    "RunCanceled": "canceled",
-    "RunAwaitingInput": "awaiting_input",
-    "RunInterrupted": "interrupted",
-}
+WRITER_BUSY_TIMEOUT = 1.0  # seconds a writer waits for the index when others hold it; then the next read mends it
 _RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
-
-
-def default_dir() -> Path:
-    return data_dir() / "runs"
 
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def epoch(stamp: Any) -> float | None:
-    if not isinstance(stamp, str):
-        return None
-    try:
-        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
 
 
 class RunLockedError(UsageError):
@@ -77,7 +69,7 @@ class RunLockedError(UsageError):
 class Journal:
     """The writer. Use `create` for a new run and `reopen` to resume one."""
 
-    def __init__(self, path: Path, fd: int, redactor: Redactor) -> None:
+    def __init__(self, path: Path, fd: int, redactor: Redactor, fold: SummaryFold | None = None) -> None:
         self.path = path
         self.redactor = redactor
         self._fd: int | None = fd
@@ -87,6 +79,12 @@ class Journal:
         self._closing = False
         self._sync_error: OSError | None = None
         self._syncer: threading.Thread | None = None
+        # What the run index is told: the summary as of `_offset` bytes, once they are durable.
+        self._fold = fold or SummaryFold()
+        self._offset = os.lseek(fd, 0, os.SEEK_END)
+        self._inode = os.fstat(fd).st_ino
+        self._summary_changed = True
+        self._index: RunIndex | None = None
 
     @classmethod
     def create(cls, directory: Path, run_id: str, redactor: Redactor) -> Journal:
@@ -101,6 +99,8 @@ class Journal:
         fd = os.open(path, os.O_RDWR | os.O_APPEND)
         journal = cls._locked(path, fd, redactor)
         _cut_torn_tail(fd)
+        journal._offset = os.lseek(fd, 0, os.SEEK_END)
+        journal._fold.apply_lines(os.pread(fd, journal._offset, 0))
         return journal
 
     @classmethod
@@ -124,8 +124,13 @@ class Journal:
         if self._sync_error is not None:
             raise self._sync_error
         line = self.redactor.text(json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str))
-        os.write(self._fd, (line + "\n").encode("utf-8"))
+        data = (line + "\n").encode("utf-8")
+        os.write(self._fd, data)
         with self._changed:
+            self._offset += len(data)
+            if kind in SUMMARY_KINDS:
+                self._fold.apply(json.loads(line))  # as written: the index never holds what the journal does not
+                self._summary_changed = True
             self._written += 1
             self._changed.notify_all()
         if self._syncer is None:
@@ -141,8 +146,10 @@ class Journal:
                 while self._durable == self._written and not self._closing:
                     self._changed.wait()
                 if self._durable == self._written:  # closing, and nothing left to sync
+                    self._update_index(alive=False)
                     return
                 target = self._written
+                summary = self._summary_snapshot()
             try:
                 os.fsync(fd)  # outside the lock: records go on being written meanwhile
             except OSError as exc:
@@ -153,6 +160,29 @@ class Journal:
             with self._changed:
                 self._durable = target
                 self._changed.notify_all()
+            if summary is not None:
+                self._update_index(summary, alive=True)
+
+    def _summary_snapshot(self) -> tuple[int, SummaryFold] | None:
+        """(offset, summary) when the summary changed since the index was last told (under the lock)."""
+        if not self._summary_changed:
+            return None
+        self._summary_changed = False
+        return self._offset, SummaryFold.from_json(json.loads(json.dumps(self._fold.to_json())))
+
+    def _update_index(self, summary: tuple[int, SummaryFold] | None = None, *, alive: bool) -> None:
+        """Tell the run index (on the syncer thread); a failure is left for the next reader to mend."""
+        if summary is None:
+            summary = (self._offset, self._fold)  # closing: every record is durable
+        try:
+            if self._index is None:
+                self._index = RunIndex.open(self.path.parent, busy_timeout=WRITER_BUSY_TIMEOUT)
+            self._index.record(self.path.stem, self._inode, summary[0], summary[1], alive=alive)
+        except Exception:
+            pass  # the index is a cache: `heal` rebuilds what is missing
+        if not alive and self._index is not None:
+            self._index.close()
+            self._index = None
 
     def close(self) -> None:
         """Wait until every record is fsync'd, then close (which also releases the lock)."""
@@ -163,6 +193,8 @@ class Journal:
             self._changed.notify_all()
         if self._syncer is not None:
             self._syncer.join()
+        else:
+            self._update_index(alive=False)  # nothing was written: still, the run is listed as it stands
         fd, self._fd = self._fd, None
         try:
             if self._sync_error is not None:
@@ -210,39 +242,7 @@ def read_records(path: Path) -> tuple[list[dict[str, Any]], int]:
     return records, skipped
 
 
-def is_running(path: Path) -> bool:
-    """True while a live process holds the journal's lock."""
-    if fcntl is None:
-        return False
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    finally:
-        os.close(fd)
-    return False
-
-
 # --- reading a run back ----------------------------------------------------------------------------------
-
-
-@dataclass
-class RunSummary:
-    run_id: str
-    workflow: str
-    path: str  # the workflow file
-    status: RunStatus
-    started_at: float | None
-    ended_at: float | None
-    steps_total: int
-    steps_completed: int
-    waiting: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
-    journal: Path | None = None
 
 
 @dataclass
@@ -322,7 +322,6 @@ def _fold_step(step: StepState, kind: str, record: dict[str, Any], at: float | N
             step.error_code = step.error = None
             step.output = ""
         step.attempt = attempt
-        step.status = "running"
         step.correlation_id = record.get("correlationId", step.correlation_id)
         step.message_id = record.get("messageId")
         step.context_id = record.get("contextId") or step.context_id
@@ -340,7 +339,6 @@ def _fold_step(step: StepState, kind: str, record: dict[str, Any], at: float | N
         step.view = TaskView()  # the new task's events follow
         step.task_id = record.get("taskId") or step.task_id
     elif kind == "AwaitingInput":
-        step.status = "waiting"
         step.task_id = record.get("taskId") or step.task_id
         step.context_id = record.get("contextId") or step.context_id
         notes = Notes()
@@ -353,10 +351,8 @@ def _fold_step(step: StepState, kind: str, record: dict[str, Any], at: float | N
             step.name, state, parts, step.task_id, step.context_id, step.correlation_id or "", step.agent or "", run_id
         )
     elif kind == "InputSubmitted":
-        step.status = "running"
         step.question = None
     elif kind == "StepCompleted":
-        step.status = "completed"
         step.output = str(record.get("output", ""))
         step.task_id = record.get("taskId") or step.task_id
         step.context_id = record.get("contextId") or step.context_id
@@ -369,14 +365,14 @@ def _fold_step(step: StepState, kind: str, record: dict[str, Any], at: float | N
         step.task_id = record.get("taskId") or step.task_id
         step.exit_code = record.get("exitCode", step.exit_code)
         if not record.get("retrying"):
-            step.status = "failed"
             step.ended_at = at
             step.question = None
     elif kind == "StepCanceled":
-        step.status, step.ended_at, step.question = "canceled", at, None
+        step.ended_at, step.question = at, None
     elif kind == "StepSkipped":
-        step.status, step.ended_at = "skipped", at
+        step.ended_at = at
         step.skipped_reason = record.get("reason")
+    step.status = step_status(kind, record) or step.status  # one rule for this fold and the index's
 
 
 def journal_path(run_id: str, journal_dir: Path | None = None) -> Path:
@@ -405,16 +401,33 @@ def read_run(run_id: str, journal_dir: Path | None = None) -> RunRecord:
     return run
 
 
-def list_runs(journal_dir: Path | None = None) -> list[RunSummary]:
-    """Every run in the journal directory, newest first."""
+def list_runs(
+    journal_dir: Path | None = None,
+    *,
+    status: str | None = None,
+    workflow: str | None = None,
+    waiting: bool = False,
+    limit: int | None = None,
+    offset: int = 0,
+) -> list[RunSummary]:
+    """The runs in the journal directory, newest first (filtered and paged as `query_runs`)."""
+    return query_runs(journal_dir, status=status, workflow=workflow, waiting=waiting, limit=limit, offset=offset).runs
+
+
+def query_runs(
+    journal_dir: Path | None = None,
+    *,
+    status: str | None = None,
+    workflow: str | None = None,
+    waiting: bool = False,
+    limit: int | None = None,
+    offset: int = 0,
+) -> RunPage:
+    """A page of runs from the run index, mended from the journals first: filtered by status, workflow name or a
+    step waiting for input, `limit` runs from `offset`, with the number that match in all."""
     directory = journal_dir or default_dir()
     if not directory.is_dir():
-        return []
-    runs = []
-    for path in directory.glob("*.jsonl"):
-        try:
-            records, _ = read_records(path)
-        except OSError:
-            continue
-        runs.append(fold(records, path.stem, journal=path).summary())
-    return sorted(runs, key=lambda r: (r.started_at or 0, r.run_id), reverse=True)
+        return RunPage([], 0, offset)
+    with RunIndex.open(directory) as index:
+        index.heal()
+        return index.page(status=status, workflow=workflow, waiting=waiting, limit=limit, offset=offset)
