@@ -1,12 +1,16 @@
 """The workflows tab: the workflow files (examples/ and the person's workflows folder) with their
-description and inputs, and the past runs from the journal."""
+description and inputs, and the past runs from the run index.
+
+The runs are read on a thread, a page at a time, newest first: the tab shows at once whatever the number of
+runs, and the next page is read when the cursor comes near the last row loaded."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -67,6 +71,13 @@ def find_workflows(agents: AgentsFile) -> list[WorkflowFile]:
 
 
 SUMMARY_PROBLEMS = 4  # problems listed under the table; enter shows them all
+RUNS_PAGE = 100  # runs read at a time
+RUNS_AHEAD = 20  # the next page is read when the cursor comes this near the last row loaded
+RUNS_COLUMNS = ("Run", "Workflow", "Status", "Steps", "Started")
+
+
+def started_text(epoch: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(epoch)) if epoch is not None else ""
 
 
 def problem_text(line: int | None, what: str) -> str:
@@ -95,6 +106,7 @@ class WorkflowsPane(Vertical):
         yield Static(id="workflow-summary")
         yield Static(Content.styled("Past runs (enter opens one, read-only)", "bold"), classes="section-title")
         yield RowTable(id="runs-table")
+        yield Static(id="runs-note")
 
     def on_show(self) -> None:
         """Read the files and the journal when the tab is first shown: not while the app starts."""
@@ -132,20 +144,58 @@ class WorkflowsPane(Vertical):
         self._summary()
 
     def _runs(self) -> None:
-        from ...workflow.journal import list_runs
-        from .run_view import age
+        self.runs_next: int | None = None  # where the next page of runs starts (None: no more)
+        self.runs_loading = True
+        if not self.query_one("#runs-table", DataTable).row_count:
+            self.query_one("#runs-note", Static).update(Content.styled("reading the runs…", "$text-muted italic"))
+        self._read_runs(0, heal=True)
 
+    @work(thread=True, exclusive=True, group="workflow-runs")
+    def _read_runs(self, offset: int, *, heal: bool) -> None:
+        """A page of runs from the index (mended from the journals first on a reload), off the event loop."""
+        from ...workflow.index import RunIndex, RunPage, default_dir
+
+        directory = default_dir()
+        if directory.is_dir():
+            with RunIndex.open(directory) as index:
+                if heal:
+                    index.heal()
+                page = index.page(limit=RUNS_PAGE, offset=offset)
+        else:
+            page = RunPage([], 0, offset)
+        self.app.call_from_thread(self._show_runs, page)
+
+    def _show_runs(self, page) -> None:
+        table = self.query_one("#runs-table", DataTable)
         rows = {
             run.run_id: [
                 run.run_id,
                 strip_controls(run.workflow),
                 run.status,
                 f"{run.steps_completed}/{run.steps_total}",
-                age(run.started_at),
+                started_text(run.started_at),
             ]
-            for run in list_runs()[:50]
+            for run in page.runs
         }
-        fill_table(self.query_one("#runs-table", DataTable), ("Run", "Workflow", "Status", "Steps", "Started"), rows)
+        if page.offset == 0:
+            fill_table(table, RUNS_COLUMNS, rows)
+        else:
+            for key, cells in rows.items():
+                if key not in table.rows:
+                    table.add_row(*cells, key=key)
+        self.runs_next, self.runs_loading = page.next_offset, False
+        note = self.query_one("#runs-note", Static)
+        if page.total > table.row_count:
+            note.update(Content.styled(f"{table.row_count} of {page.total} runs; more as you scroll", "$text-muted"))
+        else:
+            note.update("" if page.total else Content.styled("no runs yet", "$text-muted"))
+
+    @on(DataTable.RowHighlighted, "#runs-table")
+    def _more_runs(self, event: DataTable.RowHighlighted) -> None:
+        table = event.data_table
+        if self.runs_next is not None and not self.runs_loading and event.cursor_row >= table.row_count - RUNS_AHEAD:
+            self.runs_loading = True
+            self._read_runs(self.runs_next, heal=False)
 
     @on(DataTable.RowHighlighted, "#workflows-table")
     def _summary(self) -> None:
