@@ -19,7 +19,7 @@ from ..a2a.follow import FollowPolicy
 from ..a2a.tap import Tap
 from ..agents import AgentEntry
 from ..link import AgentLink, CardCache
-from . import template
+from . import schedule, template
 from .delegate import DelegateSteps, Reattach, StepFailure, Waiting, code_of
 from .journal import Journal
 from .shell import run_command
@@ -187,24 +187,19 @@ class WorkflowRun(DelegateSteps):
                 if blocked:
                     self._skip(state, blocked)
                     changed = True
-                elif all(self._satisfied(dep) for dep in step.depends_on):
+                elif schedule.ready(self.workflow, self._statuses(), step):
                     self._tasks[step.name] = asyncio.get_running_loop().create_task(
                         self._run_step(step), name=f"workflow-step-{step.name}"
                     )
 
+    def _statuses(self) -> dict[str, str]:
+        return {name: state.status for name, state in self.steps.items()}
+
     def _satisfied(self, name: str) -> bool:
-        state = self.steps[name]
-        tolerated = self.workflow.step(name).on_error == "continue"
-        return state.status == "completed" or (state.status in ("failed", "canceled") and tolerated)
+        return schedule.satisfied(self.workflow, self._statuses(), name)
 
     def _blocked_by(self, step: Step) -> str | None:
-        for dep in step.depends_on:
-            state = self.steps[dep]
-            if state.status == "skipped":
-                return f"{dep} was skipped"
-            if state.status in ("failed", "canceled") and not self._satisfied(dep):
-                return f"{dep} {state.status}"
-        return None
+        return schedule.blocked_by(self.workflow, self._statuses(), step)
 
     def _skip(self, state: StepState, reason: str) -> None:
         state.status, state.skipped_reason, state.ended_at = "skipped", reason, time.time()
@@ -228,18 +223,7 @@ class WorkflowRun(DelegateSteps):
             self._stopping = self._stopping or f"{name} failed"
 
     def _finish(self) -> None:
-        steps = self.workflow.steps
-        fatal = [s for s in steps if self.steps[s.name].status in ("failed", "canceled") and s.on_error == "fail"]
-        if self._canceled:
-            self.status = "canceled"
-        elif fatal:
-            self.status = "canceled" if all(self.steps[s.name].status == "canceled" for s in fatal) else "failed"
-        elif any(s.status == "waiting" for s in self.steps.values()):
-            self.status = "awaiting_input"
-        elif any(s.status in ("pending", "running") for s in self.steps.values()):
-            self.status = "failed"  # cannot happen: a step neither ran nor was skipped
-        else:
-            self.status = "completed"
+        self.status = schedule.final_status(self.workflow, self._statuses(), self._canceled)
         # Outputs are the run's result: only a completed run has one.
         self.outputs = {
             name: template.render(text, self._value, bare_inputs=self.workflow.bare_inputs)
@@ -247,12 +231,7 @@ class WorkflowRun(DelegateSteps):
             if self.status == "completed"
         }
         self.ended_at = time.time()
-        kind = {
-            "completed": "RunCompleted",
-            "failed": "RunFailed",
-            "canceled": "RunCanceled",
-            "awaiting_input": "RunAwaitingInput",
-        }[self.status]
+        kind = schedule.END_RECORDS[self.status]
         waiting = [s.name for s in self.steps.values() if s.status == "waiting"]
         self._record(kind, status=self.status, outputs=self.outputs, **({"waiting": waiting} if waiting else {}))
         self._emit(RunFinished(self.status, dict(self.outputs)))
@@ -303,11 +282,11 @@ class WorkflowRun(DelegateSteps):
                 except SwitchboardError as exc:
                     text = exc.message + (f" ({exc.hint})" if exc.hint else "")
                     problem = StepFailure(code_of(exc), text, state.task_id)
-                retrying = problem.retryable and attempts <= step.retries.count and not self._stopping
-                self._fail(step, state, problem, retrying)
-                if not retrying:
+                delay = schedule.retry_delay(step, attempts, problem.retryable, bool(self._stopping))
+                self._fail(step, state, problem, delay is not None)
+                if delay is None:
                     return
-                await asyncio.sleep(step.retries.backoff * 2 ** (attempts - 1))
+                await asyncio.sleep(delay)
 
     def _canceled_step(self, step: Step, state: StepState) -> None:
         state.status, state.ended_at, state.question = "canceled", time.time(), None
