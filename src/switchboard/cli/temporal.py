@@ -1,0 +1,242 @@
+"""The Temporal side of the command line: `worker`, `temporal dev|key`, and `run`, `runs list|show|cancel` with
+--temporal HOST:PORT. The workflow file is read and checked here exactly as for a local run; the run itself
+is kept by the Temporal server and done by workers. Output is the local runs' own (`Label: value` text or
+one JSON document), from the same fold of the same records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..a2a.errors import UsageError
+from ..a2a.user_input import check_message_text
+from .context import registry_of, warn
+from .render import Out
+
+FOLLOW_EVERY = 0.25  # seconds between looks at a followed run's records
+ANSWER_WAIT = 60.0  # seconds a second --answer for a step waits for the step's next question
+ALREADY_ANSWERED = "already answered"
+
+
+def _base(args: Any) -> str:
+    from .workflow import base_command
+
+    bits = [base_command(args), "--temporal", shlex.quote(args.temporal)]
+    if args.namespace != "default":
+        bits += ["--namespace", shlex.quote(args.namespace)]
+    return " ".join(bits)
+
+
+def require_temporal() -> None:
+    try:
+        import temporalio  # noqa: F401
+    except ImportError:
+        raise UsageError(
+            "the Temporal runner is not installed", hint='pip install "a2a-switchboard[temporal]"'
+        ) from None
+
+
+async def _client(args: Any):
+    require_temporal()
+    from ..workflow.temporal.client import connect
+
+    return await connect(args.temporal, args.namespace)
+
+
+async def _print(out: Out, client: Any, args: Any, run_id: str) -> None:
+    """The run as `run` and `runs show` print a local one; each question carries its id (--question-id)."""
+    from ..workflow.temporal import client as runs
+    from .run_render import RunView, render_run, resume_command, run_json
+
+    record = await runs.read(client, run_id)
+    asked = await runs.asked(client, run_id) if record.waiting else {}
+    view = RunView.of_record(record)
+    view.journal = None
+    resume = resume_command(_base(args), view)
+    if args.output == "json":
+        doc = run_json(view, resume)
+        doc["runner"] = "temporal"
+        for step in doc["steps"]:
+            if "question" in step and step["name"] in asked:
+                step["question"]["id"] = asked[step["name"]]["askId"]
+        out.json_doc({"run": doc})
+    else:
+        render_run(out, view, resume)
+        for name, question in asked.items():
+            out.field("Question ID", f"{name}: {question['askId']}")
+
+
+async def run(args: Any) -> int:
+    """`switchboard run FILE --temporal ...` (start), or `--resume RUN_ID --answer STEP=TEXT` (answer)."""
+    from ..workflow.spec import load_workflow
+    from ..workflow.temporal import client as runs
+    from .workflow import pairs
+
+    client = await _client(args)
+    out = Out()
+    if args.resume:
+        if args.input:
+            raise UsageError("a resumed run keeps its inputs", hint="Drop -i.")
+        answered: dict[str, str] = {}
+        given = pairs(args.answer, "--answer", "STEP")
+        if args.question_id and len(given) != 1:
+            raise UsageError("--question-id goes with one --answer", hint="Answer one question at a time with it.")
+        for step, text in given:
+            text = check_message_text(text, f"--answer {step}=")
+            # Each answer goes to the question asked after the one before it (the same step may ask again).
+            if args.question_id:  # this question and no other: answered meanwhile, it is not answered twice
+                asked = {"askId": args.question_id}
+            else:
+                asked = await runs.question(client, args.resume, step, after=answered.get(step), wait=ANSWER_WAIT)
+            if asked is None:
+                raise runs.AlreadyAnswered(
+                    f"step {step} is not waiting for input: {ALREADY_ANSWERED}, or no further question came",
+                    hint=f"switchboard runs show {args.resume} --temporal {args.temporal}",
+                )
+            await runs.answer(client, args.resume, step, text, asked["askId"])
+            answered[step] = asked["askId"]
+            print(f"{step}: answered", file=sys.stderr, flush=True)
+        run_id = args.resume
+    else:
+        if not args.file:
+            raise UsageError("no workflow file given", hint="switchboard run FILE --temporal HOST:PORT")
+        workflow = load_workflow(Path(args.file), registry_of(args), workflow=args.workflow)
+        for text in workflow.warnings:
+            warn(text)
+        inputs = dict(pairs(args.input, "-i", "NAME"))
+        if args.validate:
+            raise UsageError("--validate checks a file without running it", hint="Drop --temporal to validate.")
+        run_id = await runs.start(
+            client, workflow, inputs, task_queue=args.task_queue, max_concurrency=args.max_concurrency
+        )
+        print(f"run {run_id} ({workflow.name}) started on {args.temporal}", file=sys.stderr, flush=True)
+    if args.follow:
+        await follow(client, run_id, args, out)
+    await _print(out, client, args, run_id)
+    return 0
+
+
+async def follow(client: Any, run_id: str, args: Any, out: Out) -> None:
+    """Show the run's progress until it ends or waits for input nobody here gives."""
+    from ..workflow.temporal import client as runs
+    from .run_render import event_json, progress_line
+
+    seen = 0
+    while True:
+        found = await runs.records(client, run_id, seen)
+        for event in runs.events_of(found, run_id):
+            if args.stream and args.output == "json":
+                out.json_line(event_json(event))
+            elif line := progress_line(event):
+                print(line, file=sys.stderr, flush=True)
+        seen += len(found)
+        if any(r.get("type", "").startswith("Run") and r["type"] not in ("RunStarted", "RunResumed") for r in found):
+            return
+        waiting = await client.get_workflow_handle(run_id).query("waiting")
+        if waiting:
+            return  # answered with `run --resume RUN_ID --answer STEP=TEXT --temporal ...`, from anywhere
+        await asyncio.sleep(FOLLOW_EVERY)
+
+
+async def runs_list(args: Any) -> int:
+    from ..workflow.temporal.client import list_page
+    from .runs import render_summaries, status_filter, summary_json
+
+    client = await _client(args)
+    page = await list_page(
+        client,
+        status=status_filter(args.status),
+        workflow=args.workflow,
+        waiting=args.waiting,
+        limit=args.limit,
+        offset=args.offset,
+    )
+    out = Out()
+    if args.output == "json":
+        docs = [summary_json(r) for r in page.runs]
+        out.json_doc({"runs": docs, "total": page.total, "offset": page.offset, "nextOffset": page.next_offset})
+    else:
+        render_summaries(out, page.runs, page.total, page.next_offset)
+    return 0
+
+
+async def runs_show(args: Any) -> int:
+    from ..workflow.temporal import client as runs
+
+    client = await _client(args)
+    out = Out()
+    if args.records:
+        for item in await runs.records(client, args.run_id):
+            out.json_line(item)
+        return 0
+    await _print(out, client, args, args.run_id)
+    return 0
+
+
+async def runs_cancel(args: Any) -> int:
+    from ..workflow.temporal import client as runs
+
+    if not args.temporal:
+        raise UsageError(
+            "a local run is canceled where it runs (Ctrl+C stops watching; the TUI cancels)",
+            hint="runs cancel is for runs on Temporal: add --temporal HOST:PORT",
+        )
+    client = await _client(args)
+    await runs.cancel(client, args.run_id)
+    await _print(Out(), client, args, args.run_id)
+    return 0
+
+
+async def worker(args: Any) -> int:
+    require_temporal()
+    from ..workflow.temporal.worker import run_worker
+
+    where = f"{args.temporal} (namespace {args.namespace}, task queue {args.task_queue})"
+    shell = "; shell steps allowed" if args.allow_shell else ""
+    ready = asyncio.Event()
+    serving = asyncio.create_task(
+        run_worker(
+            args.temporal,
+            namespace=args.namespace,
+            task_queue=args.task_queue,
+            allow_shell=args.allow_shell,
+            max_concurrent=args.max_concurrent,
+            ready=ready,
+        )
+    )
+    waiting = asyncio.create_task(ready.wait())
+    await asyncio.wait([serving, waiting], return_when=asyncio.FIRST_COMPLETED)
+    if serving.done():
+        waiting.cancel()
+        return await serving  # type: ignore[func-returns-value]
+    print(f"worker serving {where}{shell}; Ctrl+C stops it", file=sys.stderr, flush=True)
+    await serving
+    return 0
+
+
+async def temporal(args: Any) -> int:
+    if args.subcommand == "key":
+        from cryptography.fernet import Fernet
+
+        print(Fernet.generate_key().decode())
+        return 0
+    from ..workflow.temporal.dev import start_dev_server
+
+    db = Path(args.db_filename) if args.db_filename else None
+    server = start_dev_server(host=args.ip, port=args.port, db_filename=db, quiet=False)
+    print(
+        f"Temporal dev server on {server.address} (up in {server.started_in:.2f} s); Ctrl+C stops it.\n"
+        f"  switchboard worker --temporal {server.address} --allow-shell\n"
+        f"  switchboard run FILE --temporal {server.address} --follow",
+        file=sys.stderr,
+        flush=True,
+    )
+    try:
+        await asyncio.to_thread(server.process.wait)
+    finally:
+        server.stop()
+    return 0
