@@ -9,29 +9,27 @@ server must know (`switchboard temporal dev` registers them; for another server 
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from typing import TYPE_CHECKING, Any
 
-from temporalio.client import (
-    Client,
-    WorkflowHandle,
-    WorkflowUpdateFailedError,
-)
-from temporalio.client import (
-    WorkflowExecutionStatus as Status,
-)
+from temporalio.client import Client, WorkflowHandle, WorkflowUpdateFailedError
+from temporalio.client import WorkflowExecutionStatus as Status
 from temporalio.common import SearchAttributePair, TypedSearchAttributes
 from temporalio.converter import DataConverter
 from temporalio.service import RPCError
 
 from ...a2a.errors import SwitchboardError, UsageError
 from ..index import RunPage
-from ..journal import RunRecord, fold
-from ..spec import Workflow, resolve_inputs
 from ..summary import RunSummary
 from . import shell_queue
 from .codec import EncryptionCodec
-from .plan import to_plan
-from .workflow import ALREADY_ANSWERED, NAME, STATE, WAITING, WORKFLOW_TYPE
+from .names import ALREADY_ANSWERED, NAME, STATE, WAITING, WORKFLOW_TYPE
+
+if TYPE_CHECKING:
+    from ..journal import RunRecord
+    from ..spec import Workflow
+
+ANSWER_TRIES = 5
 
 
 class AlreadyAnswered(SwitchboardError):
@@ -72,6 +70,8 @@ async def start(
 ) -> str:
     """Start a run (its inputs checked first, as locally); its id."""
     from ..engine import check_credentials, new_run_id
+    from ..spec import resolve_inputs
+    from .plan import to_plan
 
     values = resolve_inputs(workflow, inputs)
     check_credentials(workflow)  # the same early failure as a local run; the worker reads its own
@@ -113,6 +113,8 @@ async def records(client: Client, run_id: str, since: int = 0) -> list[dict[str,
 
 async def read(client: Client, run_id: str) -> RunRecord:
     """The run as its records tell it (a running run whose step waits is awaiting input, as locally)."""
+    from ..journal import fold
+
     found = await records(client, run_id)
     record = fold(found, run_id)
     description = await _handle(client, run_id).describe()
@@ -123,8 +125,6 @@ async def read(client: Client, run_id: str) -> RunRecord:
 
 async def question(client: Client, run_id: str, step: str, *, after: str | None = None, wait: float = 0) -> dict | None:
     """The question `step` waits on now (one other than `after`), waiting up to `wait` seconds for one."""
-    import asyncio
-
     handle = _handle(client, run_id)
     deadline = asyncio.get_running_loop().time() + wait
     while True:
@@ -148,14 +148,24 @@ async def answer(client: Client, run_id: str, step: str, text: str, ask_id: str 
     """Answer the question step `step` waits on (`ask_id`: that question and no other; by default the one asked
     now). UsageError when it was already answered, by someone else or by an earlier answer."""
     if ask_id is None:
-        asked = await question(client, run_id, step)
-        if asked is None:
+        current = await question(client, run_id, step)
+        if current is None:
             raise AlreadyAnswered(
                 f"step {step} is not waiting for input: {ALREADY_ANSWERED}, or not asked yet",
                 hint="`switchboard runs show RUN_ID --temporal ...` shows what the run waits on.",
             )
-        ask_id = asked["askId"]
+        ask_id = current["askId"]
     request = {"step": step, "text": text, "askId": ask_id}
+    for _ in range(ANSWER_TRIES - 1):
+        try:
+            return await _handle(client, run_id).execute_update("answer", request)
+        except WorkflowUpdateFailedError:
+            # Judged against a state behind the latest (a run that just moved between workers)? The question
+            # is still open by the run's own account: ask again. Answered or gone: say so, below.
+            open_now = (await asked(client, run_id)).get(step)
+            if open_now is None or open_now["askId"] != ask_id:
+                break
+            await asyncio.sleep(0.2)
     try:
         return await _handle(client, run_id).execute_update("answer", request)
     except WorkflowUpdateFailedError as exc:
@@ -167,9 +177,10 @@ async def answer(client: Client, run_id: str, step: str, text: str, ask_id: str 
             message, hint="`switchboard runs show RUN_ID --temporal ...` shows what the run waits on."
         ) from None
     except RPCError as exc:
-        if "closing workflow" in str(exc) or "completed" in str(exc).lower():
+        text = str(exc)
+        if "closing workflow" in text or "already completed" in text.lower():
             # The winning answer finished the run while this one was on its way.
-            raise AlreadyAnswered(f"step {step} is not waiting for input: {ALREADY_ANSWERED}") from None
+            raise AlreadyAnswered(f"step {step} is not waiting for input: {ALREADY_ANSWERED} ({text})") from None
         raise
 
 

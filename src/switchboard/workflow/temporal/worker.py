@@ -19,8 +19,10 @@ from .client import connect
 from .workflow import SwitchboardRun
 
 # After a worker dies, its cached runs' next workflow tasks wait this long on its own (sticky) queue before
-# any worker takes them: short, so a run goes on quickly elsewhere.
-STICKY_TIMEOUT = timedelta(seconds=1)
+# any worker takes them (the default is 10 s). At 1 s a loaded machine moved runs between live workers so
+# often that an answer was now and then judged against a state behind the one queries showed (the client
+# retries those, see client.answer); 3 s keeps a dead worker's runs waiting briefly without that churn.
+STICKY_TIMEOUT = timedelta(seconds=3)
 HEARTBEAT_THROTTLE = timedelta(seconds=1)
 
 

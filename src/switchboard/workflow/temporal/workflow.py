@@ -16,24 +16,15 @@ from datetime import timedelta
 from typing import Any
 
 from temporalio import workflow
-from temporalio.common import RetryPolicy, SearchAttributeKey
+from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, ApplicationError, CancelledError
 
 with workflow.unsafe.imports_passed_through():
     from .. import schedule, template
     from ..spec import expect_problem
+    from .names import ALREADY_ANSWERED, STATE, WAITING, WORKFLOW_TYPE
     from .plan import from_plan
 
-WORKFLOW_TYPE = "SwitchboardRun"
-STATE = SearchAttributeKey.for_keyword("SwitchboardState")
-NAME = SearchAttributeKey.for_keyword("SwitchboardWorkflow")
-WAITING = SearchAttributeKey.for_keyword_list("SwitchboardWaiting")
-SEARCH_ATTRIBUTES = {
-    "SwitchboardState": "Keyword",
-    "SwitchboardWorkflow": "Keyword",
-    "SwitchboardWaiting": "KeywordList",
-}
-ALREADY_ANSWERED = "already answered"
 HEARTBEAT_TIMEOUT = timedelta(seconds=5)  # how long a dead worker keeps a turn before another takes it over
 TURN_RETRIES = RetryPolicy(
     initial_interval=timedelta(seconds=1), maximum_interval=timedelta(seconds=10), maximum_attempts=20
@@ -68,7 +59,8 @@ class SwitchboardRun:
         }
         self.records: list[dict[str, Any]] = []
         self.questions: dict[str, dict[str, Any]] = {}  # step -> the question it waits on (with its id)
-        self.answers: dict[str, str] = {}
+        self.answers: dict[str, str] = {}  # step -> the answer not yet sent
+        self.answered: set[str] = set()  # the ids of every question answered: each is answered once
         self.context_ids: dict[str, str] = {}
         self.context_locks: dict[str, asyncio.Lock] = {}  # steps sharing a context take turns, as locally
         self.stopping: str | None = None
@@ -91,8 +83,9 @@ class SwitchboardRun:
     @workflow.update
     async def answer(self, request: dict[str, Any]) -> str:
         """Answer the question a step waits on: {"step", "text", "askId" (optional: this question and no other)}."""
-        self._check_answer(request)  # again: two updates may both pass their validators before either runs
+        asked = self._check_answer(request)  # again: two updates may both pass their validators before either runs
         step = request["step"]
+        self.answered.add(asked["askId"])
         self.answers[step] = request["text"]
         self.questions.pop(step, None)
         self.steps[step]["status"] = "running"
@@ -102,18 +95,21 @@ class SwitchboardRun:
     def _validate_answer(self, request: dict[str, Any]) -> None:
         self._check_answer(request)
 
-    def _check_answer(self, request: dict[str, Any]) -> None:
+    def _check_answer(self, request: dict[str, Any]) -> dict[str, Any]:
         step = request.get("step")
         if step not in self.steps:
             names = ", ".join(self.steps)
             raise ApplicationError(f"the run has no step {step!r} (its steps: {names})", type="UNKNOWN_STEP")
+        if request.get("askId") in self.answered:
+            raise ApplicationError(f"that question of step {step} was {ALREADY_ANSWERED}", type="ALREADY_ANSWERED")
         question = self.questions.get(step)
-        if question is None or step in self.answers:
+        if question is None or question["askId"] in self.answered:
             raise ApplicationError(f"step {step} is not waiting for input: {ALREADY_ANSWERED}", type="ALREADY_ANSWERED")
         if request.get("askId") and request["askId"] != question["askId"]:
             raise ApplicationError(f"that question of step {step} was {ALREADY_ANSWERED}", type="ALREADY_ANSWERED")
         if not str(request.get("text") or "").strip():
             raise ApplicationError("an empty answer is not sent", type="EMPTY_ANSWER")
+        return question
 
     # --- the run -----------------------------------------------------------------------------------------
 
