@@ -37,7 +37,7 @@ def shape(run: dict) -> dict:
         return TASK_ID.sub("<task>", text or "")
 
     steps = {
-        s["name"]: (s["status"], s.get("errorCode"), plain(s["output"]), s["correlationId"] is not None)
+        s["name"]: (s["status"], s["state"], s.get("errorCode"), plain(s["output"]), s["correlationId"] is not None)
         for s in run["steps"]
     }
     return {"status": run["status"], "steps": steps, "outputs": {k: plain(v) for k, v in run["outputs"].items()}}
@@ -68,6 +68,68 @@ def test_the_examples_end_as_they_do_locally(home, agents_file, workers, example
             assert step["correlationId"] == f"{remote['runId']}:delegate:{step['name']}"
     shown = run_cli(home, agents_file, "runs", "show", remote["runId"], "--temporal", workers.address, "-o", "json")
     assert shape(document(shown)) == shape(local)
+
+
+FAILURES = """\
+version: 1
+name: failures
+agents: [flaky, interviewer, researcher, echo]
+steps:
+  - name: fails
+    agent: flaky
+    task: fail
+    onError: continue
+  - name: rejected
+    agent: flaky
+    task: reject
+    onError: continue
+  - name: not-interactive
+    agent: interviewer
+    task: interview me
+    interactive: false
+    onError: continue
+  - name: slow
+    agent: researcher
+    task: tides
+    timeout: 1s
+    onError: continue
+  - name: unexpected
+    agent: echo
+    task: hello
+    retries: {count: 1, backoff: 100ms}
+    expect: {output_contains: goodbye}
+    onError: continue
+  - name: shell
+    run: "echo out; exit 3"
+    onError: continue
+  - name: after
+    agent: echo
+    dependsOn: [fails, rejected, not-interactive, slow, unexpected, shell]
+    task: "still here"
+outputs:
+  last: "{{steps.after.output}}"
+"""
+
+
+def test_failures_carry_the_same_codes_as_locally(home, agents_file, workers):
+    path = home / "failures.yaml"
+    path.write_text(FAILURES)
+    local = document(run_cli(home, agents_file, "run", str(path), "-o", "json"))
+    remote = document(run_cli(home, agents_file, *on_temporal(workers, "run", str(path), "--follow", "-o", "json")))
+    codes = {s["name"]: s.get("errorCode") for s in local["steps"]}
+    assert codes == {
+        "fails": "A2A_TASK_FAILED",
+        "rejected": "A2A_TASK_REJECTED",
+        "not-interactive": "A2A_INPUT_REQUIRED",
+        "slow": "TIMEOUT",
+        "unexpected": "EXPECT_FAILED",
+        "shell": "SHELL_FAILED",
+        "after": None,
+    }
+    assert {s["name"]: s.get("errorCode") for s in remote["steps"]} == codes
+    assert shape(remote) == shape(local) and remote["status"] == "completed"
+    attempts = {s["name"]: s["attempt"] for s in remote["steps"]}
+    assert attempts == {s["name"]: s["attempt"] for s in local["steps"]} and attempts["unexpected"] == 2
 
 
 def test_a_waiting_step_is_answered_from_another_process_and_the_run_is_listed_as_waiting(home, agents_file, workers):

@@ -364,6 +364,8 @@ def _fold_step(step: StepState, kind: str, record: dict[str, Any], at: float | N
         step.error = record.get("error")
         step.task_id = record.get("taskId") or step.task_id
         step.exit_code = record.get("exitCode", step.exit_code)
+        if "output" in record:  # what the step gave before it failed its expect (Temporal runs record it)
+            step.output = str(record["output"])
         if not record.get("retrying"):
             step.ended_at = at
             step.question = None

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import os
+import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from temporalio import activity
 
 from ...a2a.errors import SwitchboardError
 from ...a2a.follow import FollowPolicy
+from ...a2a.model import StatusUpdate, TaskStatus
 from ...a2a.tap import Tap
 from ...a2a.wire import v10
 from ...link import CardCache, entry_credentials, known_secrets
@@ -34,6 +36,7 @@ from ..shell import run_command
 from ..state import StepState
 from .plan import from_plan
 
+CARD_TTL = 60.0  # seconds a worker reuses an agent's card across turns
 HEARTBEAT_EVERY = 1.0  # seconds; the heartbeat timeout is a few of these
 # What a turn's records leave out of its result: the A2A stream itself (most of a journal, and history is
 # kept by the server), and the questions and answers, which the workflow records itself.
@@ -65,7 +68,7 @@ class _Values:
 class TurnOfStep(DelegateSteps):
     """The part of a WorkflowRun that delegate.py uses, for one turn of one step."""
 
-    def __init__(self, request: dict[str, Any], http: httpx.AsyncClient) -> None:
+    def __init__(self, request: dict[str, Any], http: httpx.AsyncClient, cards: CardCache | None = None) -> None:
         plan = request["plan"]
         self.run_id = request["runId"]
         self.workflow = from_plan(plan, with_agents=True)
@@ -75,7 +78,7 @@ class TurnOfStep(DelegateSteps):
         self.tap.redactor.add(*entry_credentials(entry).secrets, *known_secrets(entry))
         self._http = http
         self._policy = FollowPolicy()
-        self._cards = CardCache()
+        self._cards = cards or CardCache()
         self._connect = self._open_link
         answer = request.get("answer")
         self._answers = {self.step.name: deque([answer])} if answer is not None else {}
@@ -129,6 +132,15 @@ class TurnOfStep(DelegateSteps):
             text = exc.message + (f" ({exc.hint})" if exc.hint else "")
             failure = StepFailure(code_of(exc), text, state.task_id)
             outcome = {"status": "failed", "code": failure.code, "error": text, "retryable": failure.retryable}
+        if state.view.state is not None and state.task_id:
+            # The turn's stream stays on the worker; its last state goes with the result, so `runs show` (the
+            # journal's fold) tells the task's state as a local run does.
+            final = StatusUpdate(
+                task_id=state.task_id, context_id=state.context_id or "", status=TaskStatus(state=state.view.state)
+            )
+            self.records.append(
+                {"type": "StepEvent", "at": now_iso(), "step": self.step.name, "event": v10.encode_event(final)}
+            )
         outcome.update(
             taskId=outcome.get("taskId") or state.task_id,
             contextId=state.context_id,
@@ -146,11 +158,19 @@ class Activities:
 
     def __init__(self, http: httpx.AsyncClient) -> None:
         self.http = http
+        self._cards = CardCache()
+        self._cards_since = time.monotonic()
+
+    def cards(self) -> CardCache:
+        """Cards shared by every turn on this worker for CARD_TTL seconds (locally: one fetch per run)."""
+        if time.monotonic() - self._cards_since > CARD_TTL:
+            self._cards, self._cards_since = CardCache(), time.monotonic()
+        return self._cards
 
     @activity.defn(name="switchboard.delegate_turn")
     async def delegate_turn(self, request: dict[str, Any]) -> dict[str, Any]:
         """One turn of an A2A step: send (or re-attach), follow to the end of the turn, say how it ended."""
-        turn = TurnOfStep(request, self.http)
+        turn = TurnOfStep(request, self.http, self.cards())
         reattach = None
         details = activity.info().heartbeat_details
         if details:  # a retry: the turn before sent its message, maybe its task exists
@@ -173,7 +193,7 @@ class Activities:
     @activity.defn(name="switchboard.cancel_task")
     async def cancel_task(self, request: dict[str, Any]) -> dict[str, Any]:
         """Cancel a step's task at its agent (the run was canceled while the step waited for an answer)."""
-        turn = TurnOfStep(request, self.http)
+        turn = TurnOfStep(request, self.http, self.cards())
         turn.state.task_id = request["taskId"]
         step = turn.step
         link = await turn._connect(turn.workflow.agents[step.agent or ""], turn.state.correlation_id or "", None)

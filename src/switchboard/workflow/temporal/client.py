@@ -10,13 +10,19 @@ server must know (`switchboard temporal dev` registers them; for another server 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from typing import TYPE_CHECKING, Any
 
-from temporalio.client import Client, WorkflowHandle, WorkflowUpdateFailedError
+from temporalio.client import (
+    Client,
+    WorkflowHandle,
+    WorkflowUpdateFailedError,
+    WorkflowUpdateRPCTimeoutOrCancelledError,
+)
 from temporalio.client import WorkflowExecutionStatus as Status
 from temporalio.common import SearchAttributePair, TypedSearchAttributes
 from temporalio.converter import DataConverter
-from temporalio.service import RPCError
+from temporalio.service import RPCError, RPCStatusCode
 
 from ...a2a.errors import SwitchboardError, UsageError
 from ..index import RunPage
@@ -30,6 +36,7 @@ if TYPE_CHECKING:
     from ..spec import Workflow
 
 ANSWER_TRIES = 5
+RPC_TRIES = 3
 
 
 class AlreadyAnswered(SwitchboardError):
@@ -99,9 +106,22 @@ def _handle(client: Client, run_id: str) -> WorkflowHandle:
     return client.get_workflow_handle(run_id)
 
 
+async def _query(client: Client, run_id: str, name: str, *args: Any) -> Any:
+    """A query, asked again when the workers were too busy to answer in time."""
+    for attempt in range(RPC_TRIES):
+        try:
+            return await _handle(client, run_id).query(name, *args)
+        except RPCError as exc:
+            if exc.status != RPCStatusCode.DEADLINE_EXCEEDED and "Timeout expired" not in str(exc):
+                raise
+            if attempt == RPC_TRIES - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
 async def records(client: Client, run_id: str, since: int = 0) -> list[dict[str, Any]]:
     try:
-        return await _handle(client, run_id).query("journal", since)
+        return await _query(client, run_id, "journal", since)
     except RPCError as exc:
         if "not found" in str(exc).lower():
             raise UsageError(
@@ -128,7 +148,7 @@ async def question(client: Client, run_id: str, step: str, *, after: str | None 
     handle = _handle(client, run_id)
     deadline = asyncio.get_running_loop().time() + wait
     while True:
-        asked = (await handle.query("waiting")).get(step)
+        asked = (await _query(client, run_id, "waiting")).get(step)
         if asked is not None and asked["askId"] != after:
             return asked
         if asyncio.get_running_loop().time() >= deadline:
@@ -139,9 +159,20 @@ async def question(client: Client, run_id: str, step: str, *, after: str | None 
         await asyncio.sleep(0.1)
 
 
+async def _update(client: Client, run_id: str, request: dict[str, Any], update_id: str) -> str:
+    """The answer update, sent again (same id) when the server was too busy to say how it went in time."""
+    for attempt in range(RPC_TRIES):
+        try:
+            return await _handle(client, run_id).execute_update("answer", request, id=update_id)
+        except WorkflowUpdateRPCTimeoutOrCancelledError:
+            if attempt == RPC_TRIES - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
 async def asked(client: Client, run_id: str) -> dict[str, dict[str, Any]]:
     """The questions the run's steps wait on now, by step (each with its id, `askId`)."""
-    return await _handle(client, run_id).query("waiting")
+    return await _query(client, run_id, "waiting")
 
 
 async def answer(client: Client, run_id: str, step: str, text: str, ask_id: str | None = None) -> str:
@@ -156,9 +187,11 @@ async def answer(client: Client, run_id: str, step: str, text: str, ask_id: str 
             )
         ask_id = current["askId"]
     request = {"step": step, "text": text, "askId": ask_id}
+    # One update id per question and answer: sent again after a timeout, the server gives the first outcome.
+    update_id = f"{ask_id}:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
     for _ in range(ANSWER_TRIES - 1):
         try:
-            return await _handle(client, run_id).execute_update("answer", request)
+            return await _update(client, run_id, request, update_id)
         except WorkflowUpdateFailedError:
             # Judged against a state behind the latest (a run that just moved between workers)? The question
             # is still open by the run's own account: ask again. Answered or gone: say so, below.
@@ -167,7 +200,7 @@ async def answer(client: Client, run_id: str, step: str, text: str, ask_id: str 
                 break
             await asyncio.sleep(0.2)
     try:
-        return await _handle(client, run_id).execute_update("answer", request)
+        return await _update(client, run_id, request, update_id)
     except WorkflowUpdateFailedError as exc:
         cause = exc.cause
         message = getattr(cause, "message", None) or str(cause or exc)

@@ -241,7 +241,9 @@ class SwitchboardRun:
                         return
                     stderr = outcome.get("stderr") or ""
                     detail = f"; stderr: {stderr[-500:]}" if stderr else ""
+                    given = {"output": outcome.get("output", ""), "exitCode": outcome.get("exitCode")}
                     outcome = {"status": "failed", "code": problem[0], "error": problem[1] + detail, "retryable": True}
+                    outcome.update(given)
                 retryable = outcome.get("retryable", True)
                 delay = schedule.retry_delay(step, attempts, retryable, bool(self.stopping))
                 self._fail(
@@ -250,6 +252,7 @@ class SwitchboardRun:
                     outcome["error"],
                     outcome.get("taskId") or state["taskId"],
                     delay is not None,
+                    outcome,
                 )
                 if delay is None:
                     return
@@ -386,8 +389,15 @@ class SwitchboardRun:
             **extra,
         )
 
-    def _fail(self, name: str, code: str, error: str, task_id: str | None, retrying: bool) -> None:
-        self._record("StepFailed", step=name, code=code, error=error, taskId=task_id, retrying=retrying)
+    def _fail(
+        self, name: str, code: str, error: str, task_id: str | None, retrying: bool, outcome: dict | None = None
+    ) -> None:
+        extra = {}
+        if outcome and "output" in outcome:
+            self.steps[name]["output"] = extra["output"] = outcome["output"]
+            if outcome.get("exitCode") is not None:
+                extra["exitCode"] = outcome["exitCode"]
+        self._record("StepFailed", step=name, code=code, error=error, taskId=task_id, retrying=retrying, **extra)
         if not retrying:
             self.steps[name]["status"] = "failed"
             if self.flow.step(name).on_error == "fail":
