@@ -78,28 +78,14 @@ async def run(args: Any) -> int:
 
     client = await _client(args)
     out = Out()
+    given = [
+        (step, check_message_text(text, f"--answer {step}=")) for step, text in pairs(args.answer, "--answer", "STEP")
+    ]
+    if args.question_id and (len(given) != 1 or not args.resume):
+        raise UsageError("--question-id goes with --resume and one --answer", hint="Answer one question with it.")
     if args.resume:
         if args.input:
             raise UsageError("a resumed run keeps its inputs", hint="Drop -i.")
-        answered: dict[str, str] = {}
-        given = pairs(args.answer, "--answer", "STEP")
-        if args.question_id and len(given) != 1:
-            raise UsageError("--question-id goes with one --answer", hint="Answer one question at a time with it.")
-        for step, text in given:
-            text = check_message_text(text, f"--answer {step}=")
-            # Each answer goes to the question asked after the one before it (the same step may ask again).
-            if args.question_id:  # this question and no other: answered meanwhile, it is not answered twice
-                asked = {"askId": args.question_id}
-            else:
-                asked = await runs.question(client, args.resume, step, after=answered.get(step), wait=ANSWER_WAIT)
-            if asked is None:
-                raise runs.AlreadyAnswered(
-                    f"step {step} is not waiting for input: {ALREADY_ANSWERED}, or no further question came",
-                    hint=f"switchboard runs show {args.resume} --temporal {args.temporal}",
-                )
-            await runs.answer(client, args.resume, step, text, asked["askId"])
-            answered[step] = asked["askId"]
-            print(f"{step}: answered", file=sys.stderr, flush=True)
         run_id = args.resume
     else:
         if not args.file:
@@ -107,13 +93,32 @@ async def run(args: Any) -> int:
         workflow = load_workflow(Path(args.file), registry_of(args), workflow=args.workflow)
         for text in workflow.warnings:
             warn(text)
-        inputs = dict(pairs(args.input, "-i", "NAME"))
         if args.validate:
             raise UsageError("--validate checks a file without running it", hint="Drop --temporal to validate.")
+        unknown = sorted({step for step, _ in given} - {s.name for s in workflow.steps})
+        if unknown:
+            raise UsageError(f"--answer names no step of the workflow: {', '.join(unknown)}")
+        inputs = dict(pairs(args.input, "-i", "NAME"))
         run_id = await runs.start(
             client, workflow, inputs, task_queue=args.task_queue, max_concurrency=args.max_concurrency
         )
         print(f"run {run_id} ({workflow.name}) started on {args.temporal}", file=sys.stderr, flush=True)
+    answered: dict[str, str] = {}
+    for step, text in given:
+        # Each answer goes to the question asked after the one before it (the same step may ask again).
+        if args.question_id:  # this question and no other: answered meanwhile, it is not answered twice
+            asked = {"askId": args.question_id}
+        else:
+            asked = await runs.question(client, run_id, step, after=answered.get(step), wait=ANSWER_WAIT)
+        if asked is None:
+            raise runs.AlreadyAnswered(
+                f"step {step} is not waiting for input: {ALREADY_ANSWERED}, or no further question came",
+                hint=f"switchboard runs show {run_id} --temporal {args.temporal}",
+            )
+        await runs.answer(client, run_id, step, text, asked["askId"])
+        answered[step] = asked["askId"]
+        if not args.follow:  # following shows it with the rest
+            print(f"{step}: answered", file=sys.stderr, flush=True)
     if args.follow:
         await follow(client, run_id, args, out)
     await _print(out, client, args, run_id)

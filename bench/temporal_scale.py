@@ -1,0 +1,331 @@
+"""Scale out: 1,000 runs of "one echo step, then a step waiting for input" on a Temporal dev server with two
+workers, beside the same 1,000 on the local runner.
+
+python bench/temporal_scale.py [--quick] [--runs N]
+
+Measured, for each runner: the time to start every run, the time until every run waits for its answer,
+`switchboard runs list --status awaiting-input --limit 50` (a fresh process: goal under 1 s), and the time
+to answer every question (the interviewer asks two) until every run completed. Also the dev server's
+start-up and the per-step overhead of a Temporal run (a one-echo-step run, start to result, minus the same
+step run locally). The demo fleet runs in its own process; the Temporal runs' client is this process.
+Local runs are driven the way `switchboard run` drives them (start_run, then resume_run with the answers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from common import CACHE, Row, env_with_src, run_standalone
+
+KEY = "m8Yk1wJ2q9nC4vT7xZ0aB3dE6fH9jK2mN5pQ8sU1wX4="
+WAIT = """\
+version: 1
+name: echo-then-ask
+inputs:
+  n: {required: true}
+agents: [echo, interviewer]
+steps:
+  - name: hello
+    agent: echo
+    task: "hello {{inputs.n}}"
+  - name: ask
+    agent: interviewer
+    dependsOn: [hello]
+    task: "interview {{inputs.n}}"
+outputs:
+  summary: "{{steps.ask.output}}"
+"""
+ONE = """\
+version: 1
+name: one-echo
+agents: [echo]
+steps:
+  - name: hello
+    agent: echo
+    task: hello
+outputs:
+  said: "{{steps.hello.output}}"
+"""
+
+
+def start_fleet(work: Path) -> tuple[subprocess.Popen, Path]:
+    agents_file = work / "agents.yaml"
+    agents_file.unlink(missing_ok=True)
+    env = env_with_src() | {"SWITCHBOARD_HOME": str(work / "fleet-home")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "switchboard", "demo", "--port", "0", "--agents-out", str(agents_file)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        text=True,
+    )
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("Serving until"):
+            break
+    else:
+        raise RuntimeError(f"the demo fleet did not start (exit {proc.wait()})")
+    return proc, agents_file
+
+
+def cli_seconds(env: dict[str, str], *argv: str) -> tuple[float, dict]:
+    started = time.perf_counter()
+    argv = (*argv, "-o", "json")
+    done = subprocess.run([sys.executable, "-m", "switchboard", *argv], env=env, capture_output=True, text=True)
+    took = time.perf_counter() - started
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr)
+    return took, json.loads(done.stdout)
+
+
+async def gather_limited(coros, limit: int = 50):
+    gate = asyncio.Semaphore(limit)
+
+    async def one(coro):
+        async with gate:
+            return await coro
+
+    return await asyncio.gather(*(one(c) for c in coros))
+
+
+async def until(predicate, every: float = 0.1, timeout: float = 1800) -> float:
+    started = time.perf_counter()
+    while not await predicate():
+        if time.perf_counter() - started > timeout:
+            raise TimeoutError
+        await asyncio.sleep(every)
+    return time.perf_counter() - started
+
+
+async def temporal_side(work: Path, agents_file: Path, count: int, env: dict[str, str]) -> dict:
+    from switchboard.agents import load_agents
+    from switchboard.workflow.spec import load_workflow
+    from switchboard.workflow.temporal import client as runs
+    from switchboard.workflow.temporal.dev import start_dev_server
+
+    server = start_dev_server(db_filename=work / "temporal.db")
+    startups = [server.started_in]
+    workers: list[subprocess.Popen] = []
+    try:
+        for n in range(2):
+            log = open(work / f"worker-{n}.log", "w")  # noqa: SIM115
+            argv = [
+                sys.executable,
+                "-m",
+                "switchboard",
+                "worker",
+                "--temporal",
+                server.address,
+                "--task-queue",
+                "bench",
+            ]
+            workers.append(subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT))
+        while not all("worker serving" in (work / f"worker-{n}.log").read_text() for n in range(2)):
+            time.sleep(0.05)
+        client = await runs.connect(server.address, "default")
+        registry = load_agents(agents_file)
+        (work / "wait.yaml").write_text(WAIT)
+        (work / "one.yaml").write_text(ONE)
+        wait_flow = load_workflow(work / "wait.yaml", registry)
+        one_flow = load_workflow(work / "one.yaml", registry)
+
+        # Per-step overhead: one echo step, start to result, a few times (after a warm-up).
+        singles = []
+        for n in range(6):
+            started = time.perf_counter()
+            run_id = await runs.start(client, one_flow, {}, task_queue="bench")
+            await client.get_workflow_handle(run_id).result()
+            if n:
+                singles.append(time.perf_counter() - started)
+
+        started = time.perf_counter()
+        ids = await gather_limited(
+            [runs.start(client, wait_flow, {"n": str(n)}, task_queue="bench") for n in range(count)]
+        )
+        start_all = time.perf_counter() - started
+
+        async def waiting() -> bool:
+            return (await client.count_workflows("SwitchboardState = 'awaiting_input'")).count >= count
+
+        all_waiting = start_all + await until(waiting, 0.2)
+        lists = [
+            cli_seconds(
+                env, "runs", "list", "--status", "awaiting-input", "--limit", "50", "--temporal", server.address
+            )
+            for _ in range(3)
+        ]
+
+        async def answer_all(run_id: str) -> None:
+            first = await runs.question(client, run_id, "ask", wait=120)
+            await runs.answer(client, run_id, "ask", "Ada", first["askId"])
+            second = await runs.question(client, run_id, "ask", after=first["askId"], wait=120)
+            if second is not None:
+                await runs.answer(client, run_id, "ask", "1", second["askId"])
+
+        started = time.perf_counter()
+        await gather_limited([answer_all(run_id) for run_id in ids], limit=20)
+
+        async def completed() -> bool:
+            query = "SwitchboardState = 'completed' AND SwitchboardWorkflow = 'echo-then-ask'"
+            return (await client.count_workflows(query)).count >= count
+
+        answer_all_s = time.perf_counter() - started + await until(completed, 0.2)
+        again = start_dev_server(db_filename=work / "temporal-2.db")
+        startups.append(again.started_in)
+        again.stop()
+        return {
+            "startup": startups,
+            "single": singles,
+            "start_all": start_all,
+            "all_waiting": all_waiting,
+            "list": [t for t, _ in lists],
+            "listed": lists[0][1]["total"],
+            "answer_all": answer_all_s,
+        }
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.wait()
+        server.stop()
+
+
+async def local_side(work: Path, agents_file: Path, count: int, env: dict[str, str]) -> dict:
+    from switchboard.a2a.http import new_http_client
+    from switchboard.agents import load_agents
+    from switchboard.workflow.engine import resume_run, start_run
+    from switchboard.workflow.spec import load_workflow
+
+    journals = work / "local-home" / "data" / "runs"
+    shutil.rmtree(journals.parent.parent, ignore_errors=True)
+    registry = load_agents(agents_file)
+    (work / "wait.yaml").write_text(WAIT)
+    (work / "one.yaml").write_text(ONE)
+    wait_flow = load_workflow(work / "wait.yaml", registry)
+    one_flow = load_workflow(work / "one.yaml", registry)
+    async with new_http_client() as http:
+        singles = []
+        for n in range(6):
+            started = time.perf_counter()
+            run = start_run(one_flow, {}, http=http, journal_dir=journals)
+            await run.wait()
+            if n:
+                singles.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        live = [start_run(wait_flow, {"n": str(n)}, http=http, journal_dir=journals) for n in range(count)]
+        start_all = time.perf_counter() - started
+        statuses = await asyncio.gather(*(run.wait() for run in live))
+        all_waiting = time.perf_counter() - started
+        assert set(statuses) == {"awaiting_input"}, set(statuses)
+        local_env = env | {"SWITCHBOARD_HOME": str(work / "local-home")}
+        lists = [
+            cli_seconds(local_env, "runs", "list", "--status", "awaiting-input", "--limit", "50") for _ in range(3)
+        ]
+        started = time.perf_counter()
+
+        async def answer(run_id: str) -> str:
+            run = resume_run(run_id, http=http, journal_dir=journals, answers={"ask": ["Ada", "1"]}, workflow=wait_flow)
+            return await run.wait()
+
+        done = await gather_limited([answer(run.run_id) for run in live])
+        assert set(done) == {"completed"}, set(done)
+        return {
+            "single": singles,
+            "start_all": start_all,
+            "all_waiting": all_waiting,
+            "list": [t for t, _ in lists],
+            "listed": lists[0][1]["total"],
+            "answer_all": time.perf_counter() - started,
+        }
+
+
+def main(quick: bool = False, runs: int | None = None) -> list[Row]:
+    count = runs or (200 if quick else 1000)
+    work = CACHE / "temporal-scale"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    os.environ["SWITCHBOARD_TEMPORAL_KEY"] = os.environ.get("SWITCHBOARD_TEMPORAL_KEY", KEY)
+    fleet, agents_file = start_fleet(work)
+    env = env_with_src() | {
+        "SWITCHBOARD_HOME": str(work / "home"),
+        "SWITCHBOARD_TEMPORAL_KEY": os.environ["SWITCHBOARD_TEMPORAL_KEY"],
+    }
+    try:
+        remote = asyncio.run(temporal_side(work, agents_file, count, env))
+        local = asyncio.run(local_side(work, agents_file, count, env))
+    finally:
+        fleet.terminate()
+        fleet.wait()
+    med = statistics.median
+    label = f"{count:,} runs"
+    (work / "result.json").write_text(json.dumps({"temporal": remote, "local": local}, indent=2))
+    overhead_ms = (med(remote["single"]) - med(local["single"])) * 1000
+    return [
+        Row(
+            f"start {label}",
+            "seconds",
+            remote["start_all"],
+            local["start_all"],
+            peer_name="local",
+            higher_is_better=False,
+        ),
+        Row(
+            f"all {label} waiting",
+            "seconds",
+            remote["all_waiting"],
+            local["all_waiting"],
+            peer_name="local",
+            higher_is_better=False,
+        ),
+        Row(
+            f"runs list waiting, {label}",
+            "seconds",
+            med(remote["list"]),
+            med(local["list"]),
+            peer_name="local",
+            higher_is_better=False,
+            goal="< 1 s",
+            met=med(remote["list"]) < 1.0,
+            notes=[
+                f"temporal {[round(x, 3) for x in remote['list']]} ({remote['listed']} waiting); "
+                f"local {[round(x, 3) for x in local['list']]}"
+            ],
+        ),
+        Row(
+            f"answer all {label}",
+            "seconds",
+            remote["answer_all"],
+            local["answer_all"],
+            peer_name="local",
+            higher_is_better=False,
+        ),
+        Row(
+            "one-step run, start to result",
+            "ms",
+            med(remote["single"]) * 1000,
+            med(local["single"]) * 1000,
+            peer_name="local",
+            higher_is_better=False,
+            notes=[f"per-step overhead of the Temporal runner: {overhead_ms:.0f} ms"],
+        ),
+        Row(
+            "dev server start-up",
+            "seconds",
+            med(remote["startup"]),
+            notes=[f"samples {[round(x, 3) for x in remote['startup']]}"],
+        ),
+    ]
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    count = int(args[args.index("--runs") + 1]) if "--runs" in args else None
+    run_standalone(lambda quick=False: main(quick, count), "temporal_scale")
