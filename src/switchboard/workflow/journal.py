@@ -84,7 +84,6 @@ class Journal:
         self._offset = os.lseek(fd, 0, os.SEEK_END)
         self._inode = os.fstat(fd).st_ino
         self._summary_changed = True
-        self._index: RunIndex | None = None
 
     @classmethod
     def create(cls, directory: Path, run_id: str, redactor: Redactor) -> Journal:
@@ -175,14 +174,12 @@ class Journal:
         if summary is None:
             summary = (self._offset, self._fold)  # closing: every record is durable
         try:
-            if self._index is None:
-                self._index = RunIndex.open(self.path.parent, busy_timeout=WRITER_BUSY_TIMEOUT)
-            self._index.record(self.path.stem, self._inode, summary[0], summary[1], alive=alive)
+            # Opened for each update (a few per run): a process with a thousand runs going holds no thousand
+            # connections.
+            with RunIndex.open(self.path.parent, busy_timeout=WRITER_BUSY_TIMEOUT) as index:
+                index.record(self.path.stem, self._inode, summary[0], summary[1], alive=alive)
         except Exception:
             pass  # the index is a cache: `heal` rebuilds what is missing
-        if not alive and self._index is not None:
-            self._index.close()
-            self._index = None
 
     def close(self) -> None:
         """Wait until every record is fsync'd, then close (which also releases the lock)."""
