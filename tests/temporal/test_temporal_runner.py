@@ -263,6 +263,22 @@ def test_cancel_reaches_the_agents_task(home, agents_file, fleet, workers):
     assert run_id in [r["runId"] for r in json.loads(listed.stdout)["runs"]]
 
 
+def test_cancel_while_a_step_waits_cancels_its_task_too(home, agents_file, fleet, workers):
+    started = document(
+        run_cli(
+            home, agents_file, *on_temporal(workers, "run", str(EXAMPLES / "interview.yaml"), "--follow", "-o", "json")
+        )
+    )
+    run_id = started["runId"]
+    [waiting] = asyncio.run(tasks_for(fleet.agent("interviewer").url, f"{run_id}:delegate:interview"))
+    assert waiting.status.state == TaskState.INPUT_REQUIRED
+    run = document(run_cli(home, agents_file, "runs", "cancel", run_id, "--temporal", workers.address, "-o", "json"))
+    assert run["status"] == "canceled"
+    assert {s["name"]: s["status"] for s in run["steps"]} == {"interview": "canceled", "welcome": "skipped"}
+    [after] = asyncio.run(tasks_for(fleet.agent("interviewer").url, f"{run_id}:delegate:interview"))
+    assert after.id == waiting.id and after.status.state == TaskState.CANCELED
+
+
 def test_the_server_keeps_no_payload_in_the_clear(home, agents_file, workers, temporal):
     from temporalio.client import Client
 

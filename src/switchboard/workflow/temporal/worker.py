@@ -11,7 +11,6 @@ import contextlib
 from datetime import timedelta
 
 from temporalio.worker import Worker
-from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
 from . import shell_queue
 from .activities import Activities
@@ -24,12 +23,6 @@ from .workflow import SwitchboardRun
 # retries those, see client.answer); 3 s keeps a dead worker's runs waiting briefly without that churn.
 STICKY_TIMEOUT = timedelta(seconds=3)
 HEARTBEAT_THROTTLE = timedelta(seconds=1)
-
-
-def _runner() -> SandboxedWorkflowRunner:
-    # Our modules are deterministic where the workflow uses them (plan, schedule, template, spec) and load
-    # much that the sandbox would re-import for every run: they are passed through, loaded once.
-    return SandboxedWorkflowRunner(restrictions=SandboxRestrictions.default.with_passthrough_modules("switchboard"))
 
 
 async def run_worker(
@@ -53,7 +46,6 @@ async def run_worker(
                 task_queue=task_queue,
                 workflows=[SwitchboardRun],
                 activities=[activities.delegate_turn, activities.cancel_task],
-                workflow_runner=_runner(),
                 max_concurrent_activities=max_concurrent,
                 sticky_queue_schedule_to_start_timeout=STICKY_TIMEOUT,
                 # A turn's task id reaches the server within a second of being known (what a retry re-attaches by).
