@@ -132,6 +132,23 @@ def test_failures_carry_the_same_codes_as_locally(home, agents_file, workers):
     assert attempts == {s["name"]: s["attempt"] for s in local["steps"]} and attempts["unexpected"] == 2
 
 
+def test_a_followed_run_streams_the_events_a_local_run_streams(home, agents_file, workers):
+    """Step by step, the same events in the same order; what streams inside a step (its A2A events, a command's
+    lines) stays on the worker."""
+    argv = ["run", str(EXAMPLES / "relay-convert.yaml"), "-i", "distance=3 km", "--stream", "-o", "json"]
+
+    def events(done: subprocess.CompletedProcess) -> list[tuple]:
+        assert done.returncode == 0, done.stderr
+        lines = [json.loads(line) for line in done.stdout.splitlines()]
+        assert lines[-1]["event"] == "RunSummary" and lines[-1]["run"]["status"] == "completed"
+        kept = [e for e in lines[:-1] if e["event"] not in ("StepEvent", "StepNotice", "StepOutput")]
+        return [(e["event"], e.get("step"), e.get("agent"), e.get("output"), e.get("status")) for e in kept]
+
+    local = events(run_cli(home, agents_file, *argv))
+    remote = events(run_cli(home, agents_file, *on_temporal(workers, *argv), "--follow"))
+    assert remote == local and local[0][0] == "RunStarted" and local[-1][0] == "RunFinished"
+
+
 def test_a_waiting_step_is_answered_from_another_process_and_the_run_is_listed_as_waiting(home, agents_file, workers):
     started = document(
         run_cli(

@@ -61,7 +61,10 @@ async def _print(out: Out, client: Any, args: Any, run_id: str) -> None:
         for step in doc["steps"]:
             if "question" in step and step["name"] in asked:
                 step["question"]["id"] = asked[step["name"]]["askId"]
-        out.json_doc({"run": doc})
+        if getattr(args, "stream", False):
+            out.json_line({"event": "RunSummary", "run": doc})  # the last line of a stream, as locally
+        else:
+            out.json_doc({"run": doc})
     else:
         render_run(out, view, resume)
         for name, question in asked.items():
@@ -131,9 +134,10 @@ async def follow(client: Any, run_id: str, args: Any, out: Out) -> None:
     from .run_render import event_json, progress_line
 
     seen = 0
+    agents: dict[str, str | None] = {}
     while True:
         found = await runs.records(client, run_id, seen)
-        for event in runs.events_of(found, run_id):
+        for event in runs.events_of(found, run_id, agents):
             if args.stream and args.output == "json":
                 out.json_line(event_json(event))
             elif line := progress_line(event):

@@ -287,8 +287,9 @@ async def list_page(
 __all__ = ["answer", "cancel", "connect", "list_page", "read", "records", "start", "visibility_query"]
 
 
-def events_of(found: list[dict[str, Any]], run_id: str) -> list[Any]:
-    """The run events that records stand for (what a local run's `events()` yields, but the A2A stream)."""
+def events_of(found: list[dict[str, Any]], run_id: str, agents: dict[str, str | None] | None = None) -> list[Any]:
+    """The run events that records stand for (what a local run's `events()` yields, but the A2A stream).
+    `agents` (step -> agent, from RunStarted) carries over between calls on successive records."""
     from ...a2a.model import TaskState
     from ...a2a.wire import v10
     from ...a2a.wire.common import Notes
@@ -306,12 +307,12 @@ def events_of(found: list[dict[str, Any]], run_id: str) -> list[Any]:
     )
     from ..summary import RUN_ENDS
 
-    agents: dict[str, str | None] = {}
+    agents = {} if agents is None else agents
     out: list[Any] = []
     for record in found:
         kind, step = record.get("type"), record.get("step", "")
         if kind == "RunStarted":
-            agents = {s.get("name"): s.get("agent") for s in record.get("steps") or []}
+            agents.update({s.get("name"): s.get("agent") for s in record.get("steps") or []})
             out.append(RunStarted(run_id, str(record.get("workflow", ""))))
         elif kind == "StepRequested":
             out.append(StepStarted(step, agents.get(step), int(record.get("attempt", 1))))
