@@ -245,7 +245,8 @@ async def temporal(args: Any) -> int:
         flush=True,
     )
     try:
-        await asyncio.to_thread(server.process.wait)
+        while server.process.poll() is None:  # polled, not waited on a thread: Ctrl+C stops at once
+            await asyncio.sleep(0.2)
     finally:
         server.stop()
     return 0
