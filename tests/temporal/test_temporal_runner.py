@@ -179,13 +179,19 @@ def test_a_waiting_step_is_answered_from_another_process_and_the_run_is_listed_a
     assert "already answered" in again.stderr and "ALREADY_ANSWERED" in again.stderr
 
 
-def test_two_answers_at_once_one_wins_and_the_other_is_told(home, agents_file, workers):
+@pytest.mark.parametrize("which", ["first", "last"])
+def test_two_answers_at_once_one_wins_and_the_other_is_told(home, agents_file, workers, which):
+    """The last question's winner ends the run: the other answer may then be aborted with the run, which is
+    reported as already answered too."""
     started = document(
         run_cli(
             home, agents_file, *on_temporal(workers, "run", str(EXAMPLES / "interview.yaml"), "--follow", "-o", "json")
         )
     )
     run_id = started["runId"]
+    if which == "last":
+        argv = ["run", "--resume", run_id, "--answer", "interview=Ada", "--follow", "-o", "json"]
+        started = document(run_cli(home, agents_file, *on_temporal(workers, *argv)))
     [step] = [s for s in started["steps"] if s["status"] == "waiting"]
     seen = step["question"]["id"]  # both people look at the same question, then answer it
 
@@ -209,7 +215,10 @@ def test_two_answers_at_once_one_wins_and_the_other_is_told(home, agents_file, w
         ).stdout.splitlines()
     ]
     submitted = [r["answer"] for r in history if r["type"] == "InputSubmitted"]
-    assert submitted == [winner] and step["status"] in ("waiting", "running")
+    if which == "first":
+        assert submitted == [winner] and step["status"] in ("waiting", "running")
+    else:
+        assert submitted == ["Ada", winner]
 
 
 def wait_for_task(url: str, correlation_id: str, timeout: float = 60):

@@ -176,7 +176,8 @@ async def asked(client: Client, run_id: str) -> dict[str, dict[str, Any]]:
 
 async def answer(client: Client, run_id: str, step: str, text: str, ask_id: str | None = None) -> str:
     """Answer the question step `step` waits on (`ask_id`: that question and no other; by default the one asked
-    now). UsageError when it was already answered, by someone else or by an earlier answer."""
+    now). AlreadyAnswered when it was, by someone else or by an earlier answer (also when that answer ended
+    the run meanwhile); UsageError for an answer the run cannot take (an empty one, a step it does not have)."""
     if ask_id is None:
         current = await question(client, run_id, step)
         if current is None:
@@ -203,7 +204,10 @@ async def answer(client: Client, run_id: str, step: str, text: str, ask_id: str 
     except WorkflowUpdateFailedError as exc:
         cause = exc.cause
         message = getattr(cause, "message", None) or str(cause or exc)
+        # "update was aborted by closing workflow": the winning answer finished the run meanwhile.
         taken = getattr(cause, "type", None) == "ALREADY_ANSWERED" or ALREADY_ANSWERED in message
+        if "closing workflow" in message or "closing workflow" in str(exc):
+            taken, message = True, f"step {step} is not waiting for input: {ALREADY_ANSWERED} (the run ended)"
         error = AlreadyAnswered if taken else UsageError
         raise error(
             message, hint="`switchboard runs show RUN_ID --temporal ...` shows what the run waits on."
