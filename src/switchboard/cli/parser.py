@@ -147,6 +147,11 @@ def build_parser() -> Parser:
     send.add_argument("--poll-interval", type=float, default=2.0, metavar="SECONDS", help="when polling (default 2)")
     send.add_argument("--metadata", metavar="JSON", help="message metadata, a JSON object")
     send.add_argument("--correlation-id", metavar="ID", help="trace id: X-Correlation-Id and metadata.correlationId")
+    send.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the exchange to FILE, secrets redacted: .md, .json (replayable), .html, or .har (the wire)",
+    )
     send.set_defaults(parts=[])
     _common(send)
 
@@ -176,6 +181,7 @@ def build_parser() -> Parser:
     _common(listing)
 
     _workflow_commands(commands)
+    _export_command(commands)
 
     demo = commands.add_parser(
         "demo",
@@ -261,6 +267,32 @@ def _workflow_commands(commands) -> None:
     show.add_argument("-o", "--output", choices=("text", "json"), default="text")
     for sub in (listing, show):
         sub.add_argument("--agents", metavar="FILE", help="the agents file (for the printed resume command)")
+
+
+EXPORT_EPILOG = """\
+formats: markdown (readable; inline files are written beside it, in NAME.files/), json (every exchange in
+the protocol's v1.0 shapes with ids and times: enough to replay it), html (one self-contained page that loads
+nothing from the network). Secrets are redacted in all of them. The wire's HAR archive comes from the TUI's
+wire view, or from `send --record FILE.har`.
+
+examples:
+  switchboard export 20260315T101500-3f9c2a --out briefing.md
+  switchboard export 20260315T101500 --format json > run.json
+  switchboard send writer "a poem" --record poem.html
+"""
+
+
+def _export_command(commands) -> None:
+    export = commands.add_parser(
+        "export",
+        help="export a workflow run (from its journal) as Markdown, JSON or HTML",
+        description="Export a run: every step's messages, states, questions, answers and artifacts.",
+        epilog=EXPORT_EPILOG,
+    )
+    export.add_argument("run_id", metavar="RUN_ID", help="the run id (a unique prefix is enough)")
+    export.add_argument("--format", choices=("markdown", "json", "html"), help="default: from --out, else markdown")
+    export.add_argument("--out", metavar="FILE", help="write here (default: stdout)")
+    export.add_argument("--agents", metavar="FILE", help="the agents file (for the agents' URLs and secrets)")
 
 
 def _positive_int(value: str) -> int:
