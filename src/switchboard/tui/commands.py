@@ -15,6 +15,11 @@ class SwitchboardCommands(Provider):
         app = self.app
         screen = app.screen if isinstance(app.screen, MainScreen) else None
         yield "Toggle wire view", "Every request, response and SSE frame", app.action_toggle_wire
+        from .exporting import choices, run_export
+
+        for label, export in choices(app, self.screen):
+            title = f"Export {label[0].lower()}{label[1:]}"
+            yield title, "written under the exports folder, secrets redacted", partial(run_export, app, export)
         if screen is None:
             return
         from .widgets.agents_pane import AgentsPane
