@@ -71,6 +71,7 @@ HANDLERS = {
     ("runs", "list"): ("workflow", "runs_list"),
     ("runs", "show"): ("workflow", "runs_show"),
     ("export", None): ("export", "export_run"),
+    ("web", None): ("web", "serve_web"),
 }
 
 

@@ -182,6 +182,7 @@ def build_parser() -> Parser:
 
     _workflow_commands(commands)
     _export_command(commands)
+    _web_command(commands)
 
     demo = commands.add_parser(
         "demo",
@@ -293,6 +294,33 @@ def _export_command(commands) -> None:
     export.add_argument("--format", choices=("markdown", "json", "html"), help="default: from --out, else markdown")
     export.add_argument("--out", metavar="FILE", help="write here (default: stdout)")
     export.add_argument("--agents", metavar="FILE", help="the agents file (for the agents' URLs and secrets)")
+
+
+WEB_EPILOG = """\
+Each browser tab runs its own switchboard on the agents file (and on the demo fleet, which starts once when
+asked for or when there are no agents). The printed link holds a random token: the page and every session
+need it, and a session opens only from this server's own page. Every asset is served from here.
+
+examples:
+  switchboard web
+  switchboard web --demo --port 0
+"""
+
+
+def _web_command(commands) -> None:
+    web = commands.add_parser(
+        "web",
+        help="the TUI in a browser (needs the web extra: pip install 'a2a-switchboard[web]')",
+        description="Serve the TUI to a browser through textual-serve, on 127.0.0.1 behind a secret link.",
+        epilog=WEB_EPILOG,
+    )
+    web.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1; others warn)")
+    web.add_argument("--port", type=_port, default=8000, metavar="N", help="port (default 8000; 0 = any free port)")
+    web.add_argument("--demo", action="store_true", help="start the demo agent fleet and use it")
+    web.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
+    web.add_argument(
+        "--max-sessions", type=_positive_int, default=4, metavar="N", help="browser tabs served at once (default 4)"
+    )
 
 
 def _positive_int(value: str) -> int:
