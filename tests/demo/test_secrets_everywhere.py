@@ -277,9 +277,9 @@ async def answer_prompt(pilot, view: ConversationView, text: str) -> None:
 
 
 async def export_everything(pilot) -> None:
-    """F9's every choice: the shown conversation as Markdown, JSON and HTML, and the wire as HAR."""
+    """ctrl+o's every choice: the shown conversation as Markdown, JSON and HTML, and the wire as HAR."""
     for number in range(4):
-        await pilot.press("f9")
+        await pilot.press("ctrl+o")
         await until(lambda: isinstance(pilot.app.screen, ExportScreen))
         options = pilot.app.screen.query_one(OptionList)
         assert options.option_count == 4

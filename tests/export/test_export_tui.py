@@ -1,4 +1,5 @@
-"""Exports from the TUI: F9 on a conversation, the palette for the wire, F9 on a run's tab."""
+"""Exports from the TUI: ctrl+o on a conversation (on the agents tab only the wire is offered), the palette for
+the wire."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def app(fleet, tmp_path, monkeypatch):
 
 
 async def choose(pilot, label_start: str) -> None:
-    await pilot.press("f9")
+    await pilot.press("ctrl+o")
     await until(lambda: isinstance(pilot.app.screen, ExportScreen))
     options = pilot.app.screen.query_one(OptionList)
     labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
@@ -44,11 +45,11 @@ def exported(suffix: str) -> list:
     return sorted(exports_dir().glob(f"*{suffix}")) if exports_dir().is_dir() else []
 
 
-async def test_f9_exports_the_shown_conversation_and_the_palette_the_wire(app):
+async def test_ctrl_o_exports_the_shown_conversation_and_the_palette_the_wire(app):
     async with app.run_test(size=SIZE) as pilot:
         table = pilot.app.screen.query_one(DataTable)
         await until(lambda: "writer" in [row.value for row in table.rows])
-        await pilot.press("f9")  # on the agents tab there is only the wire to export
+        await pilot.press("ctrl+o")  # on the agents tab there is only the wire to export
         await until(lambda: isinstance(pilot.app.screen, ExportScreen))
         assert pilot.app.screen.query_one(OptionList).option_count == 1
         await pilot.press("escape")

@@ -1,5 +1,5 @@
 """What the TUI exports, and where: the conversation or run of the shown tab (Markdown, JSON, HTML) and the
-wire (HAR), written under DATA_DIR/exports, secrets redacted by the app's tap redactor. F9 and the palette
+wire (HAR), written under DATA_DIR/exports, secrets redacted by the app's tap redactor. ctrl+o and the palette
 lead here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""F9: choose what to export (the shown conversation or run in a format, or the wire as HAR)."""
+"""ctrl+o: choose what to export (the shown conversation or run in a format, or the wire as HAR)."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ class MainScreen(Screen):
         Binding("ctrl+pagedown,alt+right", "next_tab", "Next tab", id="tabs.next", show=False),
         Binding("ctrl+pageup,alt+left", "previous_tab", "Previous tab", id="tabs.previous", show=False),
         Binding("f4", "close_tab", "Close tab", id="tabs.close"),
-        Binding("f9", "export", "Export", id="export", show=False),  # also in the palette
+        Binding("ctrl+o", "export", "Export", id="export", show=False),  # also in the palette
     ]
 
     def compose(self) -> ComposeResult:
