@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from urllib.error import HTTPError
 from urllib.request import urlopen
 
@@ -154,10 +156,46 @@ def test_over_the_session_cap_a_tab_is_told_so(tmp_path, browser):
         first.goto(running.url)
         first_screen.wait_for(first, "writer")
         second.goto(running.url)
-        second_screen.wait_for(second, "1 sessions are open, the most this server runs at once")
+        second_screen.wait_for(second, "1 session is open, the most this server runs at once")
         context.close()
 
 
-def test_the_readme_screenshot_exists():
-    assert (REPO / "screenshots" / "web.png").is_file()
-    assert Path(REPO / "README.md").read_text().count("switchboard web") >= 2
+SILENT_SESSION = """
+import asyncio, sys
+from switchboard.web.server import SwitchboardServer
+server = SwitchboardServer("exit 3", port=0)
+asyncio.run(server.run(lambda s: print("switchboard web: open " + s.url, flush=True)))
+"""
+
+
+def test_a_session_that_dies_without_a_word_is_still_told_to_the_browser(tmp_path, browser):
+    """A session that exits before Textual's driver speaks (an interpreter that cannot start, say)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "SWITCHBOARD_HOME": str(tmp_path)}
+    process = subprocess.Popen([sys.executable, "-c", SILENT_SESSION], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        url = process.stdout.readline().rsplit(" ", 1)[-1].strip()
+        context = browser.new_context(viewport=SIZE)
+        local_only(context)
+        page = context.new_page()
+        screen = TerminalScreen(page)
+        page.goto(url)
+        screen.wait_for(page, "switchboard stopped before its screen opened (exit status 3).")
+        context.close()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(20)
+
+
+def test_serving_beyond_loopback_warns(tmp_path):
+    agents = tmp_path / "agents.yaml"
+    agents.write_text("agents:\n  - name: mine\n    url: http://127.0.0.1:9/\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "SWITCHBOARD_HOME": str(tmp_path)}
+    argv = [sys.executable, "-m", "switchboard", "web", "--host", "0.0.0.0", "--port", "0", "--agents", str(agents)]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert "switchboard web: open http://" in process.stdout.readline()
+        warning = process.stderr.readline()
+        assert warning.startswith("warning: serving on 0.0.0.0") and "plain HTTP" in warning
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(20)

@@ -86,7 +86,14 @@ class Session(AppService):
         await super().on_data(payload)
 
     async def run(self) -> None:
-        await super().run()
+        try:
+            await super().run()
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise
+            # Not this task's cancellation: textual-serve cancels its stderr reader at the end, and one that had not
+            # started yet (a session that ended at once) raises that into run().
         if self.shown or self._process is None:
             return
         try:
@@ -196,9 +203,10 @@ class SwitchboardServer(Server):
         await websocket.prepare(request)
         if len(self.sessions) >= self.max_sessions:
             self.refused += 1
+            open_now = len(self.sessions)
             await websocket.send_bytes(
                 terminal_text(
-                    f"{len(self.sessions)} sessions are open, the most this server runs at once.",
+                    f"{open_now} session{' is' if open_now == 1 else 's are'} open, the most this server runs at once.",
                     "Close one of them (or restart `switchboard web` with a larger --max-sessions),",
                     "then reload this page.",
                 )
