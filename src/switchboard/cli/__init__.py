@@ -74,6 +74,8 @@ HANDLERS = {
     ("run", None): ("workflow", "run"),
     ("runs", "list"): ("workflow", "runs_list"),
     ("runs", "show"): ("workflow", "runs_show"),
+    ("export", None): ("export", "export_run"),
+    ("web", None): ("web", "serve_web"),
 }
 
 

@@ -223,37 +223,63 @@ async def send(args: Any) -> int:
         raise UsageError("nothing to send", hint="Give the text after the agent, or --text/--file/--data.")
     check_message_texts([p.text for p in parts if isinstance(p, TextPart)])
     if target.entry and target.entry.protocol == "tasks":
+        if args.record:
+            raise UsageError("--record keeps A2A exchanges; this agent speaks the REST task API",
+                             hint="Leave --record out for this agent.")  # fmt: skip
         from .tasks_api import send_tasks_api
 
         return await send_tasks_api(args, target, parts)
     from ..a2a.client import new_message
 
     message = new_message(parts, task_id=args.task_id, context_id=args.context_id, metadata=_metadata(args.metadata))
+    recorder = None
+    if args.record:
+        from .export import SendRecorder
+
+        recorder = SendRecorder(args.record, message, target.entry.name if target.entry else target.ref, target.ref)
     out = Out()
+    view = TaskView()
     async with await open_client(args, target, correlation_id=args.correlation_id) as client:
-        if args.no_wait:
-            result = await client.send(message, blocking=False)
-            print_result(out, args, reply_command(args, target), result)
-            return 0
-        policy = FollowPolicy(poll_interval=args.poll_interval)
-        streaming = None if args.stream else False
-        view = TaskView()
-        with naming_the_task(args, target, view, task_id=args.task_id):
-            async with deadline(args.timeout, "the task"):
-                # With a --timeout the send does not block (then polls), so the task id is known when time is up.
-                blocking = args.timeout is None or args.stream
-                turn = follow_turn(client, message, streaming=streaming, blocking=blocking, policy=policy, view=view)
-                await consume_turn(turn, view, args, out, live=args.stream)
-        if args.stream:
-            if args.output == "text":
-                print_summary(out, args, reply_command(args, target), view)
-        else:
-            result = view.reply if view.reply is not None else view.to_task()
-            if result is None:
-                raise UsageError("the agent sent nothing back")  # follow_turn raises before this
-            print_result(out, args, reply_command(args, target), result)
-        warn_outcome(view.state)
+        if recorder is not None:
+            recorder.tap = client.tap
+        try:
+            await _send(client, message, view, args, target, out, recorder)
+        except SwitchboardError as exc:
+            if recorder is not None:
+                recorder.save(view, exc)
+            raise
+        if recorder is not None:
+            recorder.save(view)
     return 0
+
+
+async def _send(client, message: Message, view: TaskView, args: Any, target, out: Out, recorder) -> None:
+    if args.no_wait:
+        result = await client.send(message, blocking=False)
+        if recorder is not None:
+            recorder.result(result)
+            view.apply(result)
+        print_result(out, args, reply_command(args, target), result)
+        return
+    policy = FollowPolicy(poll_interval=args.poll_interval)
+    streaming = None if args.stream else False
+    with naming_the_task(args, target, view, task_id=args.task_id):
+        async with deadline(args.timeout, "the task"):
+            # With a --timeout the send does not block (then polls), so the task id is known when time is up.
+            blocking = args.timeout is None or args.stream
+            turn = follow_turn(client, message, streaming=streaming, blocking=blocking, policy=policy, view=view)
+            if recorder is not None:
+                turn = recorder.events(turn)
+            await consume_turn(turn, view, args, out, live=args.stream)
+    if args.stream:
+        if args.output == "text":
+            print_summary(out, args, reply_command(args, target), view)
+    else:
+        result = view.reply if view.reply is not None else view.to_task()
+        if result is None:
+            raise UsageError("the agent sent nothing back")  # follow_turn raises before this
+        print_result(out, args, reply_command(args, target), result)
+    warn_outcome(view.state)
 
 
 def print_result(out: Out, args: Any, agent: str, result: Task | Message) -> None:

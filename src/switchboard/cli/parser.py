@@ -147,6 +147,11 @@ def build_parser() -> Parser:
     send.add_argument("--poll-interval", type=_seconds, default=2.0, metavar="SECONDS", help="when polling (default 2)")
     send.add_argument("--metadata", metavar="JSON", help="message metadata, a JSON object")
     send.add_argument("--correlation-id", metavar="ID", help="trace id: X-Correlation-Id and metadata.correlationId")
+    send.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the exchange to FILE, secrets redacted: .md, .json (replayable), .html, or .har (the wire)",
+    )
     send.set_defaults(parts=[])
     _common(send)
 
@@ -176,6 +181,8 @@ def build_parser() -> Parser:
     _common(listing)
 
     _workflow_commands(commands)
+    _export_command(commands)
+    _web_command(commands)
 
     demo = commands.add_parser(
         "demo",
@@ -272,6 +279,59 @@ def _seconds(value: str) -> float:
     if not 0 < seconds < float("inf"):
         raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds above 0")
     return seconds
+
+
+EXPORT_EPILOG = """\
+formats: markdown (readable; inline files are written beside it, in NAME.files/), json (every exchange in
+the protocol's v1.0 shapes with ids and times: enough to replay it), html (one self-contained page that loads
+nothing from the network). Secrets are redacted in all of them. The wire's HAR archive comes from the TUI's
+wire view, or from `send --record FILE.har`.
+
+examples:
+  switchboard export 20260315T101500-3f9c2a --out briefing.md
+  switchboard export 20260315T101500 --format json > run.json
+  switchboard send writer "a poem" --record poem.html
+"""
+
+
+def _export_command(commands) -> None:
+    export = commands.add_parser(
+        "export",
+        help="export a workflow run (from its journal) as Markdown, JSON or HTML",
+        description="Export a run: every step's messages, states, questions, answers and artifacts.",
+        epilog=EXPORT_EPILOG,
+    )
+    export.add_argument("run_id", metavar="RUN_ID", help="the run id (a unique prefix is enough)")
+    export.add_argument("--format", choices=("markdown", "json", "html"), help="default: from --out, else markdown")
+    export.add_argument("--out", metavar="FILE", help="write here (default: stdout)")
+    export.add_argument("--agents", metavar="FILE", help="the agents file (for the agents' URLs and secrets)")
+
+
+WEB_EPILOG = """\
+Each browser tab runs its own switchboard on the agents file (and on the demo fleet, which starts once when
+asked for or when there are no agents). The printed link holds a random token: the page and every session
+need it, and a session opens only from this server's own page. Every asset is served from here.
+
+examples:
+  switchboard web
+  switchboard web --demo --port 0
+"""
+
+
+def _web_command(commands) -> None:
+    web = commands.add_parser(
+        "web",
+        help="the TUI in a browser (needs the web extra: pip install 'a2a-switchboard[web]')",
+        description="Serve the TUI to a browser through textual-serve, on 127.0.0.1 behind a secret link.",
+        epilog=WEB_EPILOG,
+    )
+    web.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1; others warn)")
+    web.add_argument("--port", type=_port, default=8000, metavar="N", help="port (default 8000; 0 = any free port)")
+    web.add_argument("--demo", action="store_true", help="start the demo agent fleet and use it")
+    web.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
+    web.add_argument(
+        "--max-sessions", type=_positive_int, default=4, metavar="N", help="browser tabs served at once (default 4)"
+    )
 
 
 def _positive_int(value: str) -> int:
