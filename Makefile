@@ -35,7 +35,7 @@ $(BROWSER_DIR)/.stamp: tests/web/fetch_browser.sh
 	sh tests/web/fetch_browser.sh $(BROWSER_DIR)
 	touch $@
 
-# Starts the demo agent fleet (and, once the TUI lands, switchboard on it); Ctrl+C stops it.
+# Starts the demo agent fleet and opens switchboard's TUI on it; ctrl+q quits and stops the fleet.
 run: $(VENV)/.stamp
 	$(BIN)/switchboard --demo
 
