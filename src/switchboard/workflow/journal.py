@@ -10,7 +10,8 @@ appending. The running process holds an exclusive
 lock on the file, so a second `--resume` of a live run is refused and `runs list` can tell a running run
 from one whose process died.
 
-Records: RunStarted (workflow, file, digest, inputs, steps), RunResumed, StepRequested (attempt, agent,
+Records: RunStarted (workflow, file, digest, inputs, steps; the starter's correlationId and origin when given),
+RunResumed, StepRequested (attempt, agent,
 correlation id, message id, input), StepEvent (a v1.0 StreamResponse), StepNotice, StepTaskMoved (the agent
 took an answer to a new task: its id, and the one before), AwaitingInput (state,
 question, task and context ids), InputSubmitted (the answer, or only `secret: true`), StepCompleted (task id,
@@ -254,6 +255,8 @@ class RunRecord(RunSummary):
     outputs: dict[str, str] = field(default_factory=dict)
     digest: str = ""
     workflow_name: str | None = None  # the relay layout's workflow, when the file holds several
+    correlation_id: str | None = None  # the trace id of whoever started the run (delegates' parent id)
+    origin: dict[str, Any] = field(default_factory=dict)  # who started the run, when not the command line
     records: list[dict[str, Any]] = field(default_factory=list)
     skipped_lines: int = 0
 
@@ -286,6 +289,8 @@ def fold(records: list[dict[str, Any]], run_id: str, *, journal: Path | None = N
             run.path = str(record.get("file", ""))
             run.digest = str(record.get("digest", ""))
             run.workflow_name = record.get("workflowName")
+            run.correlation_id = record.get("correlationId")
+            run.origin = record.get("origin") if isinstance(record.get("origin"), dict) else {}
             run.inputs = {str(k): str(v) for k, v in (record.get("inputs") or {}).items()}
             run.started_at = at
             for raw in record.get("steps") or []:

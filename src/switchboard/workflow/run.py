@@ -60,8 +60,10 @@ class WorkflowRun(DelegateSteps):
         answers: dict[str, list[str]] | None,
         connect: Connect | None,
         policy: FollowPolicy | None,
+        correlation_id: str | None = None,
     ) -> None:
         self.run_id = run_id
+        self.correlation_id = correlation_id  # the starter's trace id: every delegate's parent id
         self.workflow = workflow
         self.inputs = inputs
         self.steps: dict[str, StepState] = {
