@@ -70,6 +70,7 @@ HANDLERS = {
     ("run", None): ("workflow", "run"),
     ("runs", "list"): ("workflow", "runs_list"),
     ("runs", "show"): ("workflow", "runs_show"),
+    ("serve", None): ("serve", "serve"),
 }
 
 
