@@ -36,7 +36,7 @@ from ..workflow.spec import Workflow
 from .card import build_card
 from .inputs import read_inputs
 from .served_run import ServedRun
-from .snapshot import ORIGIN, context_of, is_served, task_from_record
+from .snapshot import ORIGIN, context_of, is_served, oldest_question, task_from_record
 from .translate import Translator, data_part, text_part
 
 log = logging.getLogger("switchboard.serve")
@@ -242,6 +242,9 @@ class WorkflowAgent:
         host = ServedRun(run_id, context_id, on_end=self._ended)
         for name, step in record.steps.items():
             host.translator.seed(name, step.view)
+        question = oldest_question(record)
+        if question is not None:
+            host.still_asking(question)
         try:
             run = resume_run(
                 run_id,

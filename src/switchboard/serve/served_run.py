@@ -50,6 +50,9 @@ Event = pb.TaskStatusUpdateEvent | pb.TaskArtifactUpdateEvent | pb.Task
 class Question:
     request: AskRequest
     answer: asyncio.Future[str | None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    # The question the task showed when the server stopped: shown until the resumed run asks it again, but
+    # nobody waits for its answer (an answer meanwhile waits for the question asked again).
+    placeholder: bool = False
 
 
 class ServedRun:
@@ -77,6 +80,12 @@ class ServedRun:
     def bind(self, run: WorkflowRun) -> None:
         self.run = run
 
+    def still_asking(self, request: AskRequest) -> None:
+        """The question the task shows, rebuilt from the journal: it stands (no working update hides it) until
+        the resumed run asks it again."""
+        self.shown = Question(request, placeholder=True)
+        self.state = pb.TaskState.TASK_STATE_INPUT_REQUIRED
+
     async def attach(self, queue: EventQueue) -> None:
         """Publish on `queue` from now on (the task's queue of the turn now open); start following the run."""
         self._queue = queue
@@ -100,6 +109,8 @@ class ServedRun:
         """The engine's `ask`: queue the question, wait for the caller's answer."""
         question = Question(request)
         self.pending.append(question)
+        if self.shown is not None and self.shown.placeholder and self.shown.request.step == request.step:
+            self.shown = None  # asked again: the real question takes its place when its event comes
         self._asked.set()
         try:
             return await question.answer
@@ -116,7 +127,8 @@ class ServedRun:
         deadline = asyncio.get_running_loop().time() + ANSWER_WAIT
         while True:
             target = next((q for q in self.pending if q.request.step == named), None) if named else None
-            target = target or self.shown or (self.pending[0] if self.pending else None)
+            shown = self.shown if self.shown is not None and not self.shown.placeholder else None
+            target = target or shown or (self.pending[0] if self.pending else None)
             if target is not None or not self.in_flight:
                 break
             # No question yet: a resumed run asks again once it has re-attached to the step's task.
