@@ -30,7 +30,7 @@ async def test_without_the_api_key_every_call_gets_401_and_the_card_says_which_k
         assert card.status_code == 200
         body = {"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "x"}}
         refused = await http.post(url, json=body, headers={"A2A-Version": "1.0"})
-        assert refused.status_code == 401 and "X-API-Key" in refused.json()["message"]
+        assert refused.status_code == 401 and "X-API-Key" in refused.json()["detail"]
         wrong = await http.post(url, json=body, headers={"A2A-Version": "1.0", "X-API-Key": "nope"})
         assert wrong.status_code == 401
         rest = await http.get(url + "rest/tasks/x", headers={"A2A-Version": "1.0"})

@@ -40,17 +40,17 @@ class Guard:
             await _reply(
                 send,
                 401,
-                "unauthorized",
+                "Unauthorized",
                 f"this agent needs its API key in the {API_KEY_HEADER} header (the agent card says so)",
             )
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.max_body:
-            await _reply(send, 413, "request too large", f"the request body is over {self.max_body} bytes")
+            await _reply(send, 413, "Content Too Large", f"the request body is over {self.max_body} bytes")
             return
         body, over = await _read_body(receive, self.max_body)
         if over:
-            await _reply(send, 413, "request too large", f"the request body is over {self.max_body} bytes")
+            await _reply(send, 413, "Content Too Large", f"the request body is over {self.max_body} bytes")
             return
         sent = False
 
@@ -98,13 +98,10 @@ async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool]:
     return b"".join(chunks), False
 
 
-async def _reply(send: Send, status: int, error: str, message: str) -> None:
-    body = json.dumps({"error": error, "message": message}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-        }
-    )
+async def _reply(send: Send, status: int, title: str, detail: str) -> None:
+    # A problem document (RFC 9457), not a JSON-RPC error: no request id is known before the body is read, and
+    # clients that take any `error` member for a JSON-RPC error would lose the reason.
+    body = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": detail}).encode()
+    headers = [(b"content-type", b"application/problem+json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
