@@ -159,3 +159,27 @@ def test_a_failed_fsync_is_raised_to_the_writer(tmp_path, monkeypatch):
     started(journal, "r10")
     with pytest.raises(OSError, match="Input/output error"):
         journal.close()
+
+
+def test_the_run_index_reads_a_journal_again_only_when_it_changed_or_its_run_was_going(tmp_path, monkeypatch):
+    from switchboard.workflow import journal as module
+
+    def write(run_id: str, *records: dict) -> None:
+        path = tmp_path / f"{run_id}.jsonl"
+        with path.open("a") as handle:
+            for record in records:
+                handle.write(json.dumps(record) + "\n")
+
+    started = {"type": "RunStarted", "at": "2026-01-01T00:00:00Z", "workflow": "w", "steps": [{"name": "s"}]}
+    write("20260101T000000-aaaaaa", started, {"type": "RunCompleted", "at": "2026-01-01T00:00:01Z"})
+    index = module.RunIndex(tmp_path)
+    reads: list = []
+    real = module.read_records
+    monkeypatch.setattr(module, "read_records", lambda path: reads.append(path) or real(path))
+    assert [r.status for r in index.runs()] == ["completed"]
+    assert [r.status for r in index.runs()] == ["completed"] and len(reads) == 1  # unchanged: not read again
+    write("20260101T000001-bbbbbb", {**started, "at": "2026-01-01T00:00:05Z"})
+    assert [r.run_id for r in index.runs()] == ["20260101T000001-bbbbbb", "20260101T000000-aaaaaa"]
+    assert len(reads) == 2
+    (tmp_path / "20260101T000000-aaaaaa.jsonl").unlink()
+    assert [r.run_id for r in index.runs()] == ["20260101T000001-bbbbbb"]
