@@ -103,6 +103,9 @@ def _text_input(workflow: Any) -> str | None:
 
 async def serve(args: Any) -> int:
     """Serve until SIGINT, SIGTERM or SIGHUP; then stop every run where it is (it resumes at the next start)."""
+    # The SDK wraps every handler call in an OpenTelemetry span, a cost per event even with no exporter set up;
+    # it is off unless asked for (OTEL_INSTRUMENTATION_A2A_SDK_ENABLED=true). Read when a2a is first imported.
+    os.environ.setdefault("OTEL_INSTRUMENTATION_A2A_SDK_ENABLED", "false")
     from ..a2a.auth import is_loopback
     from ..serve.server import WorkflowServer
 

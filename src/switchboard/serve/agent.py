@@ -13,10 +13,11 @@ goes on from its journal (see snapshot.py and `restore`).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 from a2a.server.agent_execution import AgentExecutor, RequestContext, SimpleRequestContextBuilder
@@ -29,6 +30,7 @@ from a2a.types import a2a_pb2 as pb
 from google.protobuf.json_format import MessageToDict
 
 from ..a2a.errors import SwitchboardError
+from ..link import CardCache
 from ..safe_text import strip_controls
 from ..workflow.engine import new_run_id, resume_run, start_run
 from ..workflow.journal import default_dir, fold, is_running, read_records
@@ -42,6 +44,7 @@ from .translate import Translator, data_part, text_part
 log = logging.getLogger("switchboard.serve")
 CORRELATION_HEADER = "x-correlation-id"
 MAX_CORRELATION = 200
+CARD_TTL = 300.0  # seconds a delegate's card is reused by the runs of a server before it is read again
 _INTERNAL = "switchboard.serve.internal"  # a call context the server made itself (re-attaching a resumed run)
 
 
@@ -66,13 +69,32 @@ class RunSlots:
         self.used = max(0, self.used - 1)
 
 
+class SharedCards:
+    """One card cache for every run of the server, renewed now and then so a changed card is read again."""
+
+    def __init__(self, ttl: float = CARD_TTL) -> None:
+        self.ttl = ttl
+        self._cache = CardCache()
+        self._since = time.monotonic()
+
+    def get(self) -> CardCache:
+        if time.monotonic() - self._since > self.ttl:
+            self._cache, self._since = CardCache(), time.monotonic()
+        return self._cache
+
+
+class HttpClients(Protocol):
+    def next(self) -> httpx.AsyncClient: ...
+
+
 @dataclass
 class ServeOptions:
-    http: httpx.AsyncClient
+    http: HttpClients  # a client for each run, in turn
     slots: RunSlots
     journal_dir: Path = field(default_factory=default_dir)
     api_key: bool = False  # the card declares the API key scheme (the guard checks it)
     say: Callable[[str], None] = lambda line: None  # one line per run started, resumed or ended (stderr)
+    cards: SharedCards = field(default_factory=lambda: SharedCards())
 
 
 class RunIds(IDGenerator):
@@ -153,11 +175,12 @@ class WorkflowAgent:
                 self.workflow,
                 inputs,
                 ask=host.ask,
-                http=self.options.http,
+                http=self.options.http.next(),
                 journal_dir=self.options.journal_dir,
                 run_id=task_id,
                 correlation_id=correlation,
                 origin=origin,
+                cards=self.options.cards.get(),
             )
         except SwitchboardError as exc:
             self.options.slots.release()
@@ -249,9 +272,10 @@ class WorkflowAgent:
             run = resume_run(
                 run_id,
                 ask=host.ask,
-                http=self.options.http,
+                http=self.options.http.next(),
                 journal_dir=self.options.journal_dir,
                 workflow=self.workflow,
+                cards=self.options.cards.get(),
             )
         except SwitchboardError as exc:
             text = strip_controls(exc.message)

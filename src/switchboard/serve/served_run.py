@@ -186,8 +186,8 @@ class ServedRun:
         t = self.translator
         kind = type(event)
         if kind is RunStarted:
-            text = "the run goes on from its journal" if event.resumed else "the run started"  # type: ignore[union-attr]
-            await self._say(t.working(text, event="resumed" if event.resumed else "started", runId=self.task_id))  # type: ignore[union-attr]
+            if event.resumed:  # type: ignore[union-attr]  (a new run says nothing: its first step says it started)
+                await self._say(t.working("the run goes on from its journal", event="resumed"))
         elif kind is StepStarted:
             e: Any = event
             if not e.reattached:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import re
 import socket
@@ -20,13 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import uvicorn
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Mount, Route
 
-from ..a2a.http import new_http_client
+from ..a2a.http import DEFAULT_TIMEOUT, USER_AGENT
 from ..safe_text import strip_controls
 from ..workflow.journal import default_dir
 from ..workflow.spec import Workflow
@@ -37,6 +39,9 @@ from .guard import DEFAULT_MAX_BODY, Guard
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 47180
 DEFAULT_MAX_RUNS = 64
+RUNS_PER_CLIENT = 32
+CLIENT_SHARDS = 16
+KEEPALIVE = 2.0
 START_TIMEOUT = 20.0
 GRACE = 1.0
 CARD_PATH = ".well-known/agent-card.json"
@@ -80,6 +85,36 @@ class _Server(uvicorn.Server):
     @contextlib.contextmanager
     def capture_signals(self):  # type: ignore[override]
         yield
+
+
+class DelegateClients:
+    """The HTTP clients the runs' delegates use, each run one of them in turn.
+
+    httpx's pool scans every connection (and every queued request) for each request it places, so one pool
+    for hundreds of runs at once spends more time scanning than sending: several small pools, each with room
+    for its share of the runs, keep that scan short and no request waits for a connection.
+    """
+
+    def __init__(self, max_runs: int) -> None:
+        count = max(1, min(CLIENT_SHARDS, -(-max_runs // RUNS_PER_CLIENT)))
+        room = 2 * -(-max_runs // count)
+        # Idle connections are dropped before servers drop them (uvicorn: after 5 s): a request sent on a
+        # connection the server is closing fails, and a delegate's message is never sent twice.
+        limits = httpx.Limits(max_connections=room, max_keepalive_connections=room, keepalive_expiry=KEEPALIVE)
+        self.clients = [
+            httpx.AsyncClient(
+                timeout=DEFAULT_TIMEOUT, headers={"User-Agent": USER_AGENT}, follow_redirects=False, limits=limits
+            )
+            for _ in range(count)
+        ]
+        self._turn = itertools.count()
+
+    def next(self) -> httpx.AsyncClient:
+        return self.clients[next(self._turn) % len(self.clients)]
+
+    async def aclose(self) -> None:
+        for client in self.clients:
+            await client.aclose()
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -145,7 +180,7 @@ class WorkflowServer:
     async def _start(self) -> None:
         sock = bind(self.host, self.port)
         root = base_url(self.host, sock)
-        self._http = new_http_client()
+        self._http = DelegateClients(self.slots.limit)
         options = ServeOptions(self._http, self.slots, self.journal_dir, api_key=self.api_key is not None, say=self.say)
         mounts: list[BaseRoute] = []
         used: set[str] = set()

@@ -32,7 +32,7 @@ import httpx
 from ..a2a.follow import FollowPolicy
 from ..a2a.tap import Tap
 from ..agents import AgentsFile
-from ..link import entry_credentials, known_secrets
+from ..link import CardCache, entry_credentials, known_secrets
 from .delegate import Reattach
 from .journal import Journal, default_dir, list_runs, read_run
 from .run import Ask, Connect, WorkflowRun
@@ -77,6 +77,7 @@ def start_run(
     run_id: str | None = None,
     correlation_id: str | None = None,
     origin: dict[str, Any] | None = None,
+    cards: CardCache | None = None,
 ) -> WorkflowRun:
     """Start a run in the running event loop; it goes on as a task, followed through `events()`.
 
@@ -85,7 +86,8 @@ def start_run(
     step waits); `answers` are used first, in order, per step. `connect` replaces open_link (tests).
     `run_id` is chosen by the caller when it must be known first (a served run's task id); `correlation_id` is
     the trace id of whoever started the run, sent to every delegate as its parent id; `origin` says who
-    started it (journaled as is, e.g. the A2A caller of a served workflow).
+    started it (journaled as is, e.g. the A2A caller of a served workflow). `cards` shares agent cards between
+    runs (a server running many); by default each run reads each agent's card once.
     """
     values = resolve_inputs(workflow, inputs)
     tap = _tap_for(workflow, tap)
@@ -104,6 +106,7 @@ def start_run(
         connect=connect,
         policy=policy,
         correlation_id=correlation_id,
+        cards=cards,
     )
     journal.write(
         "RunStarted",
@@ -135,6 +138,7 @@ def resume_run(
     max_concurrency: int = 8,
     connect: Connect | None = None,
     policy: FollowPolicy | None = None,
+    cards: CardCache | None = None,
 ) -> WorkflowRun:
     """Continue a run that stopped, crashed or was killed, from its journal.
 
@@ -164,6 +168,7 @@ def resume_run(
         connect=connect,
         policy=policy,
         correlation_id=record.correlation_id,
+        cards=cards,
     )
     run._resumed = True
     run.started_at = record.started_at or run.started_at
