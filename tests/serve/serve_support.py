@@ -84,9 +84,10 @@ class ServeProcess:
         self.process.wait(STOP_TIMEOUT)
 
 
-def start_serve(home: Path, agents_file: Path, *args: str, env: dict[str, str] | None = None) -> ServeProcess:
+def start_serve(home: Path, agents_file: Path | None, *args: str, env: dict[str, str] | None = None) -> ServeProcess:
     """`python -m switchboard serve --agents AGENTS ARGS` (add --port 0 for a free port), once it serves."""
-    argv = [sys.executable, "-m", "switchboard", "serve", "--agents", str(agents_file), *args]
+    agents = ["--agents", str(agents_file)] if agents_file else []
+    argv = [sys.executable, "-m", "switchboard", "serve", *agents, *args]
     env = env or serve_env(home)
     process = subprocess.Popen(
         argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO
@@ -117,8 +118,11 @@ def restart(served: ServeProcess) -> ServeProcess:
         argv[at + 1] = str(served.port)
     else:
         argv += ["--port", str(served.port)]
-    agents = Path(argv[argv.index("--agents") + 1])
-    rest = argv[argv.index("--agents") + 2 :]
+    if "--agents" in argv:
+        agents: Path | None = Path(argv[argv.index("--agents") + 1])
+        rest = argv[argv.index("--agents") + 2 :]
+    else:
+        agents, rest = None, argv[argv.index("serve") + 1 :]
     return start_serve(served.home, agents, *rest, env=served.env)
 
 
