@@ -173,7 +173,7 @@ def test_a_failed_fsync_is_raised_to_the_writer(tmp_path, monkeypatch):
 
 
 def test_the_run_index_reads_a_journal_again_only_when_it_changed_or_its_run_was_going(tmp_path, monkeypatch):
-    from switchboard.workflow import journal as module
+    from switchboard.workflow import run_index as module
 
     def write(run_id: str, *records: dict) -> None:
         path = tmp_path / f"{run_id}.jsonl"

@@ -109,7 +109,7 @@ class WorkflowsPane(Vertical):
         self._summary()
 
     def _runs(self) -> None:
-        from ...workflow.journal import RunIndex
+        from ...workflow.run_index import RunIndex
         from .run_view import age
 
         if not hasattr(self, "_index"):
