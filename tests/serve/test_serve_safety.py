@@ -113,7 +113,7 @@ def test_loopback_unless_a_host_is_given(serve):
     assert served.url("one-echo").startswith("http://127.0.0.1:")
 
 
-async def test_a_hostile_callers_text_never_reaches_the_servers_terminal_unescaped(serve):
+async def test_a_hostile_callers_text_never_reaches_the_servers_terminal_unescaped(serve, home):
     served = serve(str(WORKFLOWS / "one-echo.yaml"))
     evil = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\u202e"
     async with await A2AClient.connect(served.url("one-echo")) as client:
@@ -126,3 +126,7 @@ async def test_a_hostile_callers_text_never_reaches_the_servers_terminal_unescap
     printed = served.text + "".join(served.stderr)
     assert "owned[2J[31mredtrace" in printed  # the trace id is logged, its control characters gone
     assert not any(ch in printed for ch in "\x1b\x07\u202e")
+    # Nor a terminal that shows the run: the echo step's output is the caller's text, read back from the journal.
+    shown = cli(home, "runs", "show", task.id)
+    assert shown.returncode == 0 and "red" in shown.stdout
+    assert not any(ch in shown.stdout + shown.stderr for ch in "\x1b\x07\u202e")
