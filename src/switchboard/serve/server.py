@@ -197,6 +197,14 @@ class WorkflowServer:
         mounts.append(Route("/", self._index, methods=["GET"]))
         app = Guard(Starlette(routes=mounts), api_key=self.api_key, max_body=self.max_body)
         config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="off", timeout_graceful_shutdown=GRACE)
+        # Tasks are back in their stores (and runs in flight going on) before the first request is read: a
+        # caller never sees a task of its own missing. Meanwhile connections wait in the socket's backlog.
+        try:
+            for agent in self.served:
+                self.resumed += await agent.restore()
+        except BaseException:
+            sock.close()
+            raise
         self._server = _Server(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]), name="switchboard-serve")
         async with asyncio.timeout(START_TIMEOUT):
@@ -204,8 +212,6 @@ class WorkflowServer:
                 if self._task.done():
                     raise RuntimeError(f"the server stopped while starting: {self._task.exception()}")
                 await asyncio.sleep(0.01)
-        for agent in self.served:
-            self.resumed += await agent.restore()
 
     @staticmethod
     def _routes(agent: WorkflowAgent) -> list[BaseRoute]:
