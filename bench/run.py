@@ -1,6 +1,6 @@
 """`make bench`: every benchmark in one run, one table.
 
-python bench/run.py [--quick] [--only NAME ...]   (NAME: ingest, flood, fanout, startup)
+python bench/run.py [--quick] [--only NAME ...]   (NAME: ingest, flood, fanout, serve, startup)
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import time
 
 from common import Row, save, table
 
-BENCHES = ["ingest", "flood", "fanout", "startup"]
+BENCHES = ["ingest", "flood", "fanout", "serve", "startup"]
 
 
 def main(argv: list[str]) -> int:

@@ -147,7 +147,18 @@ def test_fsyncs_run_off_the_writers_thread_and_one_covers_every_record_written_m
     assert len(records) == 101 and skipped == 0
     assert synced_from and threading.current_thread().name not in synced_from
     assert len(synced_from) < 10  # grouped: not one fsync per record
-    assert all(name == "journal-sync-r9" for name in synced_from)
+    assert all(name == "journal-sync" for name in synced_from)
+
+
+def test_one_syncer_thread_serves_every_journal_of_the_process(tmp_path):
+    before = threading.active_count()
+    journals = [Journal.create(tmp_path, f"r{i:03d}", Redactor()) for i in range(50)]
+    for journal in journals:
+        started(journal, journal.path.stem)
+    assert threading.active_count() <= before + 1
+    for journal in journals:
+        journal.close()
+    assert all(len(read_records(j.path)[0]) == 1 for j in journals)
 
 
 def test_a_failed_fsync_is_raised_to_the_writer(tmp_path, monkeypatch):
@@ -159,3 +170,27 @@ def test_a_failed_fsync_is_raised_to_the_writer(tmp_path, monkeypatch):
     started(journal, "r10")
     with pytest.raises(OSError, match="Input/output error"):
         journal.close()
+
+
+def test_the_run_index_reads_a_journal_again_only_when_it_changed_or_its_run_was_going(tmp_path, monkeypatch):
+    from switchboard.workflow import run_index as module
+
+    def write(run_id: str, *records: dict) -> None:
+        path = tmp_path / f"{run_id}.jsonl"
+        with path.open("a") as handle:
+            for record in records:
+                handle.write(json.dumps(record) + "\n")
+
+    started = {"type": "RunStarted", "at": "2026-01-01T00:00:00Z", "workflow": "w", "steps": [{"name": "s"}]}
+    write("20260101T000000-aaaaaa", started, {"type": "RunCompleted", "at": "2026-01-01T00:00:01Z"})
+    index = module.RunIndex(tmp_path)
+    reads: list = []
+    real = module.read_records
+    monkeypatch.setattr(module, "read_records", lambda path: reads.append(path) or real(path))
+    assert [r.status for r in index.runs()] == ["completed"]
+    assert [r.status for r in index.runs()] == ["completed"] and len(reads) == 1  # unchanged: not read again
+    write("20260101T000001-bbbbbb", {**started, "at": "2026-01-01T00:00:05Z"})
+    assert [r.run_id for r in index.runs()] == ["20260101T000001-bbbbbb", "20260101T000000-aaaaaa"]
+    assert len(reads) == 2
+    (tmp_path / "20260101T000000-aaaaaa.jsonl").unlink()
+    assert [r.run_id for r in index.runs()] == ["20260101T000001-bbbbbb"]

@@ -87,6 +87,7 @@ HANDLERS = {
     ("runs", "show"): ("workflow", "runs_show"),
     ("export", None): ("export", "export_run"),
     ("web", None): ("web", "serve_web"),
+    ("serve", None): ("serve", "serve"),
 }
 
 

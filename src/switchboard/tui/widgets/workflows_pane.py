@@ -1,5 +1,6 @@
 """The workflows tab: the workflow files (examples/ and the person's workflows folder) with their
-description and inputs, and the past runs from the journal."""
+description and inputs, and the runs from the journal, kept up to date while the tab is shown (runs come from
+other processes too: `switchboard run`, callers of `switchboard serve`)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from ...agents import AgentsFile
 from ...paths import config_dir
 from ...safe_text import strip_controls
 from .tables import RowTable, fill_table
+
+RUNS_EVERY = 2.0  # seconds between looks at the journal while the tab is shown
 
 
 def workflow_dirs() -> list[Path]:
@@ -100,6 +103,11 @@ class WorkflowsPane(Vertical):
         """Read the files and the journal when the tab is first shown: not while the app starts."""
         if not hasattr(self, "files"):
             self.action_reload()
+            self.set_interval(RUNS_EVERY, self._follow_runs)
+
+    def _follow_runs(self) -> None:
+        if self.is_on_screen:
+            self._runs()
 
     def workflow_files(self) -> list[WorkflowFile]:
         """The workflow files, read now if the tab has not been shown yet (the command palette lists them)."""
@@ -132,9 +140,11 @@ class WorkflowsPane(Vertical):
         self._summary()
 
     def _runs(self) -> None:
-        from ...workflow.journal import list_runs
+        from ...workflow.run_index import RunIndex
         from .run_view import age
 
+        if not hasattr(self, "_index"):
+            self._index = RunIndex()
         rows = {
             run.run_id: [
                 run.run_id,
@@ -143,8 +153,11 @@ class WorkflowsPane(Vertical):
                 f"{run.steps_completed}/{run.steps_total}",
                 age(run.started_at),
             ]
-            for run in list_runs()[:50]
+            for run in self._index.runs()[:50]
         }
+        if rows == getattr(self, "_shown_runs", None):
+            return  # unchanged: no redraw, the cursor stays put
+        self._shown_runs = rows
         fill_table(self.query_one("#runs-table", DataTable), ("Run", "Workflow", "Status", "Steps", "Started"), rows)
 
     @on(DataTable.RowHighlighted, "#workflows-table")
