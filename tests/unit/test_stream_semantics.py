@@ -11,6 +11,7 @@ import asyncio
 import json
 
 import httpx
+import pytest
 from test_stream_faults import BASE, CTX, TASK, Agent, card, chunk, frame, rpc_result, sse, status
 from transcripts import ROOT
 
@@ -325,3 +326,58 @@ async def test_a_non_blocking_follow_up_answered_with_the_question_still_asked_i
     view, _ = await follow_up(agent, streaming=False, blocking=False)
     assert view.state is TaskState.COMPLETED
     assert agent.calls == ["SendMessage", "GetTask", "GetTask"]
+
+
+# --- a task that never ends: followed to a bound, not for ever ------------------------------------------
+
+
+async def test_a_task_left_working_is_given_up_on_after_the_idle_limit_across_reattachments():
+    from switchboard.a2a.errors import TimedOutError
+
+    working = Task(id=TASK, context_id=CTX, status=status(TaskState.WORKING, "at it"))
+    agent = Agent(
+        SendStreamingMessage=hanging([frame(working)]),
+        GetTask=rpc_result(v10.encode_task(working)),
+        SubscribeToTask=[hanging([frame(working)]) for _ in range(50)],  # a fresh stream each time
+    )
+    policy = FollowPolicy(stall_timeout=0.05, backoff=0.001, max_backoff=0.01, poll_interval=0.02, idle_limit=0.5)
+    http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
+    client = A2AClient(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
+    notices = []
+    with pytest.raises(TimedOutError) as caught:
+        async with asyncio.timeout(30):
+            async for event in follow_turn(client, new_message("go"), policy=policy):
+                if isinstance(event, Notice):
+                    notices.append(event.text)
+    await http.aclose()
+    assert caught.value.exit_code == 5
+    assert f"task {TASK} has not changed for 0.5 s (still working)" == caught.value.message
+    assert "GetTask" in agent.calls and "SubscribeToTask" in agent.calls
+
+
+async def test_a_polled_task_left_working_is_given_up_on_too():
+    from switchboard.a2a.errors import TimedOutError
+
+    working = Task(id=TASK, context_id=CTX, status=status(TaskState.WORKING))
+    agent = Agent(SendMessage=rpc_result(v10.encode_send_result(working)), GetTask=rpc_result(v10.encode_task(working)))
+    with pytest.raises(TimedOutError):
+        await asyncio.wait_for(follow_up(agent, FollowPolicy(poll_interval=0.02, idle_limit=0.2), streaming=False), 30)
+
+
+async def test_the_command_line_prints_a_state_read_again_once(capsys):
+    from types import SimpleNamespace
+
+    from switchboard.cli.commands import consume_turn
+    from switchboard.cli.render import Out
+
+    working = Task(id=TASK, context_id=CTX, status=status(TaskState.WORKING, "at it"))
+
+    async def events(view):
+        for event in (working, working, working, update(TaskState.COMPLETED, "done")):
+            view.apply(event)
+            yield event
+
+    view = TaskView()
+    await consume_turn(events(view), view, SimpleNamespace(output="text"), Out(), live=True)
+    out = capsys.readouterr().out
+    assert out.count("State: working") == 1 and out.count("State: completed") == 1

@@ -31,7 +31,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .client import A2AClient, StreamBrokenError
-from .errors import InvalidResponseError, ProtocolError, SwitchboardError, UnavailableError, UnreachableError
+from .errors import (
+    InvalidResponseError,
+    ProtocolError,
+    SwitchboardError,
+    TimedOutError,
+    UnavailableError,
+    UnreachableError,
+)
 from .model import Message, StatusUpdate, StreamEvent, Task, TaskState, TaskStatus
 from .turn import TaskView, same_status
 
@@ -62,6 +69,10 @@ class FollowPolicy:
     # keeps it open is given this long to send more (an event then goes on with the turn, judged at the end);
     # then the turn is taken as over. Short, since a person may be waiting to answer its question.
     close_grace: float = 3.0
+    # A task that stops moving (an agent whose executor died may leave it `working` for good) is followed this
+    # long past its last change, across re-attachments and polling, then given up on (TimedOutError naming it).
+    # None: for as long as it takes (a person watching can cancel; a workflow step has its own timeout).
+    idle_limit: float | None = None
 
     def delay(self, attempt: int) -> float:
         return min(self.max_backoff, self.backoff * 2 ** max(0, attempt - 1))
@@ -219,16 +230,47 @@ async def _lost_send(
     raise problem  # the agent has no task for it: the message never arrived
 
 
+class _Progress:
+    """When the task last changed, for FollowPolicy.idle_limit: looked at where the follower checks on it (each
+    reconciliation, each poll), never per event."""
+
+    def __init__(self, limit: float | None) -> None:
+        self.limit = limit
+        self.loop = asyncio.get_running_loop()
+        self.mark: tuple | None = None
+        self.since = self.loop.time()
+
+    def check(self, task: Task) -> None:
+        """Note `task` as seen now; TimedOutError when it has not changed for the limit."""
+        status = task.status
+        mark = (status.state, status.timestamp, status.message.message_id if status.message else None)
+        now = self.loop.time()
+        if mark != self.mark:
+            self.mark, self.since = mark, now
+        elif self.limit is not None and now - self.since >= self.limit:
+            raise TimedOutError(
+                f"task {task.id} has not changed for {self.limit:g} s (still {status.state.value})",
+                hint="The agent may have stopped working on it: cancel it, or wait and look again later.",
+            )
+
+
 async def poll_task(
-    client: A2AClient, task_id: str, policy: FollowPolicy, *, answered: TaskStatus | None = None
+    client: A2AClient,
+    task_id: str,
+    policy: FollowPolicy,
+    *,
+    answered: TaskStatus | None = None,
+    progress: _Progress | None = None,
 ) -> AsyncIterator[Task]:
     """get-task every poll interval until the turn is over; yields each snapshot whose state changed.
 
     `answered` is the interrupted status a follow-up answered: seen again, it is the agent not having taken the
-    answer yet, and the polling goes on."""
+    answer yet, and the polling goes on. Past the policy's idle_limit without a change, TimedOutError."""
     last = None
+    progress = progress or _Progress(policy.idle_limit)  # a follower going over to polling keeps its own
     while True:
         task = await _get_with_retry(client, task_id, policy)
+        progress.check(task)
         if last is None or task.status != last:
             yield task
         last = task.status
@@ -355,6 +397,7 @@ async def _follow(
         view.task_id = task_id
     attempts = 0
     reattached = False
+    progress = _Progress(policy.idle_limit)
     while True:
         problem: SwitchboardError | None = None
         events = _until_stall(source, watch)
@@ -434,10 +477,11 @@ async def _follow(
         if turn.over:
             yield Notice(f"reconciled with get-task: {task.status.state.value}")
             return
+        progress.check(task)
         attempts += 1
         if attempts > policy.max_reattach:
             yield Notice("the stream keeps dropping; polling instead", "warning")
-            async for polled in poll_task(client, view.task_id, policy, answered=view.answered):
+            async for polled in poll_task(client, view.task_id, policy, answered=view.answered, progress=progress):
                 view.apply(polled)
                 yield polled
             return

@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 from ..a2a.cancel import CONFIRM_WITHIN, cancel_and_confirm
 from ..a2a.errors import SwitchboardError, TimedOutError, UsageError
 from ..a2a.follow import FollowPolicy, Notice, follow_turn, poll_task
-from ..a2a.model import DataPart, FilePart, Message, Part, Task, TaskState, TextPart
-from ..a2a.turn import TaskView
+from ..a2a.model import DataPart, FilePart, Message, Part, StatusUpdate, Task, TaskState, TaskStatus, TextPart
+from ..a2a.turn import TaskView, same_status
 from ..a2a.user_input import check_message_texts
 from ..a2a.wire import v10
 from .context import Target, open_client, reply_command, split_target, task_command, warn
@@ -130,7 +130,10 @@ def naming_the_task(args: Any, target: Target, view: TaskView | None = None, tas
             command = f"`{pick_up(known)}`"
             if isinstance(exc, TimedOutError):
                 verb = "shows it" if command.startswith("`GET ") else "picks it up"
-                exc.hint = f"The task goes on at the agent: {command} {verb}."
+                exc.hint = f"The task goes on at the agent: {command} {verb}"
+                if not command.startswith("`GET "):  # the REST task API has no cancel
+                    exc.hint += f", `{task_command(args, target, 'cancel', known)}` stops it"
+                exc.hint += "."
             else:
                 exc.hint = (exc.hint + " " if exc.hint else "") + f"{command} shows where the task is."
         raise
@@ -141,6 +144,19 @@ def naming_the_task(args: Any, target: Target, view: TaskView | None = None, tas
                 print(f"Context ID: {view.context_id}", file=sys.stderr)
             print(f"The task goes on at the agent: {pick_up(view.task_id)}", file=sys.stderr)
         raise
+
+
+# Without --timeout, a task that stops changing is followed this long past its last change, then given up on with
+# its id and how to pick it up or cancel it (an agent whose executor died can leave a task working for good).
+IDLE_LIMIT = 600.0
+
+
+def follow_policy(args: Any) -> FollowPolicy:
+    """How the command line follows a task: --poll-interval, and the idle bound unless --timeout bounds it all."""
+    return FollowPolicy(
+        poll_interval=getattr(args, "poll_interval", None) or FollowPolicy.poll_interval,
+        idle_limit=None if args.timeout is not None else IDLE_LIMIT,
+    )
 
 
 def warn_outcome(state: TaskState | None) -> None:
@@ -159,8 +175,12 @@ async def folded(events: AsyncIterator, view: TaskView) -> AsyncIterator:
 
 
 async def consume_turn(events: AsyncIterator, view: TaskView, args: Any, out: Out, *, live: bool) -> TaskView:
-    """Read a turn whose events follow_turn folds into `view`; under --stream print each one as it arrives."""
+    """Read a turn whose events follow_turn folds into `view`; under --stream print each one as it arrives.
+
+    In text, a task read again that reports the status already printed (a re-attachment's get-task, a poll) is
+    not printed again: each state once. JSON lines keep every event, as received."""
     noted = 0
+    printed: TaskStatus | None = None
     async for event in events:
         if isinstance(event, Notice):
             warn(event.text)
@@ -171,8 +191,10 @@ async def consume_turn(events: AsyncIterator, view: TaskView, args: Any, out: Ou
         if live:
             if args.output == "json":
                 out.json_line(stream_response(event))
-            else:
+            elif not (isinstance(event, Task) and same_status(event.status, printed)):
                 render_event(out, event)
+            if isinstance(event, Task | StatusUpdate):
+                printed = event.status
     return view
 
 
@@ -261,7 +283,7 @@ async def _send(client, message: Message, view: TaskView, args: Any, target, out
             view.apply(result)
         print_result(out, args, reply_command(args, target), result)
         return
-    policy = FollowPolicy(poll_interval=args.poll_interval)
+    policy = follow_policy(args)
     streaming = None if args.stream else False
     with naming_the_task(args, target, view, task_id=args.task_id):
         async with deadline(args.timeout, "the task"):
@@ -302,7 +324,7 @@ async def task_get(args: Any) -> int:
         if args.wait:
             with naming_the_task(args, target, task_id=task_id):
                 async with deadline(args.timeout, f"task {task_id}"):
-                    snapshots = poll_task(client, task_id, FollowPolicy(poll_interval=args.poll_interval))
+                    snapshots = poll_task(client, task_id, follow_policy(args))
                     async for _ in snapshots:  # until the turn is over
                         pass
         task = await client.get_task(task_id, history_length=args.history)
@@ -348,7 +370,7 @@ async def task_subscribe(args: Any) -> int:
         view = TaskView()
         with naming_the_task(args, target, task_id=task_id):
             async with deadline(args.timeout, f"task {task_id}"):
-                turn = follow_turn(client, task_id=task_id, streaming=True, view=view)
+                turn = follow_turn(client, task_id=task_id, streaming=True, policy=follow_policy(args), view=view)
                 await consume_turn(turn, view, args, out, live=args.stream)
         if args.stream:
             if args.output == "text":
