@@ -15,12 +15,14 @@ import httpx
 from .a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, Credentials, credentials_from_env
 from .a2a.cancel import CancelOutcome, cancel_and_confirm
 from .a2a.cards import ResolvedCard, fetch_card
-from .a2a.client import A2AClient
+from .a2a.client import connect, transport_for
 from .a2a.errors import UsageError
-from .a2a.follow import FollowPolicy, TurnEvent, follow_turn
+from .a2a.follow import FollowPolicy, TurnEvent, find_task_for_message, follow_turn
 from .a2a.model import AgentCard, Message, Task, TextPart
 from .a2a.tap import Tap
 from .a2a.tasks_api import TasksApiClient
+from .a2a.transports.base import Transport
+from .a2a.wire.common import Notes
 from .agents import AgentEntry
 
 
@@ -44,28 +46,33 @@ def known_secrets(entry: AgentEntry | None) -> list[str]:
 @dataclass
 class AgentLink:
     name: str
-    a2a: A2AClient | None = None
+    transport: Transport | None = None
     tasks: TasksApiClient | None = None
     streaming: bool | None = None  # A2A: None streams when the card offers it; False polls
 
     @property
     def card(self) -> AgentCard | None:
-        return self.a2a.card if self.a2a else None
+        return self.transport.card if self.transport else None
+
+    @property
+    def notes(self) -> Notes:
+        """What the transport noted about the agent: card lint, decoding oddities, retries outside a turn."""
+        return self.transport.notes if self.transport else self.tasks.notes
 
     @property
     def protocol_label(self) -> str:
-        if self.a2a is None:
+        if self.transport is None:
             return "tasks API"
-        return "1.0" if self.a2a.endpoint.version == "1.0" else "0.3 legacy"
+        return "1.0" if self.transport.endpoint.version == "1.0" else "0.3 legacy"
 
     @property
     def takes_files(self) -> bool:
-        return self.a2a is not None
+        return self.transport is not None
 
     def follow(self, message: Message, policy: FollowPolicy | None = None) -> AsyncIterator[TurnEvent]:
         """Send `message` and yield the turn's events until it ends."""
-        if self.a2a is not None:
-            return follow_turn(self.a2a, message, streaming=self.streaming, policy=policy)
+        if self.transport is not None:
+            return follow_turn(self.transport, message, streaming=self.streaming, policy=policy)
         if any(not isinstance(p, TextPart) for p in message.parts):
             raise UsageError(f"{self.name} speaks the REST task API, which takes text only")
         text = "".join(p.text for p in message.parts if isinstance(p, TextPart))
@@ -73,25 +80,31 @@ class AgentLink:
 
     def resume(self, task_id: str, policy: FollowPolicy | None = None) -> AsyncIterator[TurnEvent]:
         """Re-attach to a task that is still running."""
-        if self.a2a is not None:
-            return follow_turn(self.a2a, task_id=task_id, streaming=self.streaming, policy=policy)
+        if self.transport is not None:
+            return follow_turn(self.transport, task_id=task_id, streaming=self.streaming, policy=policy)
         return self.tasks.follow(task_id)
 
     async def get_task(self, task_id: str) -> Task:
         """The task as the agent has it now."""
-        if self.a2a is not None:
-            return await self.a2a.get_task(task_id)
+        if self.transport is not None:
+            return await self.transport.get_task(task_id)
         return await self.tasks.get_task(task_id)
+
+    async def find_task(self, message_id: str) -> str | None:
+        """The task the agent made for a message whose answer never arrived (None when it cannot tell)."""
+        if self.transport is None:
+            return None
+        return await find_task_for_message(self.transport, message_id)
 
     async def cancel(self, task_id: str, *, confirm_within: float | None = None) -> CancelOutcome:
         """Cancel the task, confirmed by the state the agent then reports (see a2a/cancel.py)."""
-        if self.a2a is None:
+        if self.transport is None:
             raise UsageError("the REST task API has no cancel", hint="Let the task finish or leave it.")
-        return await cancel_and_confirm(self.a2a, task_id, confirm_within=confirm_within)
+        return await cancel_and_confirm(self.transport, task_id, confirm_within=confirm_within)
 
     async def aclose(self) -> None:
-        if self.a2a is not None:
-            await self.a2a.aclose()
+        if self.transport is not None:
+            await self.transport.aclose()
         if self.tasks is not None:
             await self.tasks.aclose()
 
@@ -155,7 +168,7 @@ async def open_link(
         trust_interface_origin=entry.trust_interface_origin,
     )
     if cards is not None:
-        a2a = A2AClient.from_resolved(await cards.get(entry, http, tap), **options)
+        transport = transport_for(await cards.get(entry, http, tap), **options)
     else:
-        a2a = await A2AClient.connect(entry.url, card_headers=entry.headers or None, **options)
-    return AgentLink(entry.name, a2a=a2a, streaming=streaming)
+        transport = await connect(entry.url, card_headers=entry.headers or None, **options)
+    return AgentLink(entry.name, transport=transport, streaming=streaming)

@@ -280,7 +280,7 @@ def test_cli_legacy_card_and_two_turns(cli):
     done = cli("send", "legacy", "--task-id", first["Task ID"], "--context-id", first["Context ID"], "c")
     assert fields(done.stdout)["State"] == "completed" and "72 f = 22.2222 c" in done.stdout
     refused = cli("send", "legacy", "72 f", "--a2a-version", "1.0")
-    assert refused.returncode == 1 and "0.3" in refused.stderr
+    assert refused.returncode == 2 and "it offers 0.3" in refused.stderr  # a usage error: the version asked for
 
 
 def test_cli_tasks_agent_round_trip(cli):

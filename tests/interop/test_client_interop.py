@@ -14,22 +14,24 @@ import pytest
 
 from switchboard.a2a.auth import Credentials
 from switchboard.a2a.cards import fetch_card
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import connect as connect_to
+from switchboard.a2a.client import new_message
 from switchboard.a2a.errors import CardNotFoundError, CredentialsMissingError, ProtocolError
 from switchboard.a2a.follow import FollowPolicy, Notice, follow_turn
 from switchboard.a2a.http import new_http_client
 from switchboard.a2a.model import DataPart, FilePart, Message, Task, TaskState, TextPart
 from switchboard.a2a.tap import Tap
+from switchboard.a2a.transports.base import Transport
 from switchboard.a2a.turn import TaskView
 
 FAST = FollowPolicy(poll_interval=0.1, backoff=0.05, max_backoff=0.2)
 
 
-async def connect(server, **kwargs) -> A2AClient:
-    return await A2AClient.connect(server.url, **kwargs)
+async def connect(server, **kwargs) -> Transport:
+    return await connect_to(server.url, **kwargs)
 
 
-async def turn(client: A2AClient, message=None, **kwargs) -> tuple[TaskView, list]:
+async def turn(client: Transport, message=None, **kwargs) -> tuple[TaskView, list]:
     view, events = TaskView(), []
     async for event in follow_turn(client, message, policy=FAST, **kwargs):
         events.append(event)

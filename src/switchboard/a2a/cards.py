@@ -20,15 +20,24 @@ from .wire.common import Notes, WireFormatError, shallow
 CARD_PATH = "/.well-known/agent-card.json"
 LEGACY_CARD_PATH = "/.well-known/agent.json"  # the <= 0.2.x path; sdk 0.3 still serves it
 SUPPORTED_VERSIONS = ("1.0", "0.3")
+# How a binding is named in cards (`protocolBinding`), and for people.
+JSONRPC, HTTP_JSON, GRPC = "JSONRPC", "HTTP+JSON", "GRPC"
+BINDING_NAMES = {JSONRPC: "JSON-RPC", HTTP_JSON: "HTTP+JSON", GRPC: "gRPC"}
 
 
 @dataclass(frozen=True)
 class Endpoint:
-    """Where and how to talk to an agent: one JSON-RPC interface and its wire version."""
+    """Where and how to talk to an agent: one interface of its card, its binding and wire version."""
 
     url: str
     version: str  # "1.0" or "0.3"
     tenant: str | None = None
+    binding: str = JSONRPC
+
+    @property
+    def label(self) -> str:
+        """`JSON-RPC 1.0`, `HTTP+JSON 0.3`: what is spoken, for people."""
+        return f"{BINDING_NAMES.get(self.binding, self.binding)} {self.version}"
 
 
 @dataclass
@@ -154,12 +163,12 @@ def wire_version(protocol_version: str | None) -> str | None:
     return None
 
 
-def choose_endpoint(card: AgentCard, prefer_version: str | None = None) -> Endpoint:
+def choose_endpoint(card: AgentCard, prefer_version: str | None = None, *, binding: str = JSONRPC) -> Endpoint:
     """The first JSON-RPC interface at protocol 1.0, else 0.3; or exactly `prefer_version` when given.
 
     Legacy cards speak the 0.3 wire at `url`, including 0.2.x cards (the same wire).
     """
-    jsonrpc = [i for i in card.interfaces if i.binding.upper() == "JSONRPC"]
+    jsonrpc = [i for i in card.interfaces if i.binding.upper() == binding]
     # A version asked for by name is required, not a preference: silently using another would surprise.
     order = [prefer_version] if prefer_version else list(SUPPORTED_VERSIONS)
     if card.shape == "legacy":
@@ -167,7 +176,7 @@ def choose_endpoint(card: AgentCard, prefer_version: str | None = None) -> Endpo
     for version in order:
         for iface in jsonrpc:
             if wire_version(iface.protocol_version) == version:
-                return Endpoint(iface.url, version, iface.tenant)
+                return Endpoint(iface.url, version, iface.tenant, binding)
     offered = ", ".join(f"{i.binding} {i.protocol_version}" for i in card.interfaces) or "no interfaces"
     spoken = sorted({v for i in jsonrpc if (v := wire_version(i.protocol_version))}, reverse=True)
     if prefer_version and spoken:

@@ -125,13 +125,13 @@ def make_tap(args: Any, entry: AgentEntry | None) -> Tap:
 
 
 async def open_client(args: Any, target: Target, *, correlation_id: str | None = None):
-    """Fetch the card and build an A2AClient for the target (notes go to stderr as warnings)."""
-    from ..a2a.client import A2AClient
+    """Fetch the card and build the transport for the target (notes go to stderr as warnings)."""
+    from ..a2a.client import connect
 
     credentials = credentials_for(args, target.entry)
     tap = make_tap(args, target.entry)
     tap.redactor.add(*credentials.secrets)
-    return await A2AClient.connect(
+    return await connect(
         target.ref,
         tap=tap,
         credentials=credentials,
