@@ -11,12 +11,13 @@ from typing import Any
 
 import httpx
 
-from .cards import ResolvedCard, fetch_card
+from .cards import HTTP_JSON, ResolvedCard, choose_endpoint, fetch_card
 from .http import DEFAULT_RETRY, new_http_client
 from .model import Message, Part, Role, TextPart
 from .tap import Tap
 from .transports.base import Transport
 from .transports.jsonrpc import JsonRpcTransport
+from .transports.rest import RestTransport
 
 
 def new_message(
@@ -39,9 +40,14 @@ def new_message(
     )
 
 
-def transport_for(resolved: ResolvedCard, **kwargs: Any) -> Transport:
-    """The transport for a card already read; its notes (what reading the card met) become the transport's."""
-    transport = JsonRpcTransport(resolved.card, card_url=resolved.card_url, **kwargs)
+def transport_for(
+    resolved: ResolvedCard, *, prefer_version: str | None = None, binding: str | None = None, **kwargs: Any
+) -> Transport:
+    """The transport for a card already read (see choose_endpoint for which interface, and what may be forced);
+    its notes (what reading the card met) become the transport's."""
+    endpoint = choose_endpoint(resolved.card, prefer_version, binding=binding)
+    kind = RestTransport if endpoint.binding == HTTP_JSON else JsonRpcTransport
+    transport = kind(resolved.card, card_url=resolved.card_url, endpoint=endpoint, **kwargs)
     for note in resolved.notes:
         transport.note(note)
     return transport

@@ -148,8 +148,8 @@ class HttpTransport(Transport):
         (without query, so no credential in it) for messages."""
 
     @abstractmethod
-    def _answer(self, url: str, status: int, text: str) -> Any:
-        """A whole answer: the result it carries, or the error it reports, raised."""
+    def _answer(self, op: str, url: str, status: int, text: str) -> Any:
+        """A whole answer to `op`: the result it carries, or the error it reports, raised."""
 
     @abstractmethod
     def _frame(self, event_name: str, data: str) -> StreamEvent | None:
@@ -195,7 +195,7 @@ class HttpTransport(Transport):
 
     async def _call(self, op: str, params: dict[str, Any]) -> Any:
         response, _, url = await self._open(op, params, self.ACCEPT_JSON, stream=False)
-        return self._answer(url, response.status_code, response.text)
+        return self._answer(op, url, response.status_code, response.text)
 
     async def _call_bounded(
         self, op: str, params: dict[str, Any], bound: int, *, timeout: httpx.Timeout | float | None = None
@@ -207,7 +207,7 @@ class HttpTransport(Transport):
         text = answer.content.decode(response.encoding or "utf-8", errors="replace")
         if not 200 <= response.status_code < 300:
             text = text[:4096]
-        return self._answer(url, response.status_code, text), answer.size if answer.skimmed else None
+        return self._answer(op, url, response.status_code, text), answer.size if answer.skimmed else None
 
     # --- operations ------------------------------------------------------------------------------------
 
@@ -333,7 +333,7 @@ class HttpTransport(Transport):
                 await response.aread()
                 if tap:
                     tap.response(exchange, response.status_code, header_pairs(response.headers), response.content)
-                result = self._answer(url, response.status_code, response.text)
+                result = self._answer(op, url, response.status_code, response.text)
                 yield self._decode(self.codec.decode_event, result, "the stream result")
                 return
             if tap:

@@ -72,7 +72,7 @@ class JsonRpcTransport(HttpTransport):
         )
         return response, exchange, url
 
-    def _answer(self, url: str, status: int, text: str) -> Any:
+    def _answer(self, op: str, url: str, status: int, text: str) -> Any:
         if status != 200:
             raise self._status_error(url, status, text)
         return self._result(parse_json(url, text))
