@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..a2a.cancel import CONFIRM_WITHIN, cancel_and_confirm
+from ..a2a.cancel import CONFIRM_WITHIN
 from ..a2a.errors import TimedOutError, UsageError
-from ..a2a.follow import FollowPolicy, Notice, follow_turn, poll_task
+from ..a2a.follow import FollowPolicy, Notice
 from ..a2a.model import DataPart, FilePart, Message, Part, Task, TaskState, TextPart
 from ..a2a.turn import TaskView
 from ..a2a.wire import v10
-from .context import open_client, reply_command, split_target, warn
+from .context import open_agent, reply_command, split_target, warn
 from .render import (
     Out,
     render_card,
@@ -115,14 +115,6 @@ def warn_outcome(state: TaskState | None) -> None:
         warn(f"the task is waiting: {state.value}")
 
 
-async def folded(events: AsyncIterator, view: TaskView) -> AsyncIterator:
-    """Fold each event into `view` before passing it on, as follow_turn does for A2A agents."""
-    async for event in events:
-        if not isinstance(event, Notice):
-            view.apply(event)
-        yield event
-
-
 async def consume_turn(events: AsyncIterator, view: TaskView, args: Any, out: Out, *, live: bool) -> TaskView:
     """Read a turn whose events follow_turn folds into `view`; under --stream print each one as it arrives."""
     noted = 0
@@ -162,8 +154,8 @@ async def card_get(args: Any) -> int:
     target = split_target(args, [args.agent] if args.agent else [], 0)
     out = Out()
     if args.extended:
-        async with await open_client(args, target) as client:
-            card, card_url = await client.extended_card(), client.card_url
+        async with await open_agent(args, target) as link:
+            card, card_url = await link.extended_card(), link.card_url
     else:
         async with new_http_client(args.timeout) as http:
             tap = make_tap(args, target.entry)
@@ -186,24 +178,21 @@ async def send(args: Any) -> int:
     parts = build_parts(target.args, args.parts)
     if not parts:
         raise UsageError("nothing to send", hint="Give the text after the agent, or --text/--file/--data.")
-    if target.entry and target.entry.protocol == "tasks":
-        from .tasks_api import send_tasks_api
-
-        return await send_tasks_api(args, target, parts)
     from ..a2a.client import new_message
 
     message = new_message(parts, task_id=args.task_id, context_id=args.context_id, metadata=_metadata(args.metadata))
     out = Out()
-    async with await open_client(args, target, correlation_id=args.correlation_id) as client:
+    # Without --stream the turn is polled: the output is the task at its end, so there is nothing to stream for.
+    streaming = None if args.stream else False
+    async with await open_agent(args, target, correlation_id=args.correlation_id, streaming=streaming) as link:
         if args.no_wait:
-            result = await client.send(message, blocking=False)
+            result = await link.send(message, blocking=False)
             print_result(out, args, reply_command(args, target), result)
             return 0
         policy = FollowPolicy(poll_interval=args.poll_interval)
-        streaming = None if args.stream else False
         async with deadline(args.timeout, "the task"):
             view = TaskView()
-            turn = follow_turn(client, message, streaming=streaming, policy=policy, view=view)
+            turn = link.follow(message, policy, view=view)
             await consume_turn(turn, view, args, out, live=args.stream)
         if args.stream:
             if args.output == "text":
@@ -233,13 +222,11 @@ async def task_get(args: Any) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
     out = Out()
-    async with await open_client(args, target) as client:
+    async with await open_agent(args, target) as link:
         if args.wait:
             async with deadline(args.timeout, f"task {task_id}"):
-                snapshots = poll_task(client, task_id, FollowPolicy(poll_interval=args.poll_interval))
-                async for _ in snapshots:  # until the turn is over
-                    pass
-        task = await client.get_task(task_id, history_length=args.history)
+                await link.wait(task_id, FollowPolicy(poll_interval=args.poll_interval))
+        task = await link.get_task(task_id, history_length=args.history)
     _print_task(out, args, reply_command(args, target), task)
     return 0
 
@@ -258,10 +245,10 @@ async def task_cancel(args: Any) -> int:
     task_id = target.args[0]
     # --timeout, when given, replaces the cancel's own long wait (the agent answers with the whole task).
     async with (
-        await open_client(args, target) as client,
+        await open_agent(args, target) as link,
         deadline(args.timeout, f"the answer to canceling task {task_id}"),
     ):
-        outcome = await cancel_and_confirm(client, task_id, timeout=args.timeout)
+        outcome = await link.cancel(task_id, timeout=args.timeout)
     _print_task(Out(), args, reply_command(args, target), outcome.task)
     if not outcome.confirmed:
         # The request went through, its effect is not seen yet: the job is not done, as with a timeout.
@@ -277,16 +264,16 @@ async def task_subscribe(args: Any) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
     out = Out()
-    async with await open_client(args, target) as client:
+    async with await open_agent(args, target) as link:
         async with deadline(args.timeout, f"task {task_id}"):
             view = TaskView()
-            turn = follow_turn(client, task_id=task_id, streaming=True, view=view)
+            turn = link.resume(task_id, streaming=True, view=view)
             await consume_turn(turn, view, args, out, live=args.stream)
         if args.stream:
             if args.output == "text":
                 print_summary(out, args, reply_command(args, target), view)
         else:
-            _print_task(out, args, reply_command(args, target), await client.get_task(task_id))
+            _print_task(out, args, reply_command(args, target), await link.get_task(task_id))
         warn_outcome(view.state)
     return 0
 
@@ -305,8 +292,8 @@ def _state_arg(value: str | None) -> TaskState | None:
 async def task_list(args: Any) -> int:
     target = split_target(args, args.words, 0)
     out = Out()
-    async with await open_client(args, target) as client:
-        page = await client.list_tasks(
+    async with await open_agent(args, target) as link:
+        page = await link.list_tasks(
             context_id=args.context_id,
             state=_state_arg(args.state),
             page_size=args.page_size,
