@@ -8,16 +8,17 @@ import asyncio
 
 from serve_support import EXAMPLES, WORKFLOWS, records, restart, wait_for
 
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.follow import FollowPolicy, Notice, follow_turn
 from switchboard.a2a.model import TaskState
+from switchboard.a2a.transports.base import Transport
 from switchboard.a2a.turn import TaskView
 from switchboard.workflow.journal import read_run
 
 FAST = FollowPolicy(poll_interval=0.1, backoff=0.05, max_backoff=0.2)
 
 
-async def turn(client: A2AClient, message=None, view: TaskView | None = None, **kwargs) -> TaskView:
+async def turn(client: Transport, message=None, view: TaskView | None = None, **kwargs) -> TaskView:
     view = view or TaskView()
     async for event in follow_turn(client, message, policy=FAST, **kwargs):
         if not isinstance(event, Notice):
@@ -32,7 +33,7 @@ def kinds(served, run_id: str) -> list[str]:
 async def test_kill_9_mid_run_then_start_again_the_same_task_goes_on_to_its_end(serve, fleet):
     served = serve(str(WORKFLOWS / "long.yaml"))
     url = served.url("long")
-    async with await A2AClient.connect(url) as client:
+    async with await connect(url) as client:
         started = await client.send(new_message("tides"), blocking=False)
     run_id, context_id = started.id, started.context_id
     # The first step done, the long one running at the researcher: kill the server, no clean-up of any kind.
@@ -42,7 +43,7 @@ async def test_kill_9_mid_run_then_start_again_the_same_task_goes_on_to_its_end(
 
     again = await asyncio.to_thread(restart, served)
     assert run_id in again.text  # "Resumed from their journals: ..."
-    async with await A2AClient.connect(url) as client:
+    async with await connect(url) as client:
         task = await client.get_task(run_id)
         assert task.context_id == context_id
         assert task.status.state in (TaskState.WORKING, TaskState.COMPLETED)
@@ -62,7 +63,7 @@ async def test_kill_9_mid_run_then_start_again_the_same_task_goes_on_to_its_end(
     assert requested == ["hello", "research"]
     run = read_run(run_id, again.journal_dir)
     assert run.steps["research"].task_id == research_task
-    async with await A2AClient.connect(fleet.agent("researcher").url) as researcher:
+    async with await connect(fleet.agent("researcher").url) as researcher:
         at_agent = await researcher.get_task(research_task)
     assert at_agent.status.state is TaskState.COMPLETED
 
@@ -70,12 +71,12 @@ async def test_kill_9_mid_run_then_start_again_the_same_task_goes_on_to_its_end(
 async def test_kill_9_while_a_question_waits_then_the_answer_goes_on_after_the_restart(serve):
     served = serve(str(EXAMPLES / "interview.yaml"))
     url = served.url("interview")
-    async with await A2AClient.connect(url) as client:
+    async with await connect(url) as client:
         view = await turn(client, new_message("hello"))
     assert view.state is TaskState.INPUT_REQUIRED
     served.kill()
     again = await asyncio.to_thread(restart, served)
-    async with await A2AClient.connect(url) as client:
+    async with await connect(url) as client:
         task = await client.get_task(view.task_id)
         assert task.status.state is TaskState.INPUT_REQUIRED  # rebuilt from the journal: the question still open
         assert task.status.message.text == "What is your name?"
@@ -93,13 +94,13 @@ async def test_kill_9_while_a_question_waits_then_the_answer_goes_on_after_the_r
 async def test_finished_tasks_are_still_there_after_a_restart_and_listed(serve):
     served = serve(str(WORKFLOWS / "one-echo.yaml"))
     url = served.url("one-echo")
-    async with await A2AClient.connect(url) as client:
+    async with await connect(url) as client:
         done = await turn(client, new_message("hi there", context_id="ctx-kept"))
     assert done.state is TaskState.COMPLETED
     served.interrupt()
     again = await asyncio.to_thread(restart, served)
     assert "Resumed" not in again.text  # nothing was in flight
-    async with await A2AClient.connect(url) as client:
+    async with await connect(url) as client:
         task = await client.get_task(done.task_id)
         page = await client.list_tasks()
     assert task.status.state is TaskState.COMPLETED and task.context_id == "ctx-kept"

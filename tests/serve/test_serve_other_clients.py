@@ -18,7 +18,7 @@ from a2a.types import a2a_pb2 as pb
 from google.protobuf.json_format import MessageToDict
 from serve_support import EXAMPLES, REPO, WORKFLOWS, records, restart, serve_env, wait_for
 
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.follow import FollowPolicy, Notice, follow_turn
 from switchboard.a2a.model import TaskState
 from switchboard.a2a.turn import TaskView
@@ -159,7 +159,7 @@ async def test_python_sdk_without_the_key_is_refused_and_with_it_served(serve, h
 
 async def test_our_client_over_v03_streams_the_run_and_answers_a_question(serve):
     served = serve(str(EXAMPLES / "briefing.yaml"), str(EXAMPLES / "interview.yaml"))
-    async with await A2AClient.connect(served.url("briefing"), prefer_version="0.3") as client:
+    async with await connect(served.url("briefing"), prefer_version="0.3") as client:
         assert client.endpoint.version == "0.3"
         view = TaskView()
         async for event in follow_turn(client, new_message("tides"), policy=FAST):
@@ -167,7 +167,7 @@ async def test_our_client_over_v03_streams_the_run_and_answers_a_question(serve)
                 view.apply(event)
     assert view.state is TaskState.COMPLETED
     assert view.artifacts["draft/draft"].text.startswith("# Tides")
-    async with await A2AClient.connect(served.url("interview"), prefer_version="0.3") as client:
+    async with await connect(served.url("interview"), prefer_version="0.3") as client:
         view = TaskView()
         for text in ("hi", "Ada", "1"):
             message = new_message(text, task_id=view.task_id, context_id=view.context_id)

@@ -9,16 +9,17 @@ import json
 
 from serve_support import EXAMPLES, WORKFLOWS, cli, fields, records
 
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.follow import FollowPolicy, Notice, follow_turn
 from switchboard.a2a.model import ArtifactUpdate, DataPart, StatusUpdate, Task, TaskState, TextPart
+from switchboard.a2a.transports.base import Transport
 from switchboard.a2a.turn import TaskView
 from switchboard.workflow.journal import read_run
 
 FAST = FollowPolicy(poll_interval=0.1, backoff=0.05, max_backoff=0.2)
 
 
-async def turn(client: A2AClient, message=None, **kwargs) -> tuple[TaskView, list]:
+async def turn(client: Transport, message=None, **kwargs) -> tuple[TaskView, list]:
     view, events = TaskView(), []
     async for event in follow_turn(client, message, policy=FAST, **kwargs):
         events.append(event)
@@ -34,7 +35,7 @@ def statuses(events: list) -> list[dict]:
 
 async def test_the_card_says_what_the_workflow_is_and_how_to_call_it(serve):
     served = serve(str(EXAMPLES / "briefing.yaml"))
-    async with await A2AClient.connect(served.url("briefing")) as client:
+    async with await connect(served.url("briefing")) as client:
         card = client.card
     assert card.name == "briefing"
     assert card.description.startswith("Research a topic")
@@ -59,7 +60,7 @@ async def test_the_card_says_what_the_workflow_is_and_how_to_call_it(serve):
 
 async def test_a_fan_out_fan_in_run_streams_as_the_task_to_completed(serve, home):
     served = serve(str(EXAMPLES / "briefing.yaml"))
-    async with await A2AClient.connect(served.url("briefing")) as client:
+    async with await connect(served.url("briefing")) as client:
         view, events = await turn(client, new_message("solar sails", context_id="ctx-of-the-caller"))
     assert view.state is TaskState.COMPLETED
     assert view.context_id == "ctx-of-the-caller"  # the caller's context is kept
@@ -108,7 +109,7 @@ async def test_the_command_line_streams_a_served_run_and_gets_it_back(serve, hom
 
 async def test_cancel_mid_run_cancels_the_run_and_the_delegate_at_its_agent(serve, agents_file, fleet):
     served = serve(str(WORKFLOWS / "long.yaml"))
-    async with await A2AClient.connect(served.url("long")) as client:
+    async with await connect(served.url("long")) as client:
         events: list = []
         view = TaskView()
 
@@ -135,14 +136,14 @@ async def test_cancel_mid_run_cancels_the_run_and_the_delegate_at_its_agent(serv
     assert run.status == "canceled"
     research = run.steps["research"]
     assert research.status == "canceled"
-    async with await A2AClient.connect(fleet.agent("researcher").url) as researcher:
+    async with await connect(fleet.agent("researcher").url) as researcher:
         at_agent = await researcher.get_task(research.task_id)
     assert at_agent.status.state is TaskState.CANCELED
 
 
 async def test_a_failure_ends_the_task_failed_with_the_engine_code_and_message(serve):
     served = serve(str(WORKFLOWS / "fail.yaml"))
-    async with await A2AClient.connect(served.url("fail")) as client:
+    async with await connect(served.url("fail")) as client:
         view, _ = await turn(client, new_message("go"))
     assert view.state is TaskState.FAILED
     message = view.status.message
@@ -154,7 +155,7 @@ async def test_a_failure_ends_the_task_failed_with_the_engine_code_and_message(s
 
 async def test_missing_and_unknown_inputs_reject_the_task_naming_them(serve, home):
     served = serve(str(EXAMPLES / "briefing.yaml"))
-    async with await A2AClient.connect(served.url("briefing")) as client:
+    async with await connect(served.url("briefing")) as client:
         missing = await client.send(new_message([DataPart(data={"inputs": {"distance": "3 km"}})]))
         unknown = await client.send(new_message([DataPart(data={"topic": "tides", "colour": "blue", "n": 3})]))
     assert isinstance(missing, Task) and missing.status.state is TaskState.REJECTED
@@ -169,7 +170,7 @@ async def test_missing_and_unknown_inputs_reject_the_task_naming_them(serve, hom
 
 async def test_data_inputs_take_json_values_as_json_text(serve):
     served = serve(str(WORKFLOWS / "one-echo.yaml"))
-    async with await A2AClient.connect(served.url("one-echo")) as client:
+    async with await connect(served.url("one-echo")) as client:
         view, _ = await turn(client, new_message([DataPart(data={"inputs": {"text": {"n": 3, "ok": True}}})]))
         plain, _ = await turn(client, new_message([DataPart(data={"text": 42})]))
     assert view.state is TaskState.COMPLETED
@@ -180,7 +181,7 @@ async def test_data_inputs_take_json_values_as_json_text(serve):
 
 async def test_the_callers_correlation_id_is_the_runs_and_every_delegates_parent_id(serve, fleet):
     served = serve(str(EXAMPLES / "briefing.yaml"))
-    async with await A2AClient.connect(served.url("briefing"), correlation_id="trace-42") as client:
+    async with await connect(served.url("briefing"), correlation_id="trace-42") as client:
         view, _ = await turn(client, new_message("tides"))
     assert view.state is TaskState.COMPLETED
     run = read_run(view.task_id, served.journal_dir)
@@ -188,7 +189,7 @@ async def test_the_callers_correlation_id_is_the_runs_and_every_delegates_parent
     requested = [r for r in records(served.journal_dir, view.task_id) if r["type"] == "StepRequested"]
     assert {r["correlationId"] for r in requested} == {f"{view.task_id}:delegate:{s}" for s in run.steps}
     # The writer keeps the message it got: its metadata carries both ids.
-    async with await A2AClient.connect(fleet.agent("writer").url) as writer:
+    async with await connect(fleet.agent("writer").url) as writer:
         task = await writer.get_task(run.steps["draft"].task_id, history_length=10)
     first = task.history[0]
     assert first.metadata["parentId"] == "trace-42"

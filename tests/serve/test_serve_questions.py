@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from serve_support import EXAMPLES, WORKFLOWS, cli, fields, records, wait_for
 
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.follow import FollowPolicy, Notice, follow_turn
 from switchboard.a2a.model import DataPart, StatusUpdate, TaskState
+from switchboard.a2a.transports.base import Transport
 from switchboard.a2a.turn import TaskView
 
 FAST = FollowPolicy(poll_interval=0.1, backoff=0.05, max_backoff=0.2)
 
 
-async def turn(client: A2AClient, message, view: TaskView | None = None) -> tuple[TaskView, list]:
+async def turn(client: Transport, message, view: TaskView | None = None) -> tuple[TaskView, list]:
     view, events = view or TaskView(), []
     async for event in follow_turn(client, message, policy=FAST):
         events.append(event)
@@ -30,7 +31,7 @@ def reply(view: TaskView, text: str, **metadata: str):
 
 async def test_an_interactive_step_is_answered_through_the_served_task(serve):
     served = serve(str(EXAMPLES / "interview.yaml"))
-    async with await A2AClient.connect(served.url("interview")) as client:
+    async with await connect(served.url("interview")) as client:
         view, _ = await turn(client, new_message("hello"))
         assert view.state is TaskState.INPUT_REQUIRED
         asked = view.status.message
@@ -72,7 +73,7 @@ async def test_the_command_line_answers_a_served_question_with_the_resume_line(s
 
 async def test_two_questions_at_once_go_one_at_a_time_oldest_first_and_an_answer_picks_its_step(serve):
     served = serve(str(WORKFLOWS / "two-questions.yaml"))
-    async with await A2AClient.connect(served.url("two-questions")) as client:
+    async with await connect(served.url("two-questions")) as client:
         view, _ = await turn(client, new_message("go"))
         assert view.state is TaskState.INPUT_REQUIRED
         shown = view.status.message.metadata["step"]
@@ -105,7 +106,7 @@ async def test_two_questions_at_once_go_one_at_a_time_oldest_first_and_an_answer
 
 async def test_an_answer_naming_a_step_that_does_not_wait_shows_the_question_again_and_says_why(serve):
     served = serve(str(EXAMPLES / "interview.yaml"))
-    async with await A2AClient.connect(served.url("interview")) as client:
+    async with await connect(served.url("interview")) as client:
         view, _ = await turn(client, new_message("hello"))
         view, _ = await turn(client, reply(view, "Ada", step="welcome"), view)
         assert view.state is TaskState.INPUT_REQUIRED
@@ -118,7 +119,7 @@ async def test_an_answer_naming_a_step_that_does_not_wait_shows_the_question_aga
 
 async def test_auth_required_passes_through_and_its_answer_is_never_journaled(serve):
     served = serve(str(WORKFLOWS / "vault.yaml"))
-    async with await A2AClient.connect(served.url("vault")) as client:
+    async with await connect(served.url("vault")) as client:
         view, _ = await turn(client, new_message("open"))
         assert view.state is TaskState.AUTH_REQUIRED
         assert view.status.message.metadata["step"] == "open"

@@ -10,7 +10,7 @@ import httpx
 from serve_support import EXAMPLES, WORKFLOWS, cli, fields, serve_env
 
 from switchboard.a2a.auth import Credentials
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.errors import SwitchboardError
 from switchboard.a2a.model import DataPart, TaskState
 
@@ -44,7 +44,7 @@ async def test_without_the_api_key_every_call_gets_401_and_the_card_says_which_k
     done = cli(home, "send", url, "hello", "--api-key-env", "KEY", env={"KEY": SERVE_KEY})
     assert done.returncode == 0, done.stderr
     assert fields(done.stdout)["State"] == "input-required"
-    async with await A2AClient.connect(url, credentials=Credentials(api_key=SERVE_KEY)) as client:
+    async with await connect(url, credentials=Credentials(api_key=SERVE_KEY)) as client:
         task = await client.send(new_message("hello"))
     assert task.status.state is TaskState.INPUT_REQUIRED
 
@@ -76,7 +76,7 @@ def test_a_workflow_with_shell_steps_is_refused_unless_allowed(home, agents_file
 
 async def test_runs_over_max_runs_are_rejected_with_a_clear_message(serve):
     served = serve(str(WORKFLOWS / "long.yaml"), "--max-runs", "1")
-    async with await A2AClient.connect(served.url("long")) as client:
+    async with await connect(served.url("long")) as client:
         first = await client.send(new_message("tides"), blocking=False)
         busy = await client.send(new_message("tides"))
         assert busy.status.state is TaskState.REJECTED
@@ -99,7 +99,7 @@ async def test_a_request_over_the_size_bound_gets_413_before_the_sdk_reads_it(se
             url, content=json.dumps(body), headers={"A2A-Version": "1.0", "Content-Type": "application/json"}
         )
     assert refused.status_code == 413
-    async with await A2AClient.connect(url) as client:
+    async with await connect(url) as client:
         with_our_client = None
         try:
             await client.send(new_message("y" * (2 << 20)))
@@ -116,7 +116,7 @@ def test_loopback_unless_a_host_is_given(serve):
 async def test_a_hostile_callers_text_never_reaches_the_servers_terminal_unescaped(serve, home):
     served = serve(str(WORKFLOWS / "one-echo.yaml"))
     evil = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\u202e"
-    async with await A2AClient.connect(served.url("one-echo")) as client:
+    async with await connect(served.url("one-echo")) as client:
         message = new_message(evil, metadata={"correlationId": evil + "trace"})
         task = await client.send(message)
         rejected = await client.send(new_message([DataPart(data={evil: "x", "text": evil})]))

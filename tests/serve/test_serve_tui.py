@@ -9,7 +9,7 @@ from pathlib import Path
 from serve_support import EXAMPLES
 from textual.widgets import DataTable, Input
 
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.model import TaskState
 from switchboard.agents import AgentEntry
 from switchboard.tui.app import SwitchboardApp
@@ -72,7 +72,7 @@ async def test_the_workflows_tab_lists_runs_callers_start_as_they_happen(serve, 
         runs = pane.query_one("#runs-table", DataTable)
         await until(lambda: hasattr(pane, "files"))
         assert runs.row_count == 0
-        async with await A2AClient.connect(served.url("interview")) as client:
+        async with await connect(served.url("interview")) as client:
             task = await client.send(new_message("hi"))  # a caller starts a run; it waits for an answer
             assert task.status.state is TaskState.INPUT_REQUIRED
 

@@ -16,9 +16,10 @@ from test_stream_faults import BASE, CTX, TASK, Agent, card, chunk, frame, rpc_r
 from transcripts import ROOT
 
 from switchboard.a2a.cards import parse_card
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import new_message
 from switchboard.a2a.follow import FollowPolicy, Notice, follow_turn
 from switchboard.a2a.model import Message, Role, StatusUpdate, Task, TaskState, TaskStatus, TextPart
+from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 from switchboard.a2a.turn import TaskView
 from switchboard.a2a.wire import v03, v10
 
@@ -58,7 +59,7 @@ def hanging(chunks: list[bytes]) -> httpx.Response:
 
 async def follow_up(agent: Agent, policy: FollowPolicy = FAST, *, agent_card=None, streaming=None, blocking=True):
     http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
-    client = A2AClient(agent_card or card(), card_url=BASE + ".well-known/agent-card.json", http=http)
+    client = JsonRpcTransport(agent_card or card(), card_url=BASE + ".well-known/agent-card.json", http=http)
     view, notices = TaskView(), []
     message = new_message("Grace", task_id=TASK, context_id=CTX)
     async for event in follow_turn(client, message, policy=policy, view=view, streaming=streaming, blocking=blocking):
@@ -235,7 +236,7 @@ async def cancel(agent: Agent, confirm_within: float):
     from switchboard.a2a.cancel import cancel_and_confirm
 
     http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
-    client = A2AClient(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
+    client = JsonRpcTransport(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
     try:
         return await cancel_and_confirm(client, TASK, confirm_within=confirm_within)
     finally:
@@ -265,8 +266,8 @@ async def test_a_conversation_keeps_its_view_until_the_cancel_is_confirmed(monke
     monkeypatch.setattr(cancel_module, "CONFIRM_WITHIN", 0.2)
     agent = cancel_agent(TaskState.WORKING)
     http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
-    client = A2AClient(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
-    conversation = Conversation(AgentLink("a", a2a=client))
+    client = JsonRpcTransport(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
+    conversation = Conversation(AgentLink("a", transport=client))
     turn = Turn(new_message("slow"), running=False)
     turn.view.apply(Task(id=TASK, context_id=CTX, status=status(TaskState.WORKING, "at work")))
     conversation.turns.append(turn)
@@ -342,7 +343,7 @@ async def test_a_task_left_working_is_given_up_on_after_the_idle_limit_across_re
     )
     policy = FollowPolicy(stall_timeout=0.05, backoff=0.001, max_backoff=0.01, poll_interval=0.02, idle_limit=0.5)
     http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
-    client = A2AClient(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
+    client = JsonRpcTransport(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
     notices = []
     with pytest.raises(TimedOutError) as caught:
         async with asyncio.timeout(30):

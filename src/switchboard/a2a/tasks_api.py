@@ -175,7 +175,7 @@ class _Snapshot:
 
 
 class TasksApiClient:
-    """Talks to one agent over the REST task API; yields the same events as A2AClient so callers need not care.
+    """Talks to one agent over the REST task API; yields the same events as the A2A transports so callers need not care.
 
     The bearer token goes only to `base_url` (every request is under it) and is redacted from the tap.
     """

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..a2a.cancel import CONFIRM_WITHIN, cancel_and_confirm
+from ..a2a.cancel import CONFIRM_WITHIN
 from ..a2a.errors import SwitchboardError, TimedOutError, UsageError
-from ..a2a.follow import FollowPolicy, Notice, follow_turn, poll_task
+from ..a2a.follow import FollowPolicy, Notice
 from ..a2a.model import DataPart, FilePart, Message, Part, StatusUpdate, Task, TaskState, TaskStatus, TextPart
 from ..a2a.turn import TaskView, same_status
 from ..a2a.user_input import check_message_texts
 from ..a2a.wire import v10
-from .context import Target, open_client, reply_command, split_target, task_command, warn
+from .context import Target, open_agent, reply_command, split_target, task_command, warn
 from .render import (
     Out,
     render_card,
@@ -166,14 +166,6 @@ def warn_outcome(state: TaskState | None) -> None:
         warn(f"the task is waiting: {state.value}")
 
 
-async def folded(events: AsyncIterator, view: TaskView) -> AsyncIterator:
-    """Fold each event into `view` before passing it on, as follow_turn does for A2A agents."""
-    async for event in events:
-        if not isinstance(event, Notice):
-            view.apply(event)
-        yield event
-
-
 async def consume_turn(events: AsyncIterator, view: TaskView, args: Any, out: Out, *, live: bool) -> TaskView:
     """Read a turn whose events follow_turn folds into `view`; under --stream print each one as it arrives.
 
@@ -219,8 +211,8 @@ async def card_get(args: Any) -> int:
     target = split_target(args, [args.agent] if args.agent else [], 0)
     out = Out()
     if args.extended:
-        async with await open_client(args, target) as client:
-            card, card_url = await client.extended_card(), client.card_url
+        async with await open_agent(args, target) as link:
+            card, card_url = await link.extended_card(), link.card_url
     else:
         async with new_http_client(args.timeout) as http:
             tap = make_tap(args, target.entry)
@@ -244,13 +236,9 @@ async def send(args: Any) -> int:
     if not parts:
         raise UsageError("nothing to send", hint="Give the text after the agent, or --text/--file/--data.")
     check_message_texts([p.text for p in parts if isinstance(p, TextPart)])
-    if target.entry and target.entry.protocol == "tasks":
-        if args.record:
-            raise UsageError("--record keeps A2A exchanges; this agent speaks the REST task API",
-                             hint="Leave --record out for this agent.")  # fmt: skip
-        from .tasks_api import send_tasks_api
-
-        return await send_tasks_api(args, target, parts)
+    if args.record and target.entry and target.entry.protocol == "tasks":
+        raise UsageError("--record keeps A2A exchanges; this agent speaks the REST task API",
+                         hint="Leave --record out for this agent.")  # fmt: skip
     from ..a2a.client import new_message
 
     message = new_message(parts, task_id=args.task_id, context_id=args.context_id, metadata=_metadata(args.metadata))
@@ -261,11 +249,13 @@ async def send(args: Any) -> int:
         recorder = SendRecorder(args.record, message, target.entry.name if target.entry else target.ref, target.ref)
     out = Out()
     view = TaskView()
-    async with await open_client(args, target, correlation_id=args.correlation_id) as client:
+    # Without --stream the turn is polled: the output is the task at its end, so there is nothing to stream for.
+    streaming = None if args.stream else False
+    async with await open_agent(args, target, correlation_id=args.correlation_id, streaming=streaming) as link:
         if recorder is not None:
-            recorder.tap = client.tap
+            recorder.tap = link.tap
         try:
-            await _send(client, message, view, args, target, out, recorder)
+            await _send(link, message, view, args, target, out, recorder)
         except SwitchboardError as exc:
             if recorder is not None:
                 recorder.save(view, exc)
@@ -275,21 +265,19 @@ async def send(args: Any) -> int:
     return 0
 
 
-async def _send(client, message: Message, view: TaskView, args: Any, target, out: Out, recorder) -> None:
+async def _send(link, message: Message, view: TaskView, args: Any, target, out: Out, recorder) -> None:
     if args.no_wait:
-        result = await client.send(message, blocking=False)
+        result = await link.send(message, blocking=False)
         if recorder is not None:
             recorder.result(result)
             view.apply(result)
         print_result(out, args, reply_command(args, target), result)
         return
-    policy = follow_policy(args)
-    streaming = None if args.stream else False
     with naming_the_task(args, target, view, task_id=args.task_id):
         async with deadline(args.timeout, "the task"):
             # With a --timeout the send does not block (then polls), so the task id is known when time is up.
             blocking = args.timeout is None or args.stream
-            turn = follow_turn(client, message, streaming=streaming, blocking=blocking, policy=policy, view=view)
+            turn = link.follow(message, follow_policy(args), view=view, blocking=blocking)
             if recorder is not None:
                 turn = recorder.events(turn)
             await consume_turn(turn, view, args, out, live=args.stream)
@@ -320,14 +308,12 @@ async def task_get(args: Any) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
     out = Out()
-    async with await open_client(args, target) as client:
+    async with await open_agent(args, target) as link:
         if args.wait:
             with naming_the_task(args, target, task_id=task_id):
                 async with deadline(args.timeout, f"task {task_id}"):
-                    snapshots = poll_task(client, task_id, follow_policy(args))
-                    async for _ in snapshots:  # until the turn is over
-                        pass
-        task = await client.get_task(task_id, history_length=args.history)
+                    await link.wait(task_id, follow_policy(args))
+        task = await link.get_task(task_id, history_length=args.history)
     _print_task(out, args, reply_command(args, target), task)
     return 0
 
@@ -347,10 +333,10 @@ async def task_cancel(args: Any) -> int:
     # --timeout, when given, replaces the cancel's own long wait (the agent answers with the whole task).
     with naming_the_task(args, target, task_id=task_id):
         async with (
-            await open_client(args, target) as client,
+            await open_agent(args, target) as link,
             deadline(args.timeout, f"the answer to canceling task {task_id}"),
         ):
-            outcome = await cancel_and_confirm(client, task_id, timeout=args.timeout)
+            outcome = await link.cancel(task_id, timeout=args.timeout)
     _print_task(Out(), args, reply_command(args, target), outcome.task)
     if not outcome.confirmed:
         # The request went through, its effect is not seen yet: the job is not done, as with a timeout.
@@ -366,17 +352,17 @@ async def task_subscribe(args: Any) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
     out = Out()
-    async with await open_client(args, target) as client:
+    async with await open_agent(args, target) as link:
         view = TaskView()
         with naming_the_task(args, target, task_id=task_id):
             async with deadline(args.timeout, f"task {task_id}"):
-                turn = follow_turn(client, task_id=task_id, streaming=True, policy=follow_policy(args), view=view)
+                turn = link.resume(task_id, follow_policy(args), streaming=True, view=view)
                 await consume_turn(turn, view, args, out, live=args.stream)
         if args.stream:
             if args.output == "text":
                 print_summary(out, args, reply_command(args, target), view)
         else:
-            _print_task(out, args, reply_command(args, target), await client.get_task(task_id))
+            _print_task(out, args, reply_command(args, target), await link.get_task(task_id))
         warn_outcome(view.state)
     return 0
 
@@ -395,8 +381,8 @@ def _state_arg(value: str | None) -> TaskState | None:
 async def task_list(args: Any) -> int:
     target = split_target(args, args.words, 0)
     out = Out()
-    async with await open_client(args, target) as client:
-        page = await client.list_tasks(
+    async with await open_agent(args, target) as link:
+        page = await link.list_tasks(
             context_id=args.context_id,
             state=_state_arg(args.state),
             page_size=args.page_size,

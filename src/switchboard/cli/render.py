@@ -9,7 +9,7 @@ import sys
 from typing import Any, TextIO
 
 from ..a2a.auth import describe_scheme
-from ..a2a.cards import choose_endpoint, lint_card
+from ..a2a.cards import BINDING_NAMES, choose_endpoint, lint_card
 from ..a2a.errors import ProtocolUnsupportedError
 from ..a2a.model import (
     AgentCard,
@@ -181,7 +181,7 @@ def render_card(out: Out, card: AgentCard, card_url: str, *, validate: bool) -> 
     out.field("Documentation", card.documentation_url)
     try:
         endpoint = choose_endpoint(card)
-        out.field("Endpoint", f"{endpoint.url} (JSON-RPC, protocol {endpoint.version})")
+        out.field("Endpoint", f"{endpoint.url} ({BINDING_NAMES[endpoint.binding]}, protocol {endpoint.version})")
     except ProtocolUnsupportedError as exc:
         out.field("Endpoint", f"none usable: {exc.message}")
     for iface in card.interfaces:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..a2a.client import new_message
 from ..a2a.errors import ProtocolError, SwitchboardError
-from ..a2a.follow import Notice, TurnEvent, find_task_for_message
+from ..a2a.follow import Notice, TurnEvent
 from ..a2a.model import TaskState, text_of
 from ..a2a.turn import TaskView
 from ..a2a.user_input import check_message_text
@@ -85,7 +85,7 @@ class DelegateSteps:
         state.correlation_id = correlation_id
         link = await self._connect(self._entry(step.agent), correlation_id, self.workflow.streaming.get(step.agent))
         try:
-            for text in link.a2a.notes if link.a2a else ():  # what reading the card met: retries, lint
+            for text in link.notes:  # what reading the card met: retries, lint
                 self._take(step.name, state, Notice(text, "warning"))
             task_id = reattach.task_id if reattach else None
             if reattach and task_id is None and reattach.message_id:
@@ -173,9 +173,7 @@ class DelegateSteps:
 
     async def _find_task(self, link: AgentLink, message_id: str) -> str | None:
         """A task the agent made for `message_id` before the journal learned its id (v1.0 agents list tasks)."""
-        if link.a2a is None:
-            return None
-        return await find_task_for_message(link.a2a, message_id)
+        return await link.find_task(message_id)
 
     async def _consume(self, step: Step, state: StepState, link: AgentLink, events: AsyncIterator[TurnEvent]) -> None:
         try:
