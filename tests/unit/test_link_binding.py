@@ -55,3 +55,18 @@ def test_the_agents_table_says_when_a_forced_binding_is_not_offered():
     assert AgentStatus(AgentEntry("r", BASE, binding="jsonrpc"), card=only_rest).protocol == "no JSON-RPC"
     grpc = parse_card({"name": "g", "supportedInterfaces": [{"url": BASE, "protocolBinding": "GRPC"}]})
     assert AgentStatus(AgentEntry("g", BASE), card=grpc).protocol == "unsupported"
+
+
+async def test_push_notification_configs_are_declared_and_refused_until_a_transport_speaks_them():
+    from switchboard.a2a.errors import UsageError
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(card_only)) as http:
+        link = await open_link(AgentEntry("both", BASE), http=http)
+        for call in (
+            link.transport.create_push_config("t", "https://me/hook"),
+            link.transport.get_push_config("t", "c"),
+            link.transport.list_push_configs("t"),
+            link.transport.delete_push_config("t", "c"),
+        ):
+            with pytest.raises(UsageError, match="not supported by switchboard yet"):
+                await call
