@@ -17,7 +17,7 @@ import httpx
 
 from .a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, Credentials, credentials_from_env
 from .a2a.cancel import CancelOutcome, cancel_and_confirm
-from .a2a.cards import BINDING_FLAGS, JSONRPC, ResolvedCard, fetch_card
+from .a2a.cards import BINDING_FLAGS, ResolvedCard, fetch_card
 from .a2a.client import transport_for
 from .a2a.follow import FollowPolicy, TurnEvent, find_task_for_message, follow_turn, poll_task
 from .a2a.http import new_http_client
@@ -80,12 +80,9 @@ class AgentLink:
 
     @property
     def protocol_label(self) -> str:
-        """The agents table's name for it: the wire version alone for JSON-RPC (`1.0`, `0.3 legacy`), the binding
-        before it otherwise (`HTTP+JSON 1.0`), `tasks API`."""
+        """As the agents table says it: `1.0`, `0.3 legacy` (JSON-RPC), `HTTP+JSON 1.0`, `tasks API`."""
         endpoint = getattr(self.transport, "endpoint", None)
-        if endpoint is None:
-            return self.transport.label
-        return protocol_label(endpoint.binding, endpoint.version)
+        return endpoint.short_label if endpoint is not None else self.transport.label
 
     @property
     def takes_files(self) -> bool:
@@ -175,12 +172,6 @@ class AgentLink:
         await self.aclose()
 
 
-def protocol_label(binding: str, version: str) -> str:
-    """`1.0`, `0.3 legacy` over JSON-RPC (what most agents speak, so said the shortest); `HTTP+JSON 1.0` else."""
-    said = "1.0" if version == "1.0" else "0.3 legacy"
-    return said if binding == JSONRPC else f"{binding} {said}"
-
-
 class CardCache:
     """Agent cards fetched once and shared by every link that asks for the same agent while the cache lives.
 
@@ -249,7 +240,7 @@ async def open_link(
             transport = transport_for(
                 resolved,
                 prefer_version=prefer_version,
-                binding=BINDING_FLAGS.get(binding or "", None),
+                binding=BINDING_FLAGS.get(binding or entry.binding or ""),
                 http=http,
                 tap=tap,
                 credentials=credentials,

@@ -249,3 +249,19 @@ def test_agents_file_names_and_credentials(cli, auth_server, tmp_path):
     run = cli("send", "guarded", "quick hello", env={"GUARDED_KEY": auth_server.api_key})
     assert run.returncode == 0, run.stderr
     assert "quick reply to: quick hello" in run.stdout
+
+
+def test_a_forced_binding_is_spoken_where_the_card_offers_it_and_else_refused_naming_what_it_does(
+    cli, reference_server
+):
+    other = "jsonrpc" if reference_server.binding == "HTTP+JSON" else "rest"
+    run = cli("send", reference_server.url, "quick hello", "--binding", other, "--verbose")
+    if reference_server.stack == "js":  # its cards list both bindings
+        assert run.returncode == 0, run.stderr
+        assert "quick reply to: quick hello" in run.stdout
+        (posted,) = [line for line in run.stderr.splitlines() if " > POST " in line]
+        assert ("/rest/" in posted) == (other == "rest")
+    else:
+        assert run.returncode == 2, run.stderr
+        assert "does not offer" in run.stderr and "Drop --binding" in run.stderr
+        assert " > POST " not in run.stderr  # refused before anything was sent

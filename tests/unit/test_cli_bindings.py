@@ -60,3 +60,47 @@ def test_card_get_shows_the_binding_chosen_from_a_rest_first_card(tmp_path, caps
     }
     assert main(["card", "get", card_file(tmp_path, card)]) == 0
     assert "Endpoint: https://planner.example.com/rest (HTTP+JSON, protocol 1.0)" in capsys.readouterr().out
+
+
+BOTH = {
+    **GRPC_ONLY,
+    "name": "Both",
+    "supportedInterfaces": [
+        {"url": "http://127.0.0.1:9/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+        {"url": "http://127.0.0.1:9/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+    ],
+}
+JSONRPC_ONLY = {**BOTH, "name": "Rpc", "supportedInterfaces": BOTH["supportedInterfaces"][:1]}
+
+
+def test_binding_forces_the_interface_card_get_shows(tmp_path, capsys):
+    assert main(["card", "get", card_file(tmp_path, BOTH), "--binding", "rest"]) == 0
+    assert "Endpoint: http://127.0.0.1:9/rest (HTTP+JSON, protocol 1.0)" in capsys.readouterr().out
+
+
+def test_a_forced_binding_the_card_lacks_is_a_usage_error_naming_what_it_offers(tmp_path, capsys):
+    assert main(["send", card_file(tmp_path, JSONRPC_ONLY), "hi", "--binding", "rest", "-o", "json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "A2ACLI_ERR_USAGE"
+    assert error["message"] == "Rpc does not offer HTTP+JSON; it offers JSONRPC 1.0"
+    assert "--binding" in error["hint"]
+
+
+def test_binding_in_the_agents_file_is_followed_and_a_flag_overrides_it(tmp_path, capsys):
+    agents = tmp_path / "agents.yaml"
+    agents.write_text(f"agents:\n  - {{name: both, url: {card_file(tmp_path, BOTH)}, binding: rest}}\n")
+    assert main(["--agents", str(agents), "card", "get", "both"]) == 0
+    assert "(HTTP+JSON, protocol 1.0)" in capsys.readouterr().out
+    assert main(["--agents", str(agents), "card", "get", "both", "--binding", "jsonrpc"]) == 0
+    assert "Endpoint: http://127.0.0.1:9/rpc (JSON-RPC, protocol 1.0)" in capsys.readouterr().out
+
+
+def test_the_resume_line_keeps_the_binding():
+    from types import SimpleNamespace
+
+    from switchboard.cli.context import Target, reply_command
+
+    args = SimpleNamespace(
+        agents=None, api_key_env=None, bearer_env=None, a2a_version=None, binding="rest", trust_interface_origin=False
+    )
+    assert reply_command(args, Target("http://h/", None)).endswith("send http://h/ --binding rest")

@@ -49,6 +49,13 @@ class Endpoint:
         """`JSON-RPC 1.0`, `HTTP+JSON 0.3`: what is spoken, for people."""
         return f"{BINDING_NAMES.get(self.binding, self.binding)} {self.version}"
 
+    @property
+    def short_label(self) -> str:
+        """The agents table's: `1.0` or `0.3 legacy` over JSON-RPC (what nearly every agent speaks, so said the
+        shortest), the binding before it otherwise (`HTTP+JSON 1.0`)."""
+        said = "1.0" if self.version == "1.0" else "0.3 legacy"
+        return said if self.binding == JSONRPC else f"{BINDING_NAMES.get(self.binding, self.binding)} {said}"
+
 
 @dataclass
 class ResolvedCard:

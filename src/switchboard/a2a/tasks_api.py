@@ -1,4 +1,5 @@
-"""TasksApiClient: the simple REST task API, a second protocol mapped onto the same model and events.
+"""TasksApiClient: the simple REST task API, a second protocol mapped onto the same model and events
+(transports/tasks_api.py makes it one more Transport, so callers reach it through a link like any agent).
 
 Protocol (version 1). `{base}` is the agent's base URL, without a trailing slash. All bodies are JSON
 (`Content-Type: application/json`); every request carries `Accept: application/json`.

@@ -204,7 +204,7 @@ def print_summary(out: Out, args: Any, agent: str, view: TaskView) -> None:
 
 
 async def card_get(args: Any) -> int:
-    from ..a2a.cards import fetch_card, lint_card
+    from ..a2a.cards import BINDING_FLAGS, fetch_card, lint_card
     from ..a2a.http import new_http_client
     from .context import extra_headers, make_tap
 
@@ -226,7 +226,8 @@ async def card_get(args: Any) -> int:
             for warning in lint_card(card, card_url):
                 warn(warning)
     else:
-        render_card(out, card, card_url, validate=args.validate)
+        binding = BINDING_FLAGS.get(args.binding or (target.entry.binding if target.entry else None) or "")
+        render_card(out, card, card_url, validate=args.validate, version=args.a2a_version, binding=binding)
     return 0
 
 

@@ -68,7 +68,7 @@ def _command(args: Any, target: Target, command: list[str], after_agent: list[st
     if getattr(args, "agents", None):
         bits += ["--agents", shlex.quote(args.agents)]
     bits += [*command, shlex.quote(target.entry.name if target.entry else target.ref), *after_agent]
-    for flag in ("api_key_env", "bearer_env", "a2a_version"):
+    for flag in ("api_key_env", "bearer_env", "a2a_version", "binding"):
         value = getattr(args, flag, None)
         if value:
             bits += [f"--{flag.replace('_', '-')}", shlex.quote(value)]
@@ -179,7 +179,7 @@ async def open_agent(args: Any, target: Target, *, correlation_id: str | None = 
         tap=tap,
         credentials=credentials,
         prefer_version=args.a2a_version,
-        binding=getattr(args, "binding", None),
+        binding=args.binding,
         correlation_id=correlation_id,
         streaming=streaming,
         headers=extra_headers(args, target.entry),

@@ -74,6 +74,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     g.add_argument("--verbose", action="store_true", help="show every request, response and SSE frame on stderr")
     g.add_argument("--debug", action="store_true", help="same as --verbose")
     g.add_argument("--a2a-version", choices=("1.0", "0.3"), help="protocol version to use (default: from the card)")
+    g.add_argument(
+        "--binding",
+        choices=("jsonrpc", "rest"),
+        help="A2A binding to use: JSON-RPC or HTTP+JSON (default: the card's first one switchboard speaks)",
+    )
     g.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="give up waiting after this long (exit 5)")
     g.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
     a = p.add_argument_group("credentials (values come from environment variables)")

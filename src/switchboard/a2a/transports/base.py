@@ -133,12 +133,23 @@ class Transport(ABC):
     async def extended_card(self) -> AgentCard:
         """The authenticated extended card."""
 
-    async def push_configs(self, task_id: str) -> list[dict[str, Any]]:
-        """Push-notification configs (create, get, list, delete) are part of A2A; no transport speaks them yet."""
-        raise UsageError(
-            "push notification configs are not supported by switchboard yet",
-            hint="Follow the task with `switchboard task subscribe` or `task get --wait` instead.",
-        )
+    # --- push-notification configs: part of A2A, declared here, spoken by no transport yet ---------------
+
+    async def create_push_config(self, task_id: str, url: str, *, token: str | None = None) -> dict[str, Any]:
+        """CreateTaskPushNotificationConfig: have the agent POST the task's updates to `url`."""
+        raise _no_push()
+
+    async def get_push_config(self, task_id: str, config_id: str) -> dict[str, Any]:
+        """GetTaskPushNotificationConfig."""
+        raise _no_push()
+
+    async def list_push_configs(self, task_id: str) -> list[dict[str, Any]]:
+        """ListTaskPushNotificationConfigs."""
+        raise _no_push()
+
+    async def delete_push_config(self, task_id: str, config_id: str) -> None:
+        """DeleteTaskPushNotificationConfig."""
+        raise _no_push()
 
     @abstractmethod
     async def aclose(self) -> None:
@@ -149,3 +160,10 @@ class Transport(ABC):
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
+
+
+def _no_push() -> UsageError:
+    return UsageError(
+        "push notification configs are not supported by switchboard yet",
+        hint="Follow the task with `switchboard task subscribe` or `task get --wait` instead.",
+    )
