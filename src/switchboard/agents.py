@@ -81,6 +81,7 @@ ENTRY_KEYS = (
     "name",
     "url",
     "protocol",
+    "binding",
     "apiKeyEnv",
     "auth",
     "headers",
