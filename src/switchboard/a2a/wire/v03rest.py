@@ -23,7 +23,7 @@ from ..model import (
     TaskState,
     TextPart,
 )
-from . import v10
+from . import v03, v10
 from .common import Notes, WireFormatError, brief, obj, opt_bool, opt_dict, opt_str, put, req_str, shallow, unknown_keys
 from .dialect import Dialect
 
@@ -159,11 +159,6 @@ def send_params(
     return out
 
 
-def get_params(task_id: str, history_length: int | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": task_id}
-    put(out, "historyLength", history_length)
-    return out
-
-
-def id_params(task_id: str) -> dict[str, Any]:
-    return {"id": task_id}
+# The ids of a request read as the JSON-RPC binding's do.
+get_params = v03.get_params
+id_params = v03.id_params
