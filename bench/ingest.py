@@ -6,7 +6,7 @@ repeated byte-exact to 100,000 events (20,000 with --quick) and served from 127.
 own (ingest_replay.py). Each round runs, each in a fresh process (ingest_consumer.py), in an order that
 rotates from round to round:
   floor  httpx-sse and json.loads of each frame, nothing else;
-  ours   follow_turn over A2AClient.stream (the CLI's and the TUI's path), every event through the turn
+  ours   follow_turn over Transport.stream (the CLI's and the TUI's path), every event through the turn
          reducer (TaskView.apply) as `switchboard send` folds it;
   peer   the official a2a-sdk client on the same stream (1.3 for v1.0, 0.3.26 for v0.3).
 The medians are reported, as events per second of wall time (the goal's measure) and per CPU-second of

@@ -68,13 +68,13 @@ async def floor(wire: str, url: str) -> tuple[int, tuple[float, float], str | No
 
 
 async def ours(wire: str, url: str) -> tuple[int, tuple[float, float], str | None]:
-    """The path the CLI and the TUI take: follow_turn (stall watch, reconciliation) over A2AClient.stream,
+    """The path the CLI and the TUI take: follow_turn (stall watch, reconciliation) over Transport.stream,
     every event folded once into the caller's turn reducer, as `switchboard send` does."""
-    from switchboard.a2a.client import A2AClient, new_message
+    from switchboard.a2a.client import connect, new_message
     from switchboard.a2a.follow import Notice, follow_turn
     from switchboard.a2a.turn import TaskView
 
-    async with await A2AClient.connect(url, prefer_version=wire) as client:
+    async with await connect(url, prefer_version=wire) as client:
         assert client.endpoint.version == wire, client.endpoint
         view = TaskView()
         message = new_message("go")

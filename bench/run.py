@@ -1,6 +1,7 @@
 """`make bench`: every benchmark in one run, one table.
 
-python bench/run.py [--quick] [--only NAME ...]   (NAME: ingest, flood, fanout, startup, runs_index, temporal_scale)
+python bench/run.py [--quick] [--only NAME ...]
+    (NAME: ingest, flood, fanout, serve, startup, runs_index, temporal_scale)
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import time
 
 from common import Row, save, table
 
-BENCHES = ["ingest", "flood", "fanout", "startup", "runs_index", "temporal_scale"]
+BENCHES = ["ingest", "flood", "fanout", "serve", "startup", "runs_index", "temporal_scale"]
 
 
 def main(argv: list[str]) -> int:

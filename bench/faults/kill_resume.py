@@ -30,7 +30,7 @@ sys.path[:0] = [str(HERE.parent)]
 
 from common import ROOT, Row, env_with_src, run_standalone  # noqa: E402
 
-from switchboard.a2a.client import A2AClient  # noqa: E402
+from switchboard.a2a.client import connect  # noqa: E402
 from switchboard.demo.base import DemoSettings  # noqa: E402
 from switchboard.demo.fleet import BackgroundFleet, start_in_background  # noqa: E402
 from switchboard.workflow.journal import read_records  # noqa: E402
@@ -133,7 +133,7 @@ def _kill_after(process: subprocess.Popen, delay: float) -> bool:
 
 
 async def _count(url: str, correlation_id: str) -> int:
-    async with await A2AClient.connect(url) as client:
+    async with await connect(url) as client:
         found, token = 0, None
         while True:
             page = await client.list_tasks(page_size=100, page_token=token, history_length=100)

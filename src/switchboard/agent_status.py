@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from .a2a.cards import choose_endpoint, fetch_card, lint_card
-from .a2a.errors import SwitchboardError
+from .a2a.cards import BINDING_FLAGS, BINDING_NAMES, choose_endpoint, fetch_card, lint_card
+from .a2a.errors import SwitchboardError, UsageError
 from .a2a.model import AgentCard, Skill
 from .a2a.tap import Tap
 from .a2a.wire.common import Notes, decode_list
@@ -41,8 +41,11 @@ class AgentStatus:
             return "tasks API"
         if self.card is None:
             return "?"
+        binding = BINDING_FLAGS.get(self.entry.binding or "")
         try:
-            return "1.0" if choose_endpoint(self.card).version == "1.0" else "0.3 legacy"
+            return choose_endpoint(self.card, binding=binding).short_label
+        except UsageError:  # the agents file forces a binding the card does not offer
+            return f"no {BINDING_NAMES[binding]}"
         except SwitchboardError:
             return "unsupported"
 

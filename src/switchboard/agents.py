@@ -7,6 +7,7 @@ agents:
     apiKeyEnv: WRITER_KEY          # or  auth: {scheme: bearer | apiKey, env: VAR}
     headers: {X-Team: "${TEAM}"}   # ${VAR} comes from the environment
     protocol: a2a                  # a2a (default) | tasks (the simple REST task API)
+    binding: rest                  # force a binding of A2A: jsonrpc | rest (default: the card's first one spoken)
     trustInterfaceOrigin: false    # true: send credentials even when the card points at another origin
 ```
 
@@ -28,6 +29,7 @@ from typing import Any, Literal
 from .a2a.errors import UsageError
 
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+BINDINGS = ("jsonrpc", "rest")  # `binding:`, as --binding names them
 
 
 @dataclass
@@ -35,6 +37,7 @@ class AgentEntry:
     name: str
     url: str
     protocol: Literal["a2a", "tasks"] = "a2a"
+    binding: Literal["jsonrpc", "rest"] | None = None  # None: the card's first interface switchboard speaks
     api_key_env: str | None = None
     bearer_env: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
@@ -78,6 +81,7 @@ ENTRY_KEYS = (
     "name",
     "url",
     "protocol",
+    "binding",
     "apiKeyEnv",
     "auth",
     "headers",
@@ -149,6 +153,11 @@ def _entry(
         problems.append(Problem(f"{at('url')}{named}: {exc.message}", exc.hint or FORMAT_HINT))
         return None
     entry = AgentEntry(name=name, url=url, protocol=protocol, raw=dict(raw))
+    binding = raw.get("binding")
+    if isinstance(binding, str) and binding.lower() in BINDINGS:
+        entry.binding = binding.lower()  # type: ignore[assignment]
+    elif binding is not None:
+        warnings.append(f"{where} ({name}): binding {binding!r} is unknown (jsonrpc or rest); the card chooses")
     if isinstance(raw.get("apiKeyEnv"), str):
         entry.api_key_env = raw["apiKeyEnv"]
     auth = raw.get("auth")

@@ -14,6 +14,7 @@ from .a2a.client import new_message
 from .a2a.errors import SwitchboardError
 from .a2a.follow import FollowPolicy, Notice, TurnEvent
 from .a2a.model import Message, Part, TaskState, TextPart
+from .a2a.recording import Recording, now_iso
 from .a2a.tap import Tap
 from .a2a.turn import TaskView
 from .a2a.user_input import check_message_texts
@@ -30,6 +31,8 @@ class Turn:
     error: SwitchboardError | None = None
     secret: bool = False  # the message is a credential: shown masked, never logged
     running: bool = True
+    sent_at: str = field(default_factory=now_iso)
+    recording: Recording = field(default_factory=Recording)  # the events as they came, for exports
 
 
 class Conversation:
@@ -111,6 +114,7 @@ class Conversation:
         outcome = await self.link.cancel(self.task_id)
         if self.last and outcome.confirmed:
             self.last.view.apply(outcome.task)
+            self.last.recording.add(outcome.task)
         return outcome
 
     def _take(self, turn: Turn, event: TurnEvent) -> None:
@@ -118,5 +122,6 @@ class Conversation:
             turn.notices.append(event)
             return
         turn.view.apply(event)
+        turn.recording.add(event)
         if turn.view.context_id and self.context_id is None:
             self.context_id = turn.view.context_id

@@ -1,6 +1,9 @@
-"""A connection to one agent, whichever protocol it speaks (A2A JSON-RPC or the REST task API).
+"""A connection to one agent, whatever it speaks: the one thing the CLI, the TUI and the workflow engine talk to.
 
-Callers send a message and get the events of the turn; they never need to know which client is behind it.
+An AgentLink holds a Transport (a2a/transports/): A2A over JSON-RPC or HTTP+JSON, at wire 1.0 or 0.3, chosen from
+the agent's card (or forced with --binding / `binding:`), or the REST task API of the workflow-engine world. Callers
+send a message and get the events of the turn, read, list and cancel tasks; they never branch on which transport
+is behind it, and only open_link decides which one to build.
 """
 
 from __future__ import annotations
@@ -14,13 +17,16 @@ import httpx
 
 from .a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, Credentials, credentials_from_env
 from .a2a.cancel import CancelOutcome, cancel_and_confirm
-from .a2a.cards import ResolvedCard, fetch_card
-from .a2a.client import A2AClient
-from .a2a.errors import UsageError
-from .a2a.follow import FollowPolicy, TurnEvent, follow_turn
-from .a2a.model import AgentCard, Message, Task, TextPart
+from .a2a.cards import BINDING_FLAGS, ResolvedCard, fetch_card
+from .a2a.client import transport_for
+from .a2a.follow import FollowPolicy, TurnEvent, find_task_for_message, follow_turn, poll_task
+from .a2a.http import new_http_client
+from .a2a.model import AgentCard, Message, Task, TaskPage, TaskState
 from .a2a.tap import Tap
-from .a2a.tasks_api import TasksApiClient
+from .a2a.transports.base import Transport
+from .a2a.transports.tasks_api import TasksApiTransport
+from .a2a.turn import TaskView
+from .a2a.wire.common import Notes
 from .agents import AgentEntry
 
 
@@ -44,56 +50,126 @@ def known_secrets(entry: AgentEntry | None) -> list[str]:
 @dataclass
 class AgentLink:
     name: str
-    a2a: A2AClient | None = None
-    tasks: TasksApiClient | None = None
-    streaming: bool | None = None  # A2A: None streams when the card offers it; False polls
+    transport: Transport
+    streaming: bool | None = None  # None: stream when the agent does; False: poll
+    owned_http: httpx.AsyncClient | None = None  # closed with the link
 
     @property
     def card(self) -> AgentCard | None:
-        return self.a2a.card if self.a2a else None
+        """The agent's card (None for the REST task API, which has none)."""
+        return self.transport.card
+
+    @property
+    def card_url(self) -> str | None:
+        return self.transport.card_url
+
+    @property
+    def tap(self) -> Tap | None:
+        """Where the exchanges are recorded (the wire view, --verbose, --record)."""
+        return getattr(self.transport, "tap", None)
+
+    @property
+    def notes(self) -> Notes:
+        """What the transport noted about the agent: card lint, decoding oddities, retries outside a turn."""
+        return self.transport.notes
+
+    @property
+    def label(self) -> str:
+        """What is spoken: `JSON-RPC 1.0`, `HTTP+JSON 0.3`, `tasks API`."""
+        return self.transport.label
 
     @property
     def protocol_label(self) -> str:
-        if self.a2a is None:
-            return "tasks API"
-        return "1.0" if self.a2a.endpoint.version == "1.0" else "0.3 legacy"
+        """As the agents table says it: `1.0`, `0.3 legacy` (JSON-RPC), `HTTP+JSON 1.0`, `tasks API`."""
+        endpoint = getattr(self.transport, "endpoint", None)
+        return endpoint.short_label if endpoint is not None else self.transport.label
 
     @property
     def takes_files(self) -> bool:
-        return self.a2a is not None
+        return self.transport.takes_files
 
-    def follow(self, message: Message, policy: FollowPolicy | None = None) -> AsyncIterator[TurnEvent]:
-        """Send `message` and yield the turn's events until it ends."""
-        if self.a2a is not None:
-            return follow_turn(self.a2a, message, streaming=self.streaming, policy=policy)
-        if any(not isinstance(p, TextPart) for p in message.parts):
-            raise UsageError(f"{self.name} speaks the REST task API, which takes text only")
-        text = "".join(p.text for p in message.parts if isinstance(p, TextPart))
-        return self.tasks.run_turn(text, task_id=message.task_id, context_id=message.context_id)
+    def follow(
+        self,
+        message: Message,
+        policy: FollowPolicy | None = None,
+        *,
+        streaming: bool | None = None,
+        blocking: bool = True,
+        view: TaskView | None = None,
+    ) -> AsyncIterator[TurnEvent]:
+        """Send `message` and yield the turn's events until it ends (`streaming` overrides the link's; `blocking`
+        False, when polling, has the agent answer at once so the task id is known early: see follow_turn)."""
+        streaming = self.streaming if streaming is None else streaming
+        return follow_turn(self.transport, message, streaming=streaming, blocking=blocking, policy=policy, view=view)
 
-    def resume(self, task_id: str, policy: FollowPolicy | None = None) -> AsyncIterator[TurnEvent]:
+    def resume(
+        self,
+        task_id: str,
+        policy: FollowPolicy | None = None,
+        *,
+        streaming: bool | None = None,
+        view: TaskView | None = None,
+    ) -> AsyncIterator[TurnEvent]:
         """Re-attach to a task that is still running."""
-        if self.a2a is not None:
-            return follow_turn(self.a2a, task_id=task_id, streaming=self.streaming, policy=policy)
-        return self.tasks.follow(task_id)
+        streaming = self.streaming if streaming is None else streaming
+        return follow_turn(self.transport, task_id=task_id, streaming=streaming, policy=policy, view=view)
 
-    async def get_task(self, task_id: str) -> Task:
+    async def send(self, message: Message, *, blocking: bool = True) -> Task | Message:
+        """One send, not followed: blocking returns at the end of the turn, else as the task starts."""
+        return await self.transport.send(message, blocking=blocking)
+
+    async def get_task(self, task_id: str, *, history_length: int | None = None) -> Task:
         """The task as the agent has it now."""
-        if self.a2a is not None:
-            return await self.a2a.get_task(task_id)
-        return await self.tasks.get_task(task_id)
+        return await self.transport.get_task(task_id, history_length=history_length)
 
-    async def cancel(self, task_id: str, *, confirm_within: float | None = None) -> CancelOutcome:
+    async def wait(self, task_id: str, policy: FollowPolicy | None = None) -> None:
+        """Read the task every poll interval until its turn is over."""
+        async for _ in poll_task(self.transport, task_id, policy or FollowPolicy()):
+            pass
+
+    async def list_tasks(
+        self,
+        *,
+        context_id: str | None = None,
+        state: TaskState | None = None,
+        page_size: int | None = None,
+        page_token: str | None = None,
+        history_length: int | None = None,
+    ) -> TaskPage:
+        """One page of the tasks the agent knows (a usage error where its binding has no list)."""
+        return await self.transport.list_tasks(
+            context_id=context_id,
+            state=state,
+            page_size=page_size,
+            page_token=page_token,
+            history_length=history_length,
+        )
+
+    async def extended_card(self) -> AgentCard:
+        return await self.transport.extended_card()
+
+    async def find_task(self, message_id: str) -> str | None:
+        """The task the agent made for a message whose answer never arrived (None when it cannot tell)."""
+        return await find_task_for_message(self.transport, message_id)
+
+    async def cancel(
+        self, task_id: str, *, confirm_within: float | None = None, timeout: float | None = None
+    ) -> CancelOutcome:
         """Cancel the task, confirmed by the state the agent then reports (see a2a/cancel.py)."""
-        if self.a2a is None:
-            raise UsageError("the REST task API has no cancel", hint="Let the task finish or leave it.")
-        return await cancel_and_confirm(self.a2a, task_id, confirm_within=confirm_within)
+        return await cancel_and_confirm(self.transport, task_id, timeout=timeout, confirm_within=confirm_within)
 
     async def aclose(self) -> None:
-        if self.a2a is not None:
-            await self.a2a.aclose()
-        if self.tasks is not None:
-            await self.tasks.aclose()
+        try:
+            await self.transport.aclose()
+        finally:
+            if self.owned_http is not None:
+                await self.owned_http.aclose()
+
+    async def __aenter__(self) -> AgentLink:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
 
 class CardCache:
@@ -118,44 +194,63 @@ class CardCache:
 async def open_link(
     entry: AgentEntry,
     *,
-    http: httpx.AsyncClient,
+    http: httpx.AsyncClient | None = None,
     tap: Tap | None = None,
     credentials: Credentials | None = None,
     on_note=None,
     correlation_id: str | None = None,
     streaming: bool | None = None,
     cards: CardCache | None = None,
+    prefer_version: str | None = None,
+    binding: str | None = None,
+    headers: dict[str, str] | None = None,
+    trust_interface_origin: bool = False,
 ) -> AgentLink:
-    """Connect to an agent of the agents file: fetch its card (A2A) or just point at it (tasks API).
+    """Connect to an agent of the agents file (or one named on the command line): read its card and build the
+    transport it calls for, or point at its REST task API.
 
-    `correlation_id` goes on every request (X-Correlation-Id) and in message metadata; `streaming` False
-    makes an A2A link poll even when the card offers streaming; `cards` reuses a card fetched before.
+    `correlation_id` goes on every request (X-Correlation-Id) and in message metadata; `streaming` False makes
+    the link poll even when the agent streams; `cards` reuses a card read before; `prefer_version` and `binding`
+    (`jsonrpc`, `rest`; else the entry's `binding:`) force what is spoken; `headers` replace the entry's;
+    `trust_interface_origin` adds to the entry's. Without `http` the link has a client of its own.
     """
     credentials = credentials if credentials is not None else entry_credentials(entry)
     if tap:
         tap.redactor.add(*entry.interpolated)
-    if entry.protocol == "tasks":
-        client = TasksApiClient(
-            entry.url,
-            agent_id=entry.name,
-            http=http,
-            credentials=credentials,
-            tap=tap,
-            on_note=on_note,
-            correlation_id=correlation_id,
-        )
-        return AgentLink(entry.name, tasks=client)
-    options = dict(
-        http=http,
-        tap=tap,
-        credentials=credentials,
-        extra_headers=entry.headers or None,
-        on_note=on_note,
-        correlation_id=correlation_id,
-        trust_interface_origin=entry.trust_interface_origin,
-    )
-    if cards is not None:
-        a2a = A2AClient.from_resolved(await cards.get(entry, http, tap), **options)
-    else:
-        a2a = await A2AClient.connect(entry.url, card_headers=entry.headers or None, **options)
-    return AgentLink(entry.name, a2a=a2a, streaming=streaming)
+    headers = dict(entry.headers or {}) if headers is None else headers
+    owned = None if http is not None else new_http_client()
+    http = http or owned
+    try:
+        if entry.protocol == "tasks":
+            transport: Transport = TasksApiTransport(
+                entry.url,
+                agent_id=entry.name,
+                http=http,
+                credentials=credentials,
+                tap=tap,
+                on_note=on_note,
+                correlation_id=correlation_id,
+            )
+        else:
+            resolved = (
+                await cards.get(entry, http, tap)
+                if cards is not None
+                else await fetch_card(entry.url, http, tap=tap, headers=headers or None)
+            )
+            transport = transport_for(
+                resolved,
+                prefer_version=prefer_version,
+                binding=BINDING_FLAGS.get(binding or entry.binding or ""),
+                http=http,
+                tap=tap,
+                credentials=credentials,
+                extra_headers=headers or None,
+                on_note=on_note,
+                correlation_id=correlation_id,
+                trust_interface_origin=trust_interface_origin or entry.trust_interface_origin,
+            )
+    except BaseException:
+        if owned is not None:
+            await owned.aclose()
+        raise
+    return AgentLink(entry.name, transport, streaming=streaming, owned_http=owned)

@@ -17,8 +17,10 @@ from typing import IO
 import pytest
 
 from switchboard.a2a.auth import Credentials
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import connect as connect_to
+from switchboard.a2a.client import new_message
 from switchboard.a2a.follow import FollowPolicy, Notice, follow_turn
+from switchboard.a2a.transports.base import Transport
 from switchboard.a2a.turn import TaskView
 from switchboard.agents import AgentEntry, load_agents
 
@@ -134,16 +136,16 @@ def _stop_leftovers() -> None:
 # --- our client -------------------------------------------------------------------------------------------
 
 
-async def connect(demo: DemoProcess, name: str, version: str | None = None, **kwargs) -> A2AClient:
-    return await A2AClient.connect(demo.url(name), prefer_version=version, **kwargs)
+async def connect(demo: DemoProcess, name: str, version: str | None = None, **kwargs) -> Transport:
+    return await connect_to(demo.url(name), prefer_version=version, **kwargs)
 
 
-async def connect_gatekeeper(demo: DemoProcess, version: str | None = None) -> A2AClient:
+async def connect_gatekeeper(demo: DemoProcess, version: str | None = None) -> Transport:
     return await connect(demo, "gatekeeper", version, credentials=Credentials(api_key=API_KEY))
 
 
 async def turn(
-    client: A2AClient, text: str | None = None, *, task_id: str | None = None, context_id: str | None = None, **kw
+    client: Transport, text: str | None = None, *, task_id: str | None = None, context_id: str | None = None, **kw
 ) -> tuple[TaskView, list]:
     """Send `text` (continuing `task_id` when given) and follow the turn to its end; no text: re-attach."""
     if text is None:

@@ -1,4 +1,4 @@
-"""Every demo agent through the project's own client (A2AClient, follow_turn, TaskView), on both wires."""
+"""Every demo agent through the project's own client (connect, follow_turn, TaskView), on both wires."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from demo_support import API_KEY, BOTH_VERSIONS, TOKEN, connect, connect_gatekeeper, turn
 
 from switchboard.a2a.auth import Credentials
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import new_message
 from switchboard.a2a.errors import (
     AuthFailedError,
     CredentialsMissingError,
@@ -19,6 +19,7 @@ from switchboard.a2a.errors import (
 )
 from switchboard.a2a.model import ArtifactUpdate, DataPart, FilePart, Message, StatusUpdate, TaskState
 from switchboard.a2a.tasks_api import TasksApiClient
+from switchboard.a2a.transports.base import Transport
 from switchboard.a2a.turn import TaskView
 from switchboard.demo import flaky, gatekeeper, interviewer, legacy, researcher, tasks_agent, writer
 
@@ -34,7 +35,7 @@ def working_texts(events: list) -> list[str]:
     ]
 
 
-async def until_working(client: A2AClient, task_id: str) -> None:
+async def until_working(client: Transport, task_id: str) -> None:
     """Poll until the task has left `submitted` (a long task started with a non-blocking send)."""
     for _ in range(100):
         if (await client.get_task(task_id)).status.state is WORKING:
@@ -351,7 +352,7 @@ async def test_every_skill_example_does_what_its_card_says(demo):
                 assert view.state is (INPUT_REQUIRED if skill["id"] == "book" else COMPLETED), example
 
 
-async def _starts_and_streams(client: A2AClient, example: str) -> None:
+async def _starts_and_streams(client: Transport, example: str) -> None:
     view = TaskView()
     async for event in client.stream(new_message(example)):
         view.apply(event)

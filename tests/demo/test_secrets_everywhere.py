@@ -26,13 +26,15 @@ from urllib.parse import quote, quote_plus
 
 import pytest
 import yaml
-from textual.widgets import DataTable
+from textual.widgets import DataTable, OptionList
 
 from switchboard.a2a.model import TaskState
 from switchboard.agents import add_agent, load_agents, new_entry_raw
 from switchboard.demo.base import DemoSettings
 from switchboard.demo.fleet import BackgroundFleet, start_in_background
 from switchboard.tui.app import SwitchboardApp
+from switchboard.tui.exporting import exports_dir
+from switchboard.tui.screens.export import ExportScreen
 from switchboard.tui.widgets.conversation_view import ConversationView, downloads_dir
 from switchboard.tui.widgets.prompt_pane import PromptPane
 
@@ -173,7 +175,8 @@ def test_headless_card_send_task_and_refusals(workspace: Path, evidence: Evidenc
     asked = run("send", "send", "gatekeeper", "open the vault", "--verbose")
     assert "State: auth-required" in asked.stdout
     task_id, context_id = field_of(asked.stdout, "Task ID"), field_of(asked.stdout, "Context ID")
-    done = run("answer", "send", "gatekeeper", PASSCODE, "--task-id", task_id, "--context-id", context_id, "--verbose")
+    done = run("answer", "send", "gatekeeper", PASSCODE, "--task-id", task_id, "--context-id", context_id, "--verbose",
+               "--record", "answer.har")  # fmt: skip
     assert "State: completed" in done.stdout
     run("task get", "task", "get", "gatekeeper", task_id, "--verbose", "-o", "json", "--history", "10")
     run("task list", "task", "list", "gatekeeper", "-o", "json", "--verbose")
@@ -183,6 +186,9 @@ def test_headless_card_send_task_and_refusals(workspace: Path, evidence: Evidenc
     polled = run("json", "send", "gatekeeper", "open the vault", "-o", "json", "--debug")
     assert json.loads(polled.stdout)["task"]["status"]["state"] == "TASK_STATE_AUTH_REQUIRED"
 
+    for name in ("send.har", "send.json", "send.md", "send.html"):  # the records, in the test's directory
+        run("record", "send", "gatekeeper", "open the vault", "--stream", "--record", name)
+    run("record team", "send", "team", "hello", "--record", "team.har")
     weather = run("tasks agent", "send", "tasks", "weather in Lisbon", "--verbose")
     assert "State: completed" in weather.stdout
     booking = run("tasks agent json", "send", "tasks", "book a table", "-o", "json", "--verbose")
@@ -221,6 +227,11 @@ def test_headless_workflow_journal_and_runs_show(workspace: Path, evidence: Evid
         shown = cli(workspace, evidence, "runs show", "runs", "show", rid)
         assert shown.returncode == 0, shown.stderr
         cli(workspace, evidence, "runs show json", "runs", "show", rid, "-o", "json")
+        for fmt in ("markdown", "json", "html"):
+            exported = cli(workspace, evidence, "export", "export", rid, "--format", fmt)
+            assert exported.returncode == 0 and rid in exported.stdout, exported.stderr
+        cli(workspace, evidence, "export file", "export", rid, "--out", f"{rid}.md")
+        assert (workspace / f"{rid}.md").is_file()
     journals = list((workspace / "home").rglob("*.jsonl"))
     assert len(journals) >= 4
     records = [json.loads(line) for p in journals for line in p.read_text().splitlines() if line.strip()]
@@ -265,6 +276,19 @@ async def answer_prompt(pilot, view: ConversationView, text: str) -> None:
     await pilot.press(*text, "enter")
 
 
+async def export_everything(pilot) -> None:
+    """ctrl+o's every choice: the shown conversation as Markdown, JSON and HTML, and the wire as HAR."""
+    for number in range(4):
+        await pilot.press("ctrl+o")
+        await until(lambda: isinstance(pilot.app.screen, ExportScreen))
+        options = pilot.app.screen.query_one(OptionList)
+        assert options.option_count == 4
+        options.focus()
+        options.highlighted = number
+        await pilot.press("enter")
+        await until(lambda: not isinstance(pilot.app.screen, ExportScreen))
+
+
 async def drive_tui(app: SwitchboardApp, shots: Path, evidence: Evidence) -> None:
     async with app.run_test(size=SIZE) as pilot:
         table = pilot.app.screen.query_one(DataTable)
@@ -282,6 +306,7 @@ async def drive_tui(app: SwitchboardApp, shots: Path, evidence: Evidence) -> Non
         assert gate.conversation.last.secret
         await pilot.press("ctrl+s")  # save the artifacts
         app.save_screenshot(filename="gatekeeper.svg", path=str(shots))
+        await export_everything(pilot)
 
         tasks = await open_agent(pilot, "tasks")
         await say(pilot, tasks, "book a table for two")
@@ -295,6 +320,7 @@ async def drive_tui(app: SwitchboardApp, shots: Path, evidence: Evidence) -> Non
 
         await pilot.press("f2")  # the wire view
         await pilot.pause(0.5)
+        await export_everything(pilot)  # the team conversation (its ${VAR} header) and the wire since
         app.save_screenshot(filename="wire.svg", path=str(shots))
         evidence.add("tui export", app.export_screenshot())
         app.theme = "textual-light"  # the settings file is written
@@ -324,6 +350,8 @@ def test_tui_conversations_wire_view_screenshots_and_files(
     assert sorted(p.name for p in shots.iterdir()) == ["card.svg", "gatekeeper.svg", "wire.svg"]
     saved = sorted(p.name for p in downloads_dir().iterdir())
     assert "vault-contents.md" in saved or any("vault" in name for name in saved), saved
+    exported = sorted(p.suffix for p in exports_dir().iterdir() if p.is_file())
+    assert exported == [".har", ".har", ".html", ".html", ".json", ".json", ".md", ".md"], exported
     assert list(home.rglob("settings.yaml"))
 
 

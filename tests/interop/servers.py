@@ -17,7 +17,33 @@ from typing import IO
 
 AGENTS = Path(__file__).resolve().parent / "agents"
 REPO = Path(__file__).resolve().parents[2]
-KINDS = ("sdk13-v10", "sdk13-v03compat", "sdk03-native", "js-v10", "js-v03compat")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A reference server and the interface its card leads a client to: stack, --mode, binding, wire version."""
+
+    stack: str  # sdk13 (a2a-sdk 1.3), sdk03 (a2a-sdk 0.3.26), js (@a2a-js/sdk)
+    mode: str
+    binding: str  # JSONRPC or HTTP+JSON: what a client choosing by the card speaks
+    wire_version: str  # "1.0" or "0.3"
+    path: str = ""  # where that interface is, under the base URL
+
+
+SERVER_KINDS = {
+    "sdk13-v10": Kind("sdk13", "v10", "JSONRPC", "1.0"),
+    "sdk13-v03compat": Kind("sdk13", "v03compat", "JSONRPC", "0.3"),
+    "sdk03-native": Kind("sdk03", "native", "JSONRPC", "0.3"),
+    "js-v10": Kind("js", "v10", "JSONRPC", "1.0"),
+    "js-v03compat": Kind("js", "v03compat", "JSONRPC", "0.3"),
+    # The same servers with cards that list HTTP+JSON first (js) or only (the others): the matrix over REST.
+    "sdk13-rest": Kind("sdk13", "rest", "HTTP+JSON", "1.0", "rest"),
+    "sdk13-v03rest": Kind("sdk13", "v03rest", "HTTP+JSON", "0.3", "rest"),
+    "sdk03-rest": Kind("sdk03", "rest", "HTTP+JSON", "0.3"),
+    "js-rest": Kind("js", "rest", "HTTP+JSON", "1.0", "rest"),
+    "js-v03rest": Kind("js", "v03rest", "HTTP+JSON", "0.3", "rest"),
+}
+KINDS = tuple(SERVER_KINDS)
 JS_AGENT = AGENTS / "js"
 A2A03_PYTHON_ENV = "SWITCHBOARD_A2A03_PYTHON"
 READY_TIMEOUT = 20.0
@@ -41,7 +67,33 @@ class RunningServer:
     @property
     def wire_version(self) -> str:
         """The wire version a client choosing by this server's card speaks to it: "1.0" or "0.3"."""
-        return "1.0" if self.kind.endswith("-v10") else "0.3"
+        return SERVER_KINDS[self.kind].wire_version
+
+    @property
+    def binding(self) -> str:
+        """The binding a client choosing by this server's card speaks to it: "JSONRPC" or "HTTP+JSON"."""
+        return SERVER_KINDS[self.kind].binding
+
+    @property
+    def stack(self) -> str:
+        """Whose SDK answers: "sdk13", "sdk03" or "js"."""
+        return SERVER_KINDS[self.kind].stack
+
+    @property
+    def file_bytes_twice_encoded(self) -> bool:
+        """The Python SDKs' v0.3 REST (0.3 and 1.x's compat alike) base64-encodes a file's bytes twice, both ways:
+        bytes sent as the v0.3 proto's ProtoJSON has them (once) are not what it reads; binary ones crash it."""
+        return self.stack != "js" and self.binding == "HTTP+JSON" and self.wire_version == "0.3"
+
+    @property
+    def file_names_travel(self) -> bool:
+        """The JavaScript SDK's copy of the v0.3 proto has no file name: over its v0.3 REST, names are lost."""
+        return not (self.stack == "js" and self.binding == "HTTP+JSON" and self.wire_version == "0.3")
+
+    @property
+    def endpoint_url(self) -> str:
+        """The URL of the interface a client choosing by the card talks to."""
+        return self.url + SERVER_KINDS[self.kind].path
 
     def stop(self) -> None:
         """Terminate, wait, and kill if it has not exited after STOP_GRACE seconds."""
@@ -73,15 +125,16 @@ def node() -> str:
 
 
 def command(kind: str, api_key: str | None = None) -> list[str]:
-    if kind == "sdk03-native":
-        argv = [a2a03_python(), str(AGENTS / "sdk03_server.py")]
-    elif kind in ("sdk13-v10", "sdk13-v03compat"):
-        argv = [sys.executable, str(AGENTS / "sdk13_server.py"), "--mode", kind.removeprefix("sdk13-")]
-    elif kind in ("js-v10", "js-v03compat"):
-        argv = [node(), str(JS_AGENT / "server.mjs"), "--mode", kind.removeprefix("js-")]
-    else:
+    if kind not in SERVER_KINDS:
         raise ValueError(f"unknown server kind {kind!r}; expected one of {KINDS}")
-    argv += ["--port", "0", "--exit-on-stdin-eof"]
+    stack, mode = SERVER_KINDS[kind].stack, SERVER_KINDS[kind].mode
+    if stack == "sdk03":
+        argv = [a2a03_python(), str(AGENTS / "sdk03_server.py")]
+    elif stack == "sdk13":
+        argv = [sys.executable, str(AGENTS / "sdk13_server.py")]
+    else:
+        argv = [node(), str(JS_AGENT / "server.mjs")]
+    argv += ["--mode", mode, "--port", "0", "--exit-on-stdin-eof"]
     return argv + (["--api-key", api_key] if api_key else [])
 
 

@@ -9,11 +9,11 @@ import sys
 from contextlib import aclosing
 from pathlib import Path
 
-from switchboard.a2a import client as client_module
-from switchboard.a2a.client import A2AClient
+from switchboard.a2a.client import connect
 from switchboard.a2a.follow import FollowPolicy
 from switchboard.a2a.model import TaskState, TextPart
 from switchboard.a2a.tap import Tap
+from switchboard.a2a.transports import http_transport as client_module
 from switchboard.conversation import Conversation
 from switchboard.link import AgentLink
 
@@ -41,8 +41,8 @@ async def big_turn_until_ticking(conversation: Conversation) -> None:
 async def test_an_answer_past_the_bound_changes_the_status_and_keeps_the_artifact_held(reference_server, monkeypatch):
     monkeypatch.setattr(client_module, "CANCEL_ANSWER_BOUND", SMALL_BOUND)
     tap = Tap()
-    async with await A2AClient.connect(reference_server.url, tap=tap) as client:
-        conversation = Conversation(AgentLink("reference", a2a=client), tap=tap, policy=FAST)
+    async with await connect(reference_server.url, tap=tap) as client:
+        conversation = Conversation(AgentLink("reference", transport=client), tap=tap, policy=FAST)
         await big_turn_until_ticking(conversation)
         view = conversation.last.view
         held = view.artifacts["big-artifact"]
@@ -68,8 +68,8 @@ async def test_an_answer_past_the_bound_changes_the_status_and_keeps_the_artifac
 
 async def test_conversation_cancel_past_the_bound_keeps_what_the_view_holds(reference_server, monkeypatch):
     monkeypatch.setattr(client_module, "CANCEL_ANSWER_BOUND", SMALL_BOUND)
-    async with await A2AClient.connect(reference_server.url) as client:
-        conversation = Conversation(AgentLink("reference", a2a=client), policy=FAST)
+    async with await connect(reference_server.url) as client:
+        conversation = Conversation(AgentLink("reference", transport=client), policy=FAST)
         await big_turn_until_ticking(conversation)
         history = list(conversation.last.view.history)
         await conversation.cancel()  # the TUI's ctrl+g path
@@ -80,8 +80,8 @@ async def test_conversation_cancel_past_the_bound_keeps_what_the_view_holds(refe
 
 
 async def test_an_answer_under_the_bound_is_read_whole(reference_server):
-    async with await A2AClient.connect(reference_server.url) as client:
-        conversation = Conversation(AgentLink("reference", a2a=client), policy=FAST)
+    async with await connect(reference_server.url) as client:
+        conversation = Conversation(AgentLink("reference", transport=client), policy=FAST)
         await big_turn_until_ticking(conversation)
         task_id = conversation.last.view.task_id
         canceled = await client.cancel_task(task_id)

@@ -91,10 +91,16 @@ def test_card_lists_the_greet_skill_and_the_expected_interface(reference_server)
         # Asked without A2A-Version, the JS SDK serves a v0.3 card that also carries supportedInterfaces.
         "js-v10": [("JSONRPC", "1.0"), ("HTTP+JSON", "1.0"), ("JSONRPC", "0.3"), ("HTTP+JSON", "0.3")],
         "js-v03compat": [("JSONRPC", "0.3"), ("HTTP+JSON", "0.3")],
+        "sdk13-rest": [("HTTP+JSON", "1.0")],
+        "sdk13-v03rest": [("HTTP+JSON", "0.3")],
+        "sdk03-rest": [],  # legacy card, preferredTransport HTTP+JSON
+        "js-rest": [("HTTP+JSON", "1.0"), ("JSONRPC", "1.0"), ("HTTP+JSON", "0.3"), ("JSONRPC", "0.3")],
+        "js-v03rest": [("HTTP+JSON", "0.3"), ("JSONRPC", "0.3")],
     }[reference_server.kind]
     assert interfaces == expected
-    if reference_server.kind == "sdk03-native":
+    if reference_server.stack == "sdk03":
         assert (card["url"], card["protocolVersion"]) == (reference_server.url, "0.3.0")
+        assert card["preferredTransport"] == {"JSONRPC": "JSONRPC", "HTTP+JSON": "HTTP+JSON"}[reference_server.binding]
 
 
 def test_greet_asks_for_a_name_then_streams_a_three_chunk_greeting(reference_server):

@@ -16,8 +16,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run_workflow(tmp_path: Path, url: str, *args: str) -> subprocess.CompletedProcess:
+def run_workflow(tmp_path: Path, url: str, *args: str, binding: str | None = None) -> subprocess.CompletedProcess:
     workflow = tmp_path / "greet.yaml"
+    forced = f"binding: {binding}" if binding else ""
     workflow.write_text(
         textwrap.dedent(
             f"""
@@ -26,6 +27,7 @@ def run_workflow(tmp_path: Path, url: str, *args: str) -> subprocess.CompletedPr
             agents:
               - name: ref
                 url: {url}
+                {forced}
             steps:
               - name: greet
                 agent: ref
@@ -53,3 +55,15 @@ def test_an_interactive_step_answered_with_answer_completes(reference_server, tm
     run = json.loads(done.stdout)["run"]
     assert run["status"] == "completed", done.stderr
     assert run["outputs"] == {"greeting": "Hello, Grace! Nice to meet you."}
+
+
+def test_a_binding_forced_for_the_inline_agent_is_spoken_or_the_step_fails_as_misconfigured(reference_server, tmp_path):
+    other = "jsonrpc" if reference_server.binding == "HTTP+JSON" else "rest"
+    done = run_workflow(tmp_path, reference_server.url, "--answer", "greet=Grace", "-o", "json", binding=other)
+    run = json.loads(done.stdout)["run"]
+    if reference_server.stack == "js":  # its cards list both bindings
+        assert run["status"] == "completed", done.stderr
+        assert run["outputs"] == {"greeting": "Hello, Grace! Nice to meet you."}
+    else:
+        assert run["status"] == "failed"
+        assert "A2A_CONFIG_INVALID" in done.stdout and "does not offer" in done.stdout

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 from switchboard.a2a.model import Artifact, ArtifactUpdate, Message, StatusUpdate, TaskState, TaskStatus, TextPart
 from switchboard.a2a.wire.common import Notes
@@ -20,9 +19,7 @@ SIZE = (120, 40)
 class NotingLink(ScriptedLink):
     """A scripted link with a client's notes: some from the card fetch, one more while the turn streams."""
 
-    a2a: SimpleNamespace = field(
-        default_factory=lambda: SimpleNamespace(notes=Notes(["card: [b]url[/b] lacks a path"]))
-    )
+    notes: Notes = field(default_factory=lambda: Notes(["card: [b]url[/b] lacks a path"]))
 
     async def follow(self, message: Message, policy=None) -> AsyncIterator:
         noted = False
@@ -30,7 +27,7 @@ class NotingLink(ScriptedLink):
             yield event
             if not noted:
                 noted = True
-                self.a2a.notes.add("decoded a status with an unknown state 'TASK_STATE_DREAMING'")
+                self.notes.add("decoded a status with an unknown state 'TASK_STATE_DREAMING'")
 
 
 def events() -> list:

@@ -23,7 +23,7 @@ from pathlib import Path
 import httpx
 from fault_proxy import Exchange, Fault, FaultProxy, Plan
 
-from switchboard.a2a.client import A2AClient
+from switchboard.a2a.client import connect
 from switchboard.a2a.errors import SwitchboardError
 from switchboard.a2a.follow import FollowPolicy
 from switchboard.a2a.model import TaskState
@@ -121,7 +121,7 @@ def _entry(url: str, secret: str) -> AgentEntry:
 
 async def agent_task(upstream_url: str, task_id: str) -> tuple[TaskState, str]:
     """The task as the agent holds it, read directly: its state and its artifact's text."""
-    async with await A2AClient.connect(upstream_url) as client:
+    async with await connect(upstream_url) as client:
         task = await client.get_task(task_id)
     text = "".join(a.text for a in task.artifacts or [] if a.artifact_id == ARTIFACT_ID)
     return task.status.state, text
@@ -166,7 +166,7 @@ async def conversation_trial(upstream_url: str, fault: str, seed: int) -> Outcom
         conversation = None
         try:
             link = await open_link(entry, http=http, tap=tap, streaming=streaming)
-            outcome.notices += list(link.a2a.notes if link.a2a else [])
+            outcome.notices += list(link.notes)
             conversation = Conversation(link, tap=tap, policy=POLICY)
             async for _ in conversation.send(f"{topic} pace {PACE_MS}"):
                 pass
@@ -176,8 +176,7 @@ async def conversation_trial(upstream_url: str, fault: str, seed: int) -> Outcom
         turn = conversation.last if conversation else None
         if turn:
             outcome.notices += [n.text for n in turn.notices]
-            if conversation.link.a2a:
-                outcome.notices += [n for n in conversation.link.a2a.notes if n not in outcome.notices]
+            outcome.notices += [n for n in conversation.link.notes if n not in outcome.notices]
         view = turn.view if turn else None
         artifact = view.artifacts.get(ARTIFACT_ID) if view else None
         await _judge(

@@ -34,13 +34,16 @@ agents:
   - name: tasks-agent
     url: http://127.0.0.1:9105
     protocol: tasks
+  - name: rested
+    url: http://127.0.0.1:9106/
+    binding: REST
 """
 
 
 def test_a_full_file_reads_every_field(tmp_path):
     registry = load_agents(write(tmp_path, FULL), env={"TEAM": "blue-team", "RUN_ID": "42"})
     assert registry.warnings == []
-    assert [a.name for a in registry.agents] == ["writer", "reviewer", "keyed", "tasks-agent"]
+    assert [a.name for a in registry.agents] == ["writer", "reviewer", "keyed", "tasks-agent", "rested"]
 
     writer = registry.find("writer")
     assert writer is not None
@@ -56,6 +59,16 @@ def test_a_full_file_reads_every_field(tmp_path):
 
     tasks = registry.find("tasks-agent")
     assert tasks is not None and tasks.protocol == "tasks"
+    assert writer.binding is None and registry.find("rested").binding == "rest"  # the card chooses, unless forced
+
+
+def test_an_unknown_binding_warns_and_leaves_the_choice_to_the_card(tmp_path):
+    registry = load_agents(write(tmp_path, "agents:\n  - {name: g, url: http://h/, binding: grpc}\n"))
+    assert registry.find("g").binding is None
+    assert registry.warnings == [
+        f"{tmp_path / 'agents.yaml'} line 2: agents[0] (g): "
+        "binding 'grpc' is unknown (jsonrpc or rest); the card chooses"
+    ]
 
 
 def test_the_file_holds_variable_names_never_their_values(tmp_path):

@@ -16,8 +16,9 @@ from switchboard.a2a.auth import (
     plan_auth,
 )
 from switchboard.a2a.cards import parse_card
-from switchboard.a2a.client import A2AClient
 from switchboard.a2a.errors import CredentialsMissingError, ProtocolError
+from switchboard.a2a.transports.base import Transport
+from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 
 # --- cards in both wire shapes -----------------------------------------------------------------------
 
@@ -281,7 +282,7 @@ def test_origin_of_tells_apart_what_differs_only_in_scheme_or_port():
     assert origin_of("http://example.com:8080/") != origin_of("http://example.com/")
 
 
-# --- A2AClient keeps credentials on the card's origin ---------------------------------------------------
+# --- A transport keeps credentials on the card's origin ---------------------------------------------------
 
 CARD_URL = "http://127.0.0.1:9101/.well-known/agent-card.json"
 BEARER_CARD_SCHEMES = {"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}
@@ -298,7 +299,7 @@ class Recorder:
         return httpx.Response(200, json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "no task"}})
 
 
-async def authorization_sent(client: A2AClient, agent: Recorder) -> str | None:
+async def authorization_sent(client: Transport, agent: Recorder) -> str | None:
     """Make one call and return the Authorization header the agent received (None when absent)."""
     with pytest.raises(ProtocolError):
         await client.get_task("task-1")
@@ -310,7 +311,7 @@ async def test_a_client_withholds_credentials_from_an_interface_on_another_origi
     notes: list[str] = []
     agent = Recorder()
     async with httpx.AsyncClient(transport=httpx.MockTransport(agent)) as http:
-        client = A2AClient(
+        client = JsonRpcTransport(
             card, card_url=CARD_URL, http=http, credentials=Credentials(bearer="tok"), on_note=notes.append
         )
         assert agent.requests == []  # building the client sends nothing
@@ -326,7 +327,7 @@ async def test_a_client_sends_credentials_to_another_origin_when_trusted():
     card = v10_card(BEARER_CARD_SCHEMES, ["bearer"], url="https://elsewhere.example/rpc")
     agent = Recorder()
     async with httpx.AsyncClient(transport=httpx.MockTransport(agent)) as http:
-        client = A2AClient(
+        client = JsonRpcTransport(
             card, card_url=CARD_URL, http=http, credentials=Credentials(bearer="tok"), trust_interface_origin=True
         )
         assert client.auth.headers == {"Authorization": "Bearer tok"}
@@ -338,7 +339,7 @@ async def test_a_client_sends_credentials_to_an_interface_on_the_card_origin():
     card = v10_card(BEARER_CARD_SCHEMES, ["bearer"], url="http://127.0.0.1:9101/rpc")
     agent = Recorder()
     async with httpx.AsyncClient(transport=httpx.MockTransport(agent)) as http:
-        client = A2AClient(card, card_url=CARD_URL, http=http, credentials=Credentials(bearer="tok"))
+        client = JsonRpcTransport(card, card_url=CARD_URL, http=http, credentials=Credentials(bearer="tok"))
         assert list(client.notes) == []
         assert await authorization_sent(client, agent) == "Bearer tok"
 
@@ -347,7 +348,9 @@ async def test_a_client_built_from_a_card_file_sends_credentials_to_the_interfac
     card = v10_card(BEARER_CARD_SCHEMES, ["bearer"], url="https://elsewhere.example/rpc")
     agent = Recorder()
     async with httpx.AsyncClient(transport=httpx.MockTransport(agent)) as http:
-        client = A2AClient(card, card_url="file:///tmp/card.json", http=http, credentials=Credentials(bearer="tok"))
+        client = JsonRpcTransport(
+            card, card_url="file:///tmp/card.json", http=http, credentials=Credentials(bearer="tok")
+        )
         # A local card file has no origin to compare with: the person chose the file.
         assert client.auth.headers == {"Authorization": "Bearer tok"}
         assert await authorization_sent(client, agent) == "Bearer tok"
@@ -357,7 +360,7 @@ async def test_configured_headers_stay_home_with_the_credentials():
     card = v10_card(BEARER_CARD_SCHEMES, ["bearer"], url="https://elsewhere.example/rpc")
     agent = Recorder()
     async with httpx.AsyncClient(transport=httpx.MockTransport(agent)) as http:
-        client = A2AClient(
+        client = JsonRpcTransport(
             card,
             card_url=CARD_URL,
             http=http,

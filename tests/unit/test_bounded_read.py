@@ -11,10 +11,11 @@ import pytest
 
 from switchboard.a2a.bounded_read import TAP_HEAD, read_bounded, read_tapped
 from switchboard.a2a.cards import parse_card
-from switchboard.a2a.client import CANCEL_TIMEOUT, A2AClient
 from switchboard.a2a.errors import InvalidResponseError, UnreachableError
 from switchboard.a2a.http import DEFAULT_TIMEOUT
 from switchboard.a2a.tap import Tap
+from switchboard.a2a.transports.http_transport import CANCEL_TIMEOUT
+from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 
 URL = "http://agent.test/"
 
@@ -85,7 +86,7 @@ async def test_the_cancel_waits_longer_than_other_calls_unless_told_otherwise():
         {"name": "a", "supportedInterfaces": [{"url": URL, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]}
     )
     http = httpx.AsyncClient(timeout=DEFAULT_TIMEOUT, transport=httpx.MockTransport(agent))  # as new_http_client
-    async with A2AClient(card, card_url=URL, http=http) as client:
+    async with JsonRpcTransport(card, card_url=URL, http=http) as client:
         await client.get_task("t1")
         await client.cancel_task("t1")
         await client.cancel_task("t1", timeout=7.0)

@@ -46,7 +46,7 @@ async def test_concurrent_links_to_one_agent_share_one_card_fetch():
         later = await open_link(entry, http=http, cards=cards)
     assert seen == ["/.well-known/agent-card.json"]
     assert {link.card.name for link in [*links, later]} == {"Legacy Agent"}
-    assert [link.a2a.correlation_id for link in links[:2]] == ["c0", "c1"]  # each link keeps its own settings
+    assert [link.transport.correlation_id for link in links[:2]] == ["c0", "c1"]  # each link keeps its own settings
 
 
 async def test_a_failed_fetch_is_not_kept_and_the_next_asker_fetches_again():

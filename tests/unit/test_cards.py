@@ -221,22 +221,68 @@ def test_a_legacy_card_without_protocol_version_is_0_3():
     assert choose_endpoint(parse_card({"name": "old", "url": "http://h/"})).version == "0.3"
 
 
-@pytest.mark.parametrize("bindings", [["GRPC"], ["HTTP+JSON"], ["GRPC", "HTTP+JSON"]])
-def test_a_card_with_no_json_rpc_interface_is_protocol_unsupported(bindings):
-    interfaces = [{"url": f"http://h/{b}", "protocolBinding": b, "protocolVersion": "1.0"} for b in bindings]
-    card = v10_card(*interfaces)
+def test_a_grpc_only_card_is_protocol_unsupported_with_a_code_of_its_own_and_a_hint_naming_the_grpc_extra():
+    card = v10_card({"url": "http://h/grpc", "protocolBinding": "GRPC", "protocolVersion": "1.0"})
     with pytest.raises(ProtocolUnsupportedError) as caught:
         choose_endpoint(card)
     error = caught.value
+    assert error.message == "v10 agent offers no interface switchboard speaks: GRPC 1.0"
+    assert error.code == "SWITCHBOARD_ERR_PROTOCOL_UNSUPPORTED" and error.exit_code == 1  # never an internal error
     assert error.workflow_code == "DELEGATE_PROTOCOL_UNSUPPORTED"
-    assert all(b in error.message for b in bindings)
-    assert "JSON-RPC" in (error.hint or "")
+    assert "a2a-switchboard[grpc]" in error.hint and "JSON-RPC or HTTP+JSON" in error.hint
+    assert error.envelope()["error"]["code"] == "SWITCHBOARD_ERR_PROTOCOL_UNSUPPORTED"
 
 
 def test_a_legacy_card_preferring_grpc_only_is_protocol_unsupported():
     card = parse_card({"name": "g", "url": "http://h/", "preferredTransport": "GRPC", "protocolVersion": "0.3.0"})
-    with pytest.raises(ProtocolUnsupportedError):
+    with pytest.raises(ProtocolUnsupportedError) as caught:
         choose_endpoint(card)
+    assert "a2a-switchboard[grpc]" in caught.value.hint
+
+
+@pytest.mark.parametrize(
+    ("bindings", "chosen"),
+    [
+        (["HTTP+JSON"], "HTTP+JSON"),  # a REST-only card
+        (["GRPC", "HTTP+JSON", "JSONRPC"], "HTTP+JSON"),  # the card's order: the first one spoken
+        (["GRPC", "JSONRPC", "HTTP+JSON"], "JSONRPC"),
+        (["http+json"], "HTTP+JSON"),  # names are read whatever their case
+    ],
+)
+def test_the_first_interface_in_the_cards_order_whose_binding_is_spoken_is_chosen(bindings, chosen):
+    card = v10_card(*[{"url": f"http://h/{b}", "protocolBinding": b, "protocolVersion": "1.0"} for b in bindings])
+    endpoint = choose_endpoint(card)
+    assert (endpoint.binding, endpoint.version, endpoint.url.lower()) == (chosen, "1.0", f"http://h/{chosen.lower()}")
+    assert endpoint.label == {"JSONRPC": "JSON-RPC 1.0", "HTTP+JSON": "HTTP+JSON 1.0"}[chosen]
+
+
+def test_protocol_1_0_over_any_spoken_binding_comes_before_0_3():
+    card = v10_card(
+        {"url": "http://h/rpc03", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+        {"url": "http://h/rest10", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+    )
+    assert (choose_endpoint(card).url, choose_endpoint(card).version) == ("http://h/rest10", "1.0")
+
+
+def test_a_legacy_card_preferring_http_json_is_spoken_over_rest_at_0_3():
+    card = parse_card({"name": "r", "url": "http://h/", "preferredTransport": "HTTP+JSON", "protocolVersion": "0.3.0"})
+    assert (choose_endpoint(card).binding, choose_endpoint(card).version) == ("HTTP+JSON", "0.3")
+
+
+def test_a_forced_binding_picks_its_interface_and_one_the_card_lacks_is_a_usage_error_naming_what_it_offers():
+    card = v10_card(
+        {"url": "http://h/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+        {"url": "http://h/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"},
+    )
+    assert choose_endpoint(card, binding="HTTP+JSON").url == "http://h/rest"
+    only_rpc = v10_card({"url": "http://h/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"})
+    with pytest.raises(UsageError) as caught:
+        choose_endpoint(only_rpc, binding="HTTP+JSON")
+    assert caught.value.exit_code == 2
+    assert caught.value.message == "v10 agent does not offer HTTP+JSON; it offers JSONRPC 1.0"
+    assert "--binding" in caught.value.hint
+    with pytest.raises(UsageError, match=r"it offers 0\.3 over HTTP\+JSON"):
+        choose_endpoint(card, "1.0", binding="HTTP+JSON")
 
 
 def test_a_json_rpc_interface_at_an_unknown_version_is_protocol_unsupported():

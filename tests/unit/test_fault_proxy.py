@@ -31,7 +31,7 @@ from fault_trials import (
     workflow_trial,
 )
 
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.follow import Notice, follow_turn
 from switchboard.a2a.http import RetryPolicy
 from switchboard.a2a.model import TaskState
@@ -107,7 +107,7 @@ async def test_retries_back_off_with_jitter_within_the_bound(writer: str) -> Non
     faults = [Fault("status", status=503) for _ in range(3)]
     policy = RetryPolicy(attempts=4, backoff=0.04, max_backoff=1.0)
     async with FaultProxy(port, lambda e: faults.pop() if e.path == CARD and faults else None) as proxy:
-        async with await A2AClient.connect(proxy.url, retry=policy) as client:
+        async with await connect(proxy.url, retry=policy) as client:
             assert client.card.name == "Writer"
         assert len([e for e in proxy.log if e.path == CARD]) == 4
     waits = [re.search(r"retrying in ([0-9.]+) s \(attempt (\d) of 4\)", n) for n in client.notes]
@@ -132,7 +132,7 @@ async def test_a_send_is_not_repeated_when_it_may_have_reached_the_agent(writer:
     async with FaultProxy(
         port, lambda e: faults.pop() if e.rpc == "SendStreamingMessage" and faults else None
     ) as proxy:
-        async with await A2AClient.connect(proxy.url) as client:
+        async with await connect(proxy.url) as client:
             message = new_message("tides once pace 4")
             events = [e async for e in follow_turn(client, message, policy=POLICY)]
         assert len(proxy.forwarded("SendStreamingMessage")) == 1

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from switchboard.a2a.client import _loads
+from switchboard.a2a.transports.http_transport import loads_frame as _loads
 
 ODD = [
     '{"a": 1}',

@@ -12,9 +12,9 @@ from properties_support import has_terminal_controls, json_values, mutated, text
 from transcripts import ROOT
 
 from switchboard.a2a.cards import lint_card, parse_card
-from switchboard.a2a.client import A2AClient
 from switchboard.a2a.errors import CardInvalidError, SwitchboardError
 from switchboard.a2a.model import AgentCard
+from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 from switchboard.a2a.wire.common import Notes
 from switchboard.cli.render import Out, json_text, render_card
 
@@ -47,7 +47,7 @@ def test_a_broken_card_is_read_or_refused_and_lint_never_raises(document):
     assert not has_terminal_controls(buffer.getvalue())
     json_text(card.raw, indent=2).encode("utf-8")
     try:  # a client for it either exists or is refused with a reason; nothing else
-        A2AClient(card, card_url=CARD_URL)
+        JsonRpcTransport(card, card_url=CARD_URL)
     except SwitchboardError as exc:
         assert exc.message
 

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from properties_support import events, mutated, writable_odd_values
 
 from switchboard.a2a.cards import parse_card
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import new_message
 from switchboard.a2a.errors import SwitchboardError
+from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 from switchboard.a2a.turn import TaskView
 from switchboard.a2a.wire import v10
 
@@ -48,7 +49,7 @@ async def run_stream(body: bytes) -> tuple[list, SwitchboardError | None, list[s
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
 
     http = httpx.AsyncClient(transport=httpx.MockTransport(answer))
-    client = A2AClient(parse_card(CARD), card_url=BASE + ".well-known/agent-card.json", http=http)
+    client = JsonRpcTransport(parse_card(CARD), card_url=BASE + ".well-known/agent-card.json", http=http)
     received, error = [], None
     try:
         async for event in client.stream(new_message("hi")):

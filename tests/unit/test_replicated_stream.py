@@ -14,8 +14,9 @@ import pytest
 from transcripts import ROOT
 
 from switchboard.a2a.cards import parse_card
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import new_message
 from switchboard.a2a.model import Artifact, ArtifactUpdate, DataPart, TaskState, TextPart
+from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 from switchboard.a2a.turn import TaskView
 
 BASE = "http://agent.test/"
@@ -89,7 +90,7 @@ async def test_the_reducers_text_for_a_replicated_stream_is_the_chunks_concatena
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=Reads(b"".join(stream)))
 
     async with httpx.AsyncClient(transport=httpx.MockTransport(agent)) as http:
-        client = A2AClient(card(wire), card_url=BASE + ".well-known/agent-card.json", http=http)
+        client = JsonRpcTransport(card(wire), card_url=BASE + ".well-known/agent-card.json", http=http)
         assert client.endpoint.version == wire
         view = TaskView()
         async for event in client.stream(new_message("Grace")):

@@ -8,9 +8,9 @@ import pytest
 
 from switchboard.a2a.auth import Credentials, plan_auth
 from switchboard.a2a.cards import parse_card
-from switchboard.a2a.client import A2AClient
 from switchboard.a2a.errors import ProtocolError
 from switchboard.a2a.model import AgentCard
+from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 
 CARD_URL = "http://127.0.0.1:9101/.well-known/agent-card.json"
 
@@ -41,7 +41,9 @@ async def test_the_cookie_reaches_the_agent_and_not_the_shared_jar():
         return httpx.Response(200, json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "no"}})
 
     async with httpx.AsyncClient(transport=httpx.MockTransport(agent)) as http:
-        client = A2AClient(cookie_card(), card_url=CARD_URL, http=http, credentials=Credentials(api_key="c-secret"))
+        client = JsonRpcTransport(
+            cookie_card(), card_url=CARD_URL, http=http, credentials=Credentials(api_key="c-secret")
+        )
         with pytest.raises(ProtocolError):
             await client.get_task("t-1")
         assert seen[-1].headers["Cookie"] == "session=c-secret"

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from switchboard.a2a.auth import REDACTED, Credentials, Redactor
 from switchboard.a2a.cards import parse_card
-from switchboard.a2a.client import A2AClient
 from switchboard.a2a.errors import AuthFailedError
 from switchboard.a2a.tap import Tap, format_record
+from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 
 KEY = "q-key+with/odd=chars&more"
 CARD_URL = "http://127.0.0.1:9101/.well-known/agent.json"
@@ -63,7 +63,7 @@ async def test_an_api_key_in_the_query_string_is_masked_in_the_wire_record_and_e
 
     tap = Tap()
     async with httpx.AsyncClient(transport=httpx.MockTransport(agent)) as http:
-        client = A2AClient(card, card_url=CARD_URL, http=http, tap=tap, credentials=Credentials(api_key=KEY))
+        client = JsonRpcTransport(card, card_url=CARD_URL, http=http, tap=tap, credentials=Credentials(api_key=KEY))
         with pytest.raises(AuthFailedError) as caught:
             await client.get_task("t-1")
     assert seen[-1].url.params["key"] == KEY  # the key went out, encoded in the URL

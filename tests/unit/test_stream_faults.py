@@ -12,7 +12,7 @@ import pytest
 from transcripts import ROOT
 
 from switchboard.a2a.cards import parse_card
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import new_message
 from switchboard.a2a.errors import ProtocolError
 from switchboard.a2a.follow import FollowPolicy, Notice, follow_turn
 from switchboard.a2a.model import (
@@ -26,6 +26,8 @@ from switchboard.a2a.model import (
     TextPart,
 )
 from switchboard.a2a.model import Message as A2AMessage
+from switchboard.a2a.transports.base import Transport
+from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 from switchboard.a2a.turn import TaskView
 from switchboard.a2a.wire import v10
 
@@ -102,9 +104,9 @@ class Agent:
         return queue.pop(0) if len(queue) > 1 else queue[0]
 
 
-async def run(agent: Agent, message_text: str = "hi") -> tuple[TaskView, list[Notice], A2AClient]:
+async def run(agent: Agent, message_text: str = "hi") -> tuple[TaskView, list[Notice], Transport]:
     http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
-    client = A2AClient(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
+    client = JsonRpcTransport(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
     view, notices = TaskView(), []
     async for event in follow_turn(client, new_message(message_text), policy=FAST):
         if isinstance(event, Notice):
@@ -194,7 +196,7 @@ async def test_subscribing_to_a_finished_task_reads_it_instead():
         GetTask=rpc_result(v10.encode_task(task(TaskState.COMPLETED, "all done"))),
     )
     http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
-    client = A2AClient(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
+    client = JsonRpcTransport(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
     view = TaskView()
     async for event in follow_turn(client, task_id=TASK, policy=FAST):
         if not isinstance(event, Notice):

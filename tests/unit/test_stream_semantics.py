@@ -11,13 +11,15 @@ import asyncio
 import json
 
 import httpx
+import pytest
 from test_stream_faults import BASE, CTX, TASK, Agent, card, chunk, frame, rpc_result, sse, status
 from transcripts import ROOT
 
 from switchboard.a2a.cards import parse_card
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import new_message
 from switchboard.a2a.follow import FollowPolicy, Notice, follow_turn
 from switchboard.a2a.model import Message, Role, StatusUpdate, Task, TaskState, TaskStatus, TextPart
+from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 from switchboard.a2a.turn import TaskView
 from switchboard.a2a.wire import v03, v10
 
@@ -57,7 +59,7 @@ def hanging(chunks: list[bytes]) -> httpx.Response:
 
 async def follow_up(agent: Agent, policy: FollowPolicy = FAST, *, agent_card=None, streaming=None, blocking=True):
     http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
-    client = A2AClient(agent_card or card(), card_url=BASE + ".well-known/agent-card.json", http=http)
+    client = JsonRpcTransport(agent_card or card(), card_url=BASE + ".well-known/agent-card.json", http=http)
     view, notices = TaskView(), []
     message = new_message("Grace", task_id=TASK, context_id=CTX)
     async for event in follow_turn(client, message, policy=policy, view=view, streaming=streaming, blocking=blocking):
@@ -234,7 +236,7 @@ async def cancel(agent: Agent, confirm_within: float):
     from switchboard.a2a.cancel import cancel_and_confirm
 
     http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
-    client = A2AClient(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
+    client = JsonRpcTransport(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
     try:
         return await cancel_and_confirm(client, TASK, confirm_within=confirm_within)
     finally:
@@ -264,8 +266,8 @@ async def test_a_conversation_keeps_its_view_until_the_cancel_is_confirmed(monke
     monkeypatch.setattr(cancel_module, "CONFIRM_WITHIN", 0.2)
     agent = cancel_agent(TaskState.WORKING)
     http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
-    client = A2AClient(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
-    conversation = Conversation(AgentLink("a", a2a=client))
+    client = JsonRpcTransport(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
+    conversation = Conversation(AgentLink("a", transport=client))
     turn = Turn(new_message("slow"), running=False)
     turn.view.apply(Task(id=TASK, context_id=CTX, status=status(TaskState.WORKING, "at work")))
     conversation.turns.append(turn)
@@ -325,3 +327,58 @@ async def test_a_non_blocking_follow_up_answered_with_the_question_still_asked_i
     view, _ = await follow_up(agent, streaming=False, blocking=False)
     assert view.state is TaskState.COMPLETED
     assert agent.calls == ["SendMessage", "GetTask", "GetTask"]
+
+
+# --- a task that never ends: followed to a bound, not for ever ------------------------------------------
+
+
+async def test_a_task_left_working_is_given_up_on_after_the_idle_limit_across_reattachments():
+    from switchboard.a2a.errors import TimedOutError
+
+    working = Task(id=TASK, context_id=CTX, status=status(TaskState.WORKING, "at it"))
+    agent = Agent(
+        SendStreamingMessage=hanging([frame(working)]),
+        GetTask=rpc_result(v10.encode_task(working)),
+        SubscribeToTask=[hanging([frame(working)]) for _ in range(50)],  # a fresh stream each time
+    )
+    policy = FollowPolicy(stall_timeout=0.05, backoff=0.001, max_backoff=0.01, poll_interval=0.02, idle_limit=0.5)
+    http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
+    client = JsonRpcTransport(card(), card_url=BASE + ".well-known/agent-card.json", http=http)
+    notices = []
+    with pytest.raises(TimedOutError) as caught:
+        async with asyncio.timeout(30):
+            async for event in follow_turn(client, new_message("go"), policy=policy):
+                if isinstance(event, Notice):
+                    notices.append(event.text)
+    await http.aclose()
+    assert caught.value.exit_code == 5
+    assert f"task {TASK} has not changed for 0.5 s (still working)" == caught.value.message
+    assert "GetTask" in agent.calls and "SubscribeToTask" in agent.calls
+
+
+async def test_a_polled_task_left_working_is_given_up_on_too():
+    from switchboard.a2a.errors import TimedOutError
+
+    working = Task(id=TASK, context_id=CTX, status=status(TaskState.WORKING))
+    agent = Agent(SendMessage=rpc_result(v10.encode_send_result(working)), GetTask=rpc_result(v10.encode_task(working)))
+    with pytest.raises(TimedOutError):
+        await asyncio.wait_for(follow_up(agent, FollowPolicy(poll_interval=0.02, idle_limit=0.2), streaming=False), 30)
+
+
+async def test_the_command_line_prints_a_state_read_again_once(capsys):
+    from types import SimpleNamespace
+
+    from switchboard.cli.commands import consume_turn
+    from switchboard.cli.render import Out
+
+    working = Task(id=TASK, context_id=CTX, status=status(TaskState.WORKING, "at it"))
+
+    async def events(view):
+        for event in (working, working, working, update(TaskState.COMPLETED, "done")):
+            view.apply(event)
+            yield event
+
+    view = TaskView()
+    await consume_turn(events(view), view, SimpleNamespace(output="text"), Out(), live=True)
+    out = capsys.readouterr().out
+    assert out.count("State: working") == 1 and out.count("State: completed") == 1

@@ -114,6 +114,38 @@ async def test_fan_out_then_fan_in_with_templates_correlation_ids_and_a_full_jou
     assert record.steps["left"].view.output_text == "alpha"
 
 
+async def test_a_run_started_for_a_caller_keeps_its_id_trace_and_origin_and_gives_delegates_the_parent_id(
+    tmp_path, journal
+):
+    agent = ScriptedAgent("a", [done("t1", "asked"), done("t2", "ok")])
+    entries: list[AgentEntry] = []
+    connect, registry = scripted(agent)
+
+    async def connect_seeing_entries(entry, correlation_id, streaming):
+        entries.append(entry)
+        return await connect(entry, correlation_id, streaming)
+
+    workflow = workflow_file(tmp_path, "name: traced\nsteps:\n  - {name: s, agent: a, task: go}\n", registry)
+    origin = {"by": "serve", "contextId": "ctx-1"}
+    run, _ = await run_to_end(
+        workflow,
+        journal=journal,
+        connect=connect_seeing_entries,
+        run_id="20260101T000000-abcdef",
+        correlation_id="trace-7",
+        origin=origin,
+    )
+    assert run.run_id == "20260101T000000-abcdef" and run.status == "completed"
+    assert entries[0].headers == {"X-Parent-Id": "trace-7"}
+    assert agent.sent[0].metadata == {"parentId": "trace-7"}
+    record = read_run(run.run_id, journal)
+    assert record.correlation_id == "trace-7" and record.origin == origin
+    # Without a trace id of its own, a run sends none.
+    plain, _ = await run_to_end(workflow, journal=journal, connect=connect_seeing_entries)
+    assert entries[1].headers == {} and agent.sent[1].metadata is None
+    assert read_run(plain.run_id, journal).correlation_id is None
+
+
 async def test_max_concurrency_holds_and_steps_start_in_file_order(tmp_path, journal):
     agent = ScriptedAgent("a", [[0.02, *done(f"t{i}", str(i))] for i in range(4)])
     connect, registry = scripted(agent)

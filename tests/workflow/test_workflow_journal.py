@@ -147,7 +147,18 @@ def test_fsyncs_run_off_the_writers_thread_and_one_covers_every_record_written_m
     assert len(records) == 101 and skipped == 0
     assert synced_from and threading.current_thread().name not in synced_from
     assert len(synced_from) < 10  # grouped: not one fsync per record
-    assert all(name == "journal-sync-r9" for name in synced_from)
+    assert all(name == "journal-sync" for name in synced_from)
+
+
+def test_one_syncer_thread_serves_every_journal_of_the_process(tmp_path):
+    before = threading.active_count()
+    journals = [Journal.create(tmp_path, f"r{i:03d}", Redactor()) for i in range(50)]
+    for journal in journals:
+        started(journal, journal.path.stem)
+    assert threading.active_count() <= before + 1
+    for journal in journals:
+        journal.close()
+    assert all(len(read_records(j.path)[0]) == 1 for j in journals)
 
 
 def test_a_failed_fsync_is_raised_to_the_writer(tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ import httpx
 from workflow_support import tasks_for
 
 from switchboard.a2a.auth import Redactor
-from switchboard.a2a.client import A2AClient, new_message
+from switchboard.a2a.client import connect, new_message
 from switchboard.agents import load_agents
 from switchboard.workflow.engine import resume_run
 from switchboard.workflow.journal import Journal, read_records
@@ -56,7 +56,7 @@ async def test_a_task_whose_id_was_never_journaled_is_found_by_its_message_and_f
     )
     journal.close()
     # The "crashed" process had sent the message: the agent made a task, and nobody heard its id.
-    async with await A2AClient.connect(fleet.agent("researcher").url, correlation_id=correlation_id) as client:
+    async with await connect(fleet.agent("researcher").url, correlation_id=correlation_id) as client:
         stream = client.stream(message)
         first = await anext(stream)
         await stream.aclose()

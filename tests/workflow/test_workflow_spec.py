@@ -414,3 +414,37 @@ def test_trust_interface_origin_must_be_a_boolean(tmp_path):
         """,
     )
     assert has(found, 6, "trustInterfaceOrigin must be true or false", "trustInterfaceOrigin: true")
+
+
+def test_an_inline_agent_may_force_a_binding_and_only_jsonrpc_or_rest(tmp_path):
+    flow = load(
+        tmp_path,
+        """
+        version: 1
+        name: bound
+        agents:
+          - name: rested
+            url: http://127.0.0.1:9200/
+            binding: rest
+          - name: chosen
+            url: http://127.0.0.1:9201/
+        steps:
+          - {name: a, agent: rested, task: hi}
+          - {name: b, agent: chosen, task: hi}
+        """,
+    )
+    assert (flow.agents["rested"].binding, flow.agents["chosen"].binding) == ("rest", None)
+    found = problems(
+        tmp_path,
+        """
+        version: 1
+        name: bound
+        agents:
+          - name: rested
+            url: http://127.0.0.1:9200/
+            binding: grpc
+        steps:
+          - {name: a, agent: rested, task: hi}
+        """,
+    )
+    assert has(found, 6, "agent rested: binding must be jsonrpc or rest", "binding: rest")

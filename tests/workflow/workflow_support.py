@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from switchboard.a2a.cancel import CancelOutcome
-from switchboard.a2a.client import A2AClient
+from switchboard.a2a.client import connect
 from switchboard.a2a.model import (
     Artifact,
     ArtifactUpdate,
@@ -87,8 +87,7 @@ class ScriptedLink:
     def __init__(self, agent: ScriptedAgent, correlation_id: str) -> None:
         self.agent = agent
         self.name = agent.name
-        self.a2a = None
-        self.tasks = None
+        self.notes: list[str] = []
         agent.correlation_ids.append(correlation_id)
 
     async def _play(self, items: list[Any]):
@@ -116,6 +115,9 @@ class ScriptedLink:
 
     async def get_task(self, task_id: str) -> Task:
         return self.agent.tasks.get(task_id) or snapshot(task_id, TaskState.WORKING)
+
+    async def find_task(self, message_id: str) -> str | None:
+        return None
 
     async def cancel(self, task_id: str, *, confirm_within: float = 0.0) -> CancelOutcome:
         self.agent.canceled.append(task_id)
@@ -215,7 +217,7 @@ def run_document(stdout: str) -> dict[str, Any]:
 async def tasks_for(url: str, correlation_id: str) -> list[Task]:
     """The tasks an agent (v1.0, ListTasks) holds whose first message carries `correlation_id`: how many
     times a delegate was really invoked, counted where it runs."""
-    async with await A2AClient.connect(url) as client:
+    async with await connect(url) as client:
         found: list[Task] = []
         token = None
         while True:

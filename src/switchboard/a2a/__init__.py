@@ -1,1 +1,2 @@
-"""The A2A protocol core: model, wire codecs, discovery, client, turn reducer. Never imports textual."""
+"""The A2A protocol core: model, wire codecs, discovery, transports (one interface: JSON-RPC, HTTP+JSON, the REST
+task API), the follower, turn reducer. Never imports textual."""

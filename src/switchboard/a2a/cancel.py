@@ -12,8 +12,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from .client import A2AClient
 from .model import Task
+from .transports.base import Transport
 
 CONFIRM_WITHIN = 10.0  # seconds of reading the task again after an answer that is not the end yet
 FIRST_LOOK, LONGEST_WAIT = 0.1, 2.0  # the backoff between those reads
@@ -33,14 +33,14 @@ class CancelOutcome:
 
 
 async def cancel_and_confirm(
-    client: A2AClient, task_id: str, *, timeout: float | None = None, confirm_within: float | None = None
+    client: Transport, task_id: str, *, timeout: float | None = None, confirm_within: float | None = None
 ) -> CancelOutcome:
     """Cancel `task_id`, then read it until it has ended or `confirm_within` seconds have passed.
 
     Args:
-        client: the agent's client.
+        client: the agent's transport.
         task_id: the task to cancel.
-        timeout: replaces the cancel request's own long wait (see A2AClient.cancel_task).
+        timeout: replaces the cancel request's own long wait (see Transport.cancel_task).
         confirm_within: how long to read the task again when the answer is not an end (CONFIRM_WITHIN).
 
     Returns:

@@ -14,6 +14,7 @@ from .errors import (
     CardNotFoundError,
     ProtocolUnsupportedError,
     SwitchboardError,
+    UsageError,
     VersionNotOfferedError,
 )
 from .http import DEFAULT_RETRY, RetryPolicy, http_status_error, parse_json, tapped_request
@@ -26,15 +27,34 @@ from .wire.common import Notes, WireFormatError, shallow
 CARD_PATH = "/.well-known/agent-card.json"
 LEGACY_CARD_PATH = "/.well-known/agent.json"  # the <= 0.2.x path; sdk 0.3 still serves it
 SUPPORTED_VERSIONS = ("1.0", "0.3")
+# How a binding is named in cards (`protocolBinding`), and for people.
+JSONRPC, HTTP_JSON, GRPC = "JSONRPC", "HTTP+JSON", "GRPC"
+BINDING_NAMES = {JSONRPC: "JSON-RPC", HTTP_JSON: "HTTP+JSON", GRPC: "gRPC"}
+SPOKEN_BINDINGS = (JSONRPC, HTTP_JSON)
+# How --binding and `binding:` in the agents file name them.
+BINDING_FLAGS = {"jsonrpc": JSONRPC, "rest": HTTP_JSON}
 
 
 @dataclass(frozen=True)
 class Endpoint:
-    """Where and how to talk to an agent: one JSON-RPC interface and its wire version."""
+    """Where and how to talk to an agent: one interface of its card, its binding and wire version."""
 
     url: str
     version: str  # "1.0" or "0.3"
     tenant: str | None = None
+    binding: str = JSONRPC
+
+    @property
+    def label(self) -> str:
+        """`JSON-RPC 1.0`, `HTTP+JSON 0.3`: what is spoken, for people."""
+        return f"{BINDING_NAMES.get(self.binding, self.binding)} {self.version}"
+
+    @property
+    def short_label(self) -> str:
+        """The agents table's: `1.0` or `0.3 legacy` over JSON-RPC (what nearly every agent speaks, so said the
+        shortest), the binding before it otherwise (`HTTP+JSON 1.0`)."""
+        said = "1.0" if self.version == "1.0" else "0.3 legacy"
+        return said if self.binding == JSONRPC else f"{BINDING_NAMES.get(self.binding, self.binding)} {said}"
 
 
 @dataclass
@@ -151,30 +171,47 @@ def wire_version(protocol_version: str | None) -> str | None:
     return None
 
 
-def choose_endpoint(card: AgentCard, prefer_version: str | None = None) -> Endpoint:
-    """The first JSON-RPC interface at protocol 1.0, else 0.3; or exactly `prefer_version` when given.
+def choose_endpoint(card: AgentCard, prefer_version: str | None = None, *, binding: str | None = None) -> Endpoint:
+    """The interface to speak: in the card's order of preference, the first one at protocol 1.0 whose binding
+    switchboard speaks (JSON-RPC, HTTP+JSON), else the first such at 0.3.
 
-    Legacy cards speak the 0.3 wire at `url`, including 0.2.x cards (the same wire).
+    `prefer_version` and `binding` (from --a2a-version, --binding, `binding:` in the agents file) are requirements,
+    not preferences: a card that does not meet them is a usage error naming what it offers. Legacy cards speak the
+    0.3 wire at `url` (0.2.x cards included: the same wire). A card with nothing spoken (only gRPC, say) is a
+    ProtocolUnsupportedError.
     """
-    jsonrpc = [i for i in card.interfaces if i.binding.upper() == "JSONRPC"]
-    # A version asked for by name is required, not a preference: silently using another would surprise.
-    order = [prefer_version] if prefer_version else list(SUPPORTED_VERSIONS)
+    interfaces = list(card.interfaces)
     if card.shape == "legacy":
-        jsonrpc = [i.model_copy(update={"protocol_version": "0.3"}) for i in jsonrpc]
-    for version in order:
-        for iface in jsonrpc:
-            if wire_version(iface.protocol_version) == version:
-                return Endpoint(iface.url, version, iface.tenant)
+        interfaces = [i.model_copy(update={"protocol_version": "0.3"}) for i in interfaces]
     offered = ", ".join(f"{i.binding} {i.protocol_version}" for i in card.interfaces) or "no interfaces"
-    spoken = sorted({v for i in jsonrpc if (v := wire_version(i.protocol_version))}, reverse=True)
+    usable = [i for i in interfaces if i.binding.upper() in ((binding,) if binding else SPOKEN_BINDINGS)]
+    if binding and not usable:
+        raise UsageError(
+            f"{card.name} does not offer {BINDING_NAMES.get(binding, binding)}; it offers {offered}",
+            hint="Drop --binding (or `binding:` for the agent in the agents file) to use what the card offers.",
+        )
+    # A version asked for by name is required, not a preference: silently using another would surprise.
+    for version in [prefer_version] if prefer_version else SUPPORTED_VERSIONS:
+        for iface in usable:
+            if wire_version(iface.protocol_version) == version:
+                return Endpoint(iface.url, version, iface.tenant, iface.binding.upper())
+    spoken = sorted({v for i in usable if (v := wire_version(i.protocol_version))}, reverse=True)
     if prefer_version and spoken:
         # A choice the person made that the card cannot satisfy: their input to change, not the agent's fault.
+        over = f" over {BINDING_NAMES.get(binding, binding)}" if binding else ""
         raise VersionNotOfferedError(
-            f"{card.name} does not offer A2A protocol {prefer_version}; it offers {', '.join(spoken)} over JSON-RPC",
+            f"{card.name} does not offer A2A protocol {prefer_version}; it offers {', '.join(spoken)}{over}",
             hint=f"Drop --a2a-version to use what the card offers, or ask for {' or '.join(spoken)}.",
         )
-    hint = "switchboard speaks JSON-RPC at protocol 1.0 and 0.3 (0.2.x included)."
-    raise ProtocolUnsupportedError(f"{card.name} offers {offered}", hint=hint)
+    if any(i.binding.upper() == GRPC for i in card.interfaces):
+        hint = (
+            "switchboard speaks A2A over JSON-RPC and HTTP+JSON; gRPC is to come as the optional install "
+            "a2a-switchboard[grpc], which this version does not have yet. Ask the agent's operator for a JSON-RPC "
+            "or HTTP+JSON interface."
+        )
+    else:
+        hint = "switchboard speaks JSON-RPC and HTTP+JSON at protocol 1.0 and 0.3 (0.2.x included)."
+    raise ProtocolUnsupportedError(f"{card.name} offers no interface switchboard speaks: {offered}", hint=hint)
 
 
 def lint_card(card: AgentCard, card_url: str | None = None) -> list[str]:

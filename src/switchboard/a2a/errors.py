@@ -126,9 +126,12 @@ class TimedOutError(SwitchboardError):
 
 
 class ProtocolUnsupportedError(SwitchboardError):
-    """The agent offers no interface this tool speaks (e.g. only gRPC)."""
+    """The agent offers no interface this tool speaks (e.g. only gRPC).
 
-    code = "A2ACLI_ERR_INTERNAL"
+    Not an internal error: the tool works, the agent is there, and nothing in the A2A CLI spec's registry names
+    this, so it has a code of our own (the spec wants vendor codes outside the A2ACLI_ERR_ namespace)."""
+
+    code = "SWITCHBOARD_ERR_PROTOCOL_UNSUPPORTED"
     workflow_code = "DELEGATE_PROTOCOL_UNSUPPORTED"
 
 
@@ -179,3 +182,62 @@ def protocol_error_from(obj: Any, url: str | None = None) -> ProtocolError:
         code = -32603
     message = obj.get("message")
     return ProtocolError(code, message if isinstance(message, str) else "", data=obj.get("data"), url=url)
+
+
+# ErrorInfo.reason -> JSON-RPC code: the v1.0 table of A2A errors (spec §5.4), as the HTTP+JSON binding names them.
+_REASON_CODES = {
+    "INVALID_REQUEST": -32600,
+    "METHOD_NOT_FOUND": -32601,
+    "INVALID_PARAMS": -32602,
+    "INTERNAL_ERROR": -32603,
+    "TASK_NOT_FOUND": -32001,
+    "TASK_NOT_CANCELABLE": -32002,
+    "PUSH_NOTIFICATION_NOT_SUPPORTED": -32003,
+    "UNSUPPORTED_OPERATION": -32004,
+    "CONTENT_TYPE_NOT_SUPPORTED": -32005,
+    "INVALID_AGENT_RESPONSE": -32006,
+    "EXTENDED_AGENT_CARD_NOT_CONFIGURED": -32007,
+    "EXTENSION_SUPPORT_REQUIRED": -32008,
+    "VERSION_NOT_SUPPORTED": -32009,
+}
+# An HTTP status that is the only name an error has (a2a-sdk 0.3 answers {"message": ...}): that SDK's table.
+_STATUS_CODES = {400: -32600, 405: -32601, 409: -32002, 415: -32005, 422: -32602, 500: -32603, 501: -32004}
+_ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
+
+
+def rest_error_from(
+    payload: Any, status: int | None, url: str | None = None, *, route: str | None = None
+) -> ProtocolError | None:
+    """The A2A error an HTTP+JSON error body names, or None when the body is not an A2A server's.
+
+    Read in this order: a google.rpc.Status whose ErrorInfo has a known `reason` (the spec); a JSON-RPC error object,
+    bare or under `error` (the JavaScript SDK's v0.3); else the HTTP status, for a JSON object that names nothing
+    (a2a-sdk 0.3). A 404 is the task on a task's route (`route="task"`), the extended card on its own, else the
+    route itself. `status` None (an error frame inside a stream) reads the body only.
+    """
+    if not isinstance(payload, dict):
+        return None
+    inner = payload.get("error")
+    message = ""
+    if isinstance(inner, dict):
+        message = inner.get("message") if isinstance(inner.get("message"), str) else ""
+        if status is None and isinstance(inner.get("code"), int) and 400 <= inner["code"] < 600:
+            status = inner["code"]  # an error frame in a stream: the Status names the HTTP status it stands for
+        details = inner.get("details")
+        for item in details if isinstance(details, list) else ():
+            if isinstance(item, dict) and item.get("@type") == _ERROR_INFO and item.get("reason") in _REASON_CODES:
+                return ProtocolError(_REASON_CODES[item["reason"]], message, data=details, url=url)
+        if inner.get("code") in A2A_ERROR_NAMES:
+            return protocol_error_from(inner, url)
+    elif payload.get("code") in A2A_ERROR_NAMES and not isinstance(payload.get("code"), bool):
+        return protocol_error_from(payload, url)
+    for key in ("message", "detail", "error"):
+        if not message and isinstance(payload.get(key), str):
+            message = payload[key]
+    if status == 404:
+        code = -32001 if route == "task" else -32007 if route == "extended_card" else -32601
+    else:
+        code = _STATUS_CODES.get(status) if status is not None else None
+    if code is None:
+        return None
+    return ProtocolError(code, message or f"HTTP {status}", url=url)

@@ -13,6 +13,10 @@ still runs the stream is re-attached (subscribe), with backoff and a bound. Afte
 get-task snapshot settles every artifact's text, so nothing is lost and nothing doubled. Polling takes over
 where streaming is not offered.
 
+It works over any Transport (transports/base.py), whatever binding or protocol is behind it: it asks only whether
+the agent streams, whether the transport's streams are made by polling (then silence is no stall), and whether
+it can list tasks (to find a task whose id a failed send never brought back).
+
 An agent may answer a follow-up under a new task id (the spec lets it start a new task when the old one cannot
 go on): the new task is followed, and a Notice of kind "new-task" says so.
 
@@ -30,9 +34,16 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Literal
 
-from .client import A2AClient, StreamBrokenError
-from .errors import InvalidResponseError, ProtocolError, SwitchboardError, UnavailableError, UnreachableError
+from .errors import (
+    InvalidResponseError,
+    ProtocolError,
+    SwitchboardError,
+    TimedOutError,
+    UnavailableError,
+    UnreachableError,
+)
 from .model import Message, StatusUpdate, StreamEvent, Task, TaskState, TaskStatus
+from .transports.base import StreamBrokenError, Transport
 from .turn import TaskView, same_status
 
 
@@ -62,6 +73,10 @@ class FollowPolicy:
     # keeps it open is given this long to send more (an event then goes on with the turn, judged at the end);
     # then the turn is taken as over. Short, since a person may be waiting to answer its question.
     close_grace: float = 3.0
+    # A task that stops moving (an agent whose executor died may leave it `working` for good) is followed this
+    # long past its last change, across re-attachments and polling, then given up on (TimedOutError naming it).
+    # None: for as long as it takes (a person watching can cancel; a workflow step has its own timeout).
+    idle_limit: float | None = None
 
     def delay(self, attempt: int) -> float:
         return min(self.max_backoff, self.backoff * 2 ** max(0, attempt - 1))
@@ -170,7 +185,7 @@ async def _until_stall(source: AsyncIterator[StreamEvent], watch: _StallWatch) -
             await close()  # left before its end: the stream lets go of its connection now, not when collected
 
 
-async def _get_with_retry(client: A2AClient, task_id: str, policy: FollowPolicy) -> Task:
+async def _get_with_retry(client: Transport, task_id: str, policy: FollowPolicy) -> Task:
     """get-task, retried on network failures (a dropped stream often means a flaky link)."""
     for attempt in range(1, policy.max_reattach + 2):
         try:
@@ -184,10 +199,10 @@ async def _get_with_retry(client: A2AClient, task_id: str, policy: FollowPolicy)
     raise AssertionError("unreachable")
 
 
-async def find_task_for_message(client: A2AClient, message_id: str, *, pages: int = 20) -> str | None:
+async def find_task_for_message(client: Transport, message_id: str, *, pages: int = 20) -> str | None:
     """The task a v1.0 agent made for `message_id` (by its task list); None when there is none, or the agent
     cannot list tasks. For a send whose answer was lost: the task exists, its id never arrived."""
-    if "list" not in client.codec.METHODS:
+    if not client.lists_tasks:
         return None
     token = None
     with contextlib.suppress(SwitchboardError):
@@ -203,10 +218,10 @@ async def find_task_for_message(client: A2AClient, message_id: str, *, pages: in
 
 
 async def _lost_send(
-    client: A2AClient, message: Message, problem: SwitchboardError, policy: FollowPolicy
+    client: Transport, message: Message, problem: SwitchboardError, policy: FollowPolicy
 ) -> AsyncIterator[TurnEvent | str]:
     """After a send failed before its task id arrived: Notices, then the task id found (a str), or raise."""
-    if isinstance(problem, ProtocolError | UnavailableError) or "list" not in client.codec.METHODS:
+    if isinstance(problem, ProtocolError | UnavailableError) or not client.lists_tasks:
         raise problem  # refused by the agent, never delivered, or no way to tell whether it got there
     yield Notice(f"the request failed before the agent's answer arrived ({problem.message}); looking for its task")
     for attempt in range(1, 4):  # the agent may still be storing the task it made
@@ -219,16 +234,47 @@ async def _lost_send(
     raise problem  # the agent has no task for it: the message never arrived
 
 
+class _Progress:
+    """When the task last changed, for FollowPolicy.idle_limit: looked at where the follower checks on it (each
+    reconciliation, each poll), never per event."""
+
+    def __init__(self, limit: float | None) -> None:
+        self.limit = limit
+        self.loop = asyncio.get_running_loop()
+        self.mark: tuple | None = None
+        self.since = self.loop.time()
+
+    def check(self, task: Task) -> None:
+        """Note `task` as seen now; TimedOutError when it has not changed for the limit."""
+        status = task.status
+        mark = (status.state, status.timestamp, status.message.message_id if status.message else None)
+        now = self.loop.time()
+        if mark != self.mark:
+            self.mark, self.since = mark, now
+        elif self.limit is not None and now - self.since >= self.limit:
+            raise TimedOutError(
+                f"task {task.id} has not changed for {self.limit:g} s (still {status.state.value})",
+                hint="The agent may have stopped working on it: cancel it, or wait and look again later.",
+            )
+
+
 async def poll_task(
-    client: A2AClient, task_id: str, policy: FollowPolicy, *, answered: TaskStatus | None = None
+    client: Transport,
+    task_id: str,
+    policy: FollowPolicy,
+    *,
+    answered: TaskStatus | None = None,
+    progress: _Progress | None = None,
 ) -> AsyncIterator[Task]:
     """get-task every poll interval until the turn is over; yields each snapshot whose state changed.
 
     `answered` is the interrupted status a follow-up answered: seen again, it is the agent not having taken the
-    answer yet, and the polling goes on."""
+    answer yet, and the polling goes on. Past the policy's idle_limit without a change, TimedOutError."""
     last = None
+    progress = progress or _Progress(policy.idle_limit)  # a follower going over to polling keeps its own
     while True:
         task = await _get_with_retry(client, task_id, policy)
+        progress.check(task)
         if last is None or task.status != last:
             yield task
         last = task.status
@@ -238,7 +284,7 @@ async def poll_task(
 
 
 async def follow_turn(
-    client: A2AClient,
+    client: Transport,
     message: Message | None = None,
     *,
     task_id: str | None = None,
@@ -310,7 +356,7 @@ class _Turn:
 
 
 async def _follow(
-    client: A2AClient,
+    client: Transport,
     message: Message | None,
     task_id: str | None,
     streaming: bool | None,
@@ -318,7 +364,7 @@ async def _follow(
     policy: FollowPolicy,
     view: TaskView,
 ) -> AsyncIterator[TurnEvent]:
-    use_stream = bool(client.card.capabilities.streaming) if streaming is None else streaming
+    use_stream = client.streams if streaming is None else streaming
     turn = _Turn(view, message)
 
     if not use_stream:
@@ -345,7 +391,9 @@ async def _follow(
             yield task
         return
 
-    watch = _StallWatch(policy.stall_timeout)
+    # A stream made by polling is silent while nothing changes: no stall to watch for.
+    stall_timeout = None if client.polled else policy.stall_timeout
+    watch = _StallWatch(stall_timeout)
     source = (
         client.stream(message, on_open=watch.opened)
         if message is not None
@@ -355,6 +403,7 @@ async def _follow(
         view.task_id = task_id
     attempts = 0
     reattached = False
+    progress = _Progress(policy.idle_limit)
     while True:
         problem: SwitchboardError | None = None
         events = _until_stall(source, watch)
@@ -414,9 +463,9 @@ async def _follow(
             return
         if view.task_id is None:
             problem = problem or InvalidResponseError(
-                f"the stream from {client.endpoint.url} closed before the agent said anything",
+                f"the stream from {client.url} closed before the agent said anything",
                 hint="Run with --verbose to see the exchange.",
-                url=client.endpoint.url,
+                url=client.url,
             )
             if message is None or reattached:
                 raise problem
@@ -434,15 +483,16 @@ async def _follow(
         if turn.over:
             yield Notice(f"reconciled with get-task: {task.status.state.value}")
             return
+        progress.check(task)
         attempts += 1
         if attempts > policy.max_reattach:
             yield Notice("the stream keeps dropping; polling instead", "warning")
-            async for polled in poll_task(client, view.task_id, policy, answered=view.answered):
+            async for polled in poll_task(client, view.task_id, policy, answered=view.answered, progress=progress):
                 view.apply(polled)
                 yield polled
             return
         await asyncio.sleep(policy.delay(attempts))
         yield Notice(f"task is still {task.status.state.value}; re-subscribing (attempt {attempts})")
-        watch = _StallWatch(policy.stall_timeout)
+        watch = _StallWatch(stall_timeout)
         source = client.subscribe(view.task_id, on_open=watch.opened)
         reattached = True

@@ -57,6 +57,7 @@ class Tap:
         self._max_bytes = max_bytes
         self._kept = 0  # bytes of body in `records`
         self._t0 = time.monotonic()
+        self.wall_start = time.time()  # the wall-clock time of `at` 0, for exports that date each record
         self._next = 0
         self.emitted = 0  # records made so far; the newest of them are in `records`
         self._started: dict[int, float] = {}

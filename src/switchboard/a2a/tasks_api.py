@@ -1,4 +1,5 @@
-"""TasksApiClient: the simple REST task API, a second protocol mapped onto the same model and events.
+"""TasksApiClient: the simple REST task API, a second protocol mapped onto the same model and events
+(transports/tasks_api.py makes it one more Transport, so callers reach it through a link like any agent).
 
 Protocol (version 1). `{base}` is the agent's base URL, without a trailing slash. All bodies are JSON
 (`Content-Type: application/json`); every request carries `Accept: application/json`.
@@ -175,7 +176,7 @@ class _Snapshot:
 
 
 class TasksApiClient:
-    """Talks to one agent over the REST task API; yields the same events as A2AClient so callers need not care.
+    """Talks to one agent over the REST task API; yields the same events as the A2A transports so callers need not care.
 
     The bearer token goes only to `base_url` (every request is under it) and is redacted from the tap.
     """

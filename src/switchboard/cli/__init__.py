@@ -50,6 +50,17 @@ def report(error: SwitchboardError, output: str) -> None:
         print(f"Hint: {strip_controls(error.hint)}", file=sys.stderr)
 
 
+def _reader_went_away() -> int:
+    """The end of a pipe closed early (`| head`): stop quietly, as Unix tools do. What is still buffered for it
+    goes to /dev/null, so the interpreter's last flush raises nothing either. 141: killed by SIGPIPE, in a shell."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141
+
+
 def _output_of(argv: list[str]) -> str:
     """The -o value, read by hand when argparse itself failed."""
     for i, arg in enumerate(argv):
@@ -77,6 +88,9 @@ HANDLERS = {
     ("runs", "list"): ("runs", "runs_list"),
     ("runs", "show"): ("workflow", "runs_show"),
     ("runs", "cancel"): ("temporal", "runs_cancel"),
+    ("export", None): ("export", "export_run"),
+    ("web", None): ("web", "serve_web"),
+    ("serve", None): ("serve", "serve"),
     ("worker", None): ("temporal", "worker"),
     ("temporal", "dev"): ("temporal", "temporal"),
     ("temporal", "key"): ("temporal", "temporal"),
@@ -166,6 +180,8 @@ def guarded(call: Callable[[], int], args: Any) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _reader_went_away()
     except Exception as exc:  # the last line of defence: an envelope, never a traceback
         report(
             SwitchboardError(

@@ -9,18 +9,20 @@ from typing import Any
 
 
 def run_app(args: Any) -> int:
-    if sys.stdin.isatty() and sys.stdout.isatty():
+    from ..web.session import web_session
+
+    web = web_session()  # a browser tab's session under `switchboard web`: Textual's web driver is the screen
+    if web or (sys.stdin.isatty() and sys.stdout.isatty()):
         from ..a2a.errors import SwitchboardError
         from ..tui.run import run_tui
-        from . import report
 
         try:
             return run_tui(args)
         except SwitchboardError as exc:
-            report(exc, "text")
+            _tell(web, exc)
             return exc.exit_code
         except (OSError, TimeoutError) as exc:  # the demo fleet could not start, a file could not be read
-            report(SwitchboardError(f"{type(exc).__name__}: {exc}", hint="Try `switchboard demo` to see why."), "text")
+            _tell(web, SwitchboardError(f"{type(exc).__name__}: {exc}", hint="Try `switchboard demo` to see why."))
             return 1
     if args.demo:
         from . import run_async
@@ -32,3 +34,16 @@ def run_app(args: Any) -> int:
     build_parser().print_help()
     print("\n(no terminal: the TUI opens when switchboard runs in one)", file=sys.stderr)
     return 0
+
+
+def _tell(web: bool, error) -> None:
+    """A failure to start: on stderr at a terminal; in a web session, to the browser (the only one who sees it)."""
+    if not web:
+        from . import report
+
+        report(error, "text")
+        return
+    from ..safe_text import strip_controls
+    from ..web.session import report_failure
+
+    report_failure(strip_controls(error.message), strip_controls(error.hint) if error.hint else None)

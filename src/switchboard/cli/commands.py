@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..a2a.cancel import CONFIRM_WITHIN, cancel_and_confirm
+from ..a2a.cancel import CONFIRM_WITHIN
 from ..a2a.errors import SwitchboardError, TimedOutError, UsageError
-from ..a2a.follow import FollowPolicy, Notice, follow_turn, poll_task
-from ..a2a.model import DataPart, FilePart, Message, Part, Task, TaskState, TextPart
-from ..a2a.turn import TaskView
+from ..a2a.follow import FollowPolicy, Notice
+from ..a2a.model import DataPart, FilePart, Message, Part, StatusUpdate, Task, TaskState, TaskStatus, TextPart
+from ..a2a.turn import TaskView, same_status
 from ..a2a.user_input import check_message_texts
 from ..a2a.wire import v10
-from .context import Target, open_client, reply_command, split_target, task_command, warn
+from .context import Target, open_agent, reply_command, split_target, task_command, warn
 from .render import (
     Out,
     render_card,
@@ -130,7 +130,10 @@ def naming_the_task(args: Any, target: Target, view: TaskView | None = None, tas
             command = f"`{pick_up(known)}`"
             if isinstance(exc, TimedOutError):
                 verb = "shows it" if command.startswith("`GET ") else "picks it up"
-                exc.hint = f"The task goes on at the agent: {command} {verb}."
+                exc.hint = f"The task goes on at the agent: {command} {verb}"
+                if not command.startswith("`GET "):  # the REST task API has no cancel
+                    exc.hint += f", `{task_command(args, target, 'cancel', known)}` stops it"
+                exc.hint += "."
             else:
                 exc.hint = (exc.hint + " " if exc.hint else "") + f"{command} shows where the task is."
         raise
@@ -143,6 +146,19 @@ def naming_the_task(args: Any, target: Target, view: TaskView | None = None, tas
         raise
 
 
+# Without --timeout, a task that stops changing is followed this long past its last change, then given up on with
+# its id and how to pick it up or cancel it (an agent whose executor died can leave a task working for good).
+IDLE_LIMIT = 600.0
+
+
+def follow_policy(args: Any) -> FollowPolicy:
+    """How the command line follows a task: --poll-interval, and the idle bound unless --timeout bounds it all."""
+    return FollowPolicy(
+        poll_interval=getattr(args, "poll_interval", None) or FollowPolicy.poll_interval,
+        idle_limit=None if args.timeout is not None else IDLE_LIMIT,
+    )
+
+
 def warn_outcome(state: TaskState | None) -> None:
     if state in (TaskState.FAILED, TaskState.REJECTED, TaskState.CANCELED):
         warn(f"the task ended {state.value}")
@@ -150,17 +166,13 @@ def warn_outcome(state: TaskState | None) -> None:
         warn(f"the task is waiting: {state.value}")
 
 
-async def folded(events: AsyncIterator, view: TaskView) -> AsyncIterator:
-    """Fold each event into `view` before passing it on, as follow_turn does for A2A agents."""
-    async for event in events:
-        if not isinstance(event, Notice):
-            view.apply(event)
-        yield event
-
-
 async def consume_turn(events: AsyncIterator, view: TaskView, args: Any, out: Out, *, live: bool) -> TaskView:
-    """Read a turn whose events follow_turn folds into `view`; under --stream print each one as it arrives."""
+    """Read a turn whose events follow_turn folds into `view`; under --stream print each one as it arrives.
+
+    In text, a task read again that reports the status already printed (a re-attachment's get-task, a poll) is
+    not printed again: each state once. JSON lines keep every event, as received."""
     noted = 0
+    printed: TaskStatus | None = None
     async for event in events:
         if isinstance(event, Notice):
             warn(event.text)
@@ -171,8 +183,10 @@ async def consume_turn(events: AsyncIterator, view: TaskView, args: Any, out: Ou
         if live:
             if args.output == "json":
                 out.json_line(stream_response(event))
-            else:
+            elif not (isinstance(event, Task) and same_status(event.status, printed)):
                 render_event(out, event)
+            if isinstance(event, Task | StatusUpdate):
+                printed = event.status
     return view
 
 
@@ -190,15 +204,15 @@ def print_summary(out: Out, args: Any, agent: str, view: TaskView) -> None:
 
 
 async def card_get(args: Any) -> int:
-    from ..a2a.cards import fetch_card, lint_card
+    from ..a2a.cards import BINDING_FLAGS, fetch_card, lint_card
     from ..a2a.http import new_http_client
     from .context import extra_headers, make_tap
 
     target = split_target(args, [args.agent] if args.agent else [], 0)
     out = Out()
     if args.extended:
-        async with await open_client(args, target) as client:
-            card, card_url = await client.extended_card(), client.card_url
+        async with await open_agent(args, target) as link:
+            card, card_url = await link.extended_card(), link.card_url
     else:
         async with new_http_client(args.timeout) as http:
             tap = make_tap(args, target.entry)
@@ -212,7 +226,8 @@ async def card_get(args: Any) -> int:
             for warning in lint_card(card, card_url):
                 warn(warning)
     else:
-        render_card(out, card, card_url, validate=args.validate)
+        binding = BINDING_FLAGS.get(args.binding or (target.entry.binding if target.entry else None) or "")
+        render_card(out, card, card_url, validate=args.validate, version=args.a2a_version, binding=binding)
     return 0
 
 
@@ -222,38 +237,60 @@ async def send(args: Any) -> int:
     if not parts:
         raise UsageError("nothing to send", hint="Give the text after the agent, or --text/--file/--data.")
     check_message_texts([p.text for p in parts if isinstance(p, TextPart)])
-    if target.entry and target.entry.protocol == "tasks":
-        from .tasks_api import send_tasks_api
-
-        return await send_tasks_api(args, target, parts)
+    if args.record and target.entry and target.entry.protocol == "tasks":
+        raise UsageError("--record keeps A2A exchanges; this agent speaks the REST task API",
+                         hint="Leave --record out for this agent.")  # fmt: skip
     from ..a2a.client import new_message
 
     message = new_message(parts, task_id=args.task_id, context_id=args.context_id, metadata=_metadata(args.metadata))
+    recorder = None
+    if args.record:
+        from .export import SendRecorder
+
+        recorder = SendRecorder(args.record, message, target.entry.name if target.entry else target.ref, target.ref)
     out = Out()
-    async with await open_client(args, target, correlation_id=args.correlation_id) as client:
-        if args.no_wait:
-            result = await client.send(message, blocking=False)
-            print_result(out, args, reply_command(args, target), result)
-            return 0
-        policy = FollowPolicy(poll_interval=args.poll_interval)
-        streaming = None if args.stream else False
-        view = TaskView()
-        with naming_the_task(args, target, view, task_id=args.task_id):
-            async with deadline(args.timeout, "the task"):
-                # With a --timeout the send does not block (then polls), so the task id is known when time is up.
-                blocking = args.timeout is None or args.stream
-                turn = follow_turn(client, message, streaming=streaming, blocking=blocking, policy=policy, view=view)
-                await consume_turn(turn, view, args, out, live=args.stream)
-        if args.stream:
-            if args.output == "text":
-                print_summary(out, args, reply_command(args, target), view)
-        else:
-            result = view.reply if view.reply is not None else view.to_task()
-            if result is None:
-                raise UsageError("the agent sent nothing back")  # follow_turn raises before this
-            print_result(out, args, reply_command(args, target), result)
-        warn_outcome(view.state)
+    view = TaskView()
+    # Without --stream the turn is polled: the output is the task at its end, so there is nothing to stream for.
+    streaming = None if args.stream else False
+    async with await open_agent(args, target, correlation_id=args.correlation_id, streaming=streaming) as link:
+        if recorder is not None:
+            recorder.tap = link.tap
+        try:
+            await _send(link, message, view, args, target, out, recorder)
+        except SwitchboardError as exc:
+            if recorder is not None:
+                recorder.save(view, exc)
+            raise
+        if recorder is not None:
+            recorder.save(view)
     return 0
+
+
+async def _send(link, message: Message, view: TaskView, args: Any, target, out: Out, recorder) -> None:
+    if args.no_wait:
+        result = await link.send(message, blocking=False)
+        if recorder is not None:
+            recorder.result(result)
+            view.apply(result)
+        print_result(out, args, reply_command(args, target), result)
+        return
+    with naming_the_task(args, target, view, task_id=args.task_id):
+        async with deadline(args.timeout, "the task"):
+            # With a --timeout the send does not block (then polls), so the task id is known when time is up.
+            blocking = args.timeout is None or args.stream
+            turn = link.follow(message, follow_policy(args), view=view, blocking=blocking)
+            if recorder is not None:
+                turn = recorder.events(turn)
+            await consume_turn(turn, view, args, out, live=args.stream)
+    if args.stream:
+        if args.output == "text":
+            print_summary(out, args, reply_command(args, target), view)
+    else:
+        result = view.reply if view.reply is not None else view.to_task()
+        if result is None:
+            raise UsageError("the agent sent nothing back")  # follow_turn raises before this
+        print_result(out, args, reply_command(args, target), result)
+    warn_outcome(view.state)
 
 
 def print_result(out: Out, args: Any, agent: str, result: Task | Message) -> None:
@@ -272,14 +309,12 @@ async def task_get(args: Any) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
     out = Out()
-    async with await open_client(args, target) as client:
+    async with await open_agent(args, target) as link:
         if args.wait:
             with naming_the_task(args, target, task_id=task_id):
                 async with deadline(args.timeout, f"task {task_id}"):
-                    snapshots = poll_task(client, task_id, FollowPolicy(poll_interval=args.poll_interval))
-                    async for _ in snapshots:  # until the turn is over
-                        pass
-        task = await client.get_task(task_id, history_length=args.history)
+                    await link.wait(task_id, follow_policy(args))
+        task = await link.get_task(task_id, history_length=args.history)
     _print_task(out, args, reply_command(args, target), task)
     return 0
 
@@ -299,10 +334,10 @@ async def task_cancel(args: Any) -> int:
     # --timeout, when given, replaces the cancel's own long wait (the agent answers with the whole task).
     with naming_the_task(args, target, task_id=task_id):
         async with (
-            await open_client(args, target) as client,
+            await open_agent(args, target) as link,
             deadline(args.timeout, f"the answer to canceling task {task_id}"),
         ):
-            outcome = await cancel_and_confirm(client, task_id, timeout=args.timeout)
+            outcome = await link.cancel(task_id, timeout=args.timeout)
     _print_task(Out(), args, reply_command(args, target), outcome.task)
     if not outcome.confirmed:
         # The request went through, its effect is not seen yet: the job is not done, as with a timeout.
@@ -318,17 +353,17 @@ async def task_subscribe(args: Any) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
     out = Out()
-    async with await open_client(args, target) as client:
+    async with await open_agent(args, target) as link:
         view = TaskView()
         with naming_the_task(args, target, task_id=task_id):
             async with deadline(args.timeout, f"task {task_id}"):
-                turn = follow_turn(client, task_id=task_id, streaming=True, view=view)
+                turn = link.resume(task_id, follow_policy(args), streaming=True, view=view)
                 await consume_turn(turn, view, args, out, live=args.stream)
         if args.stream:
             if args.output == "text":
                 print_summary(out, args, reply_command(args, target), view)
         else:
-            _print_task(out, args, reply_command(args, target), await client.get_task(task_id))
+            _print_task(out, args, reply_command(args, target), await link.get_task(task_id))
         warn_outcome(view.state)
     return 0
 
@@ -347,8 +382,8 @@ def _state_arg(value: str | None) -> TaskState | None:
 async def task_list(args: Any) -> int:
     target = split_target(args, args.words, 0)
     out = Out()
-    async with await open_client(args, target) as client:
-        page = await client.list_tasks(
+    async with await open_agent(args, target) as link:
+        page = await link.list_tasks(
             context_id=args.context_id,
             state=_state_arg(args.state),
             page_size=args.page_size,

@@ -1,4 +1,4 @@
-"""From parsed arguments to a connected client: which agent, which credentials, what to show on stderr."""
+"""From parsed arguments to a link to the agent: which agent, which credentials, what to show on stderr."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def _command(args: Any, target: Target, command: list[str], after_agent: list[st
     if getattr(args, "agents", None):
         bits += ["--agents", shlex.quote(args.agents)]
     bits += [*command, shlex.quote(target.entry.name if target.entry else target.ref), *after_agent]
-    for flag in ("api_key_env", "bearer_env", "a2a_version"):
+    for flag in ("api_key_env", "bearer_env", "a2a_version", "binding"):
         value = getattr(args, flag, None)
         if value:
             bits += [f"--{flag.replace('_', '-')}", shlex.quote(value)]
@@ -165,21 +165,24 @@ def make_tap(args: Any, entry: AgentEntry | None) -> Tap:
     return tap
 
 
-async def open_client(args: Any, target: Target, *, correlation_id: str | None = None):
-    """Fetch the card and build an A2AClient for the target (notes go to stderr as warnings)."""
-    from ..a2a.client import A2AClient
+async def open_agent(args: Any, target: Target, *, correlation_id: str | None = None, streaming: bool | None = None):
+    """The link to the target, whatever it speaks (notes go to stderr as warnings): its card read and the transport
+    it calls for built, as --a2a-version and --binding allow, or its REST task API when the agents file says so."""
+    from ..link import open_link
 
+    entry = target.entry or AgentEntry(name=target.ref, url=target.ref)
     credentials = credentials_for(args, target.entry)
     tap = make_tap(args, target.entry)
     tap.redactor.add(*credentials.secrets)
-    return await A2AClient.connect(
-        target.ref,
+    return await open_link(
+        entry,
         tap=tap,
         credentials=credentials,
         prefer_version=args.a2a_version,
+        binding=args.binding,
         correlation_id=correlation_id,
-        extra_headers=extra_headers(args, target.entry),
-        trust_interface_origin=args.trust_interface_origin
-        or bool(target.entry and target.entry.trust_interface_origin),
+        streaming=streaming,
+        headers=extra_headers(args, target.entry),
+        trust_interface_origin=args.trust_interface_origin,
         on_note=warn,
     )

@@ -74,6 +74,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     g.add_argument("--verbose", action="store_true", help="show every request, response and SSE frame on stderr")
     g.add_argument("--debug", action="store_true", help="same as --verbose")
     g.add_argument("--a2a-version", choices=("1.0", "0.3"), help="protocol version to use (default: from the card)")
+    g.add_argument(
+        "--binding",
+        choices=("jsonrpc", "rest"),
+        help="A2A binding to use: JSON-RPC or HTTP+JSON (default: the card's first one switchboard speaks)",
+    )
     g.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="give up waiting after this long (exit 5)")
     g.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
     a = p.add_argument_group("credentials (values come from environment variables)")
@@ -105,7 +110,7 @@ def build_parser() -> Parser:
     parser.add_argument(
         "--demo",
         action="store_true",
-        help="start the demo agent fleet and use it (for now: serve it until Ctrl+C, like `switchboard demo`)",
+        help="start the demo agent fleet and open the TUI on it (the fleet stops when you quit)",
     )
     # Its own dest: a subcommand's own --agents default would otherwise overwrite it (main() merges them).
     parser.add_argument(
@@ -147,6 +152,11 @@ def build_parser() -> Parser:
     send.add_argument("--poll-interval", type=_seconds, default=2.0, metavar="SECONDS", help="when polling (default 2)")
     send.add_argument("--metadata", metavar="JSON", help="message metadata, a JSON object")
     send.add_argument("--correlation-id", metavar="ID", help="trace id: X-Correlation-Id and metadata.correlationId")
+    send.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the exchange to FILE, secrets redacted: .md, .json (replayable), .html, or .har (the wire)",
+    )
     send.set_defaults(parts=[])
     _common(send)
 
@@ -176,6 +186,9 @@ def build_parser() -> Parser:
     _common(listing)
 
     _workflow_commands(commands)
+    _export_command(commands)
+    _web_command(commands)
+    _serve_command(commands)
 
     demo = commands.add_parser(
         "demo",
@@ -331,6 +344,111 @@ def _seconds(value: str) -> float:
     if not 0 < seconds < float("inf"):
         raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds above 0")
     return seconds
+
+
+EXPORT_EPILOG = """\
+formats: markdown (readable; inline files are written beside it, in NAME.files/), json (every exchange in
+the protocol's v1.0 shapes with ids and times: enough to replay it), html (one self-contained page that loads
+nothing from the network). Secrets are redacted in all of them. The wire's HAR archive comes from the TUI's
+wire view, or from `send --record FILE.har`.
+
+examples:
+  switchboard export 20260315T101500-3f9c2a --out briefing.md
+  switchboard export 20260315T101500 --format json > run.json
+  switchboard send writer "a poem" --record poem.html
+"""
+
+
+def _export_command(commands) -> None:
+    export = commands.add_parser(
+        "export",
+        help="export a workflow run (from its journal) as Markdown, JSON or HTML",
+        description="Export a run: every step's messages, states, questions, answers and artifacts.",
+        epilog=EXPORT_EPILOG,
+    )
+    export.add_argument("run_id", metavar="RUN_ID", help="the run id (a unique prefix is enough)")
+    export.add_argument("--format", choices=("markdown", "json", "html"), help="default: from --out, else markdown")
+    export.add_argument("--out", metavar="FILE", help="write here (default: stdout)")
+    export.add_argument("--agents", metavar="FILE", help="the agents file (for the agents' URLs and secrets)")
+
+
+WEB_EPILOG = """\
+Each browser tab runs its own switchboard on the agents file (and on the demo fleet, which starts once when
+asked for or when there are no agents). The printed link holds a random token: the page and every session
+need it, and a session opens only from this server's own page. Every asset is served from here.
+
+examples:
+  switchboard web
+  switchboard web --demo --port 0
+"""
+
+
+def _web_command(commands) -> None:
+    web = commands.add_parser(
+        "web",
+        help="the TUI in a browser (needs the web extra: pip install 'a2a-switchboard[web]')",
+        description="Serve the TUI to a browser through textual-serve, on 127.0.0.1 behind a secret link.",
+        epilog=WEB_EPILOG,
+    )
+    web.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1; others warn)")
+    web.add_argument("--port", type=_port, default=8000, metavar="N", help="port (default 8000; 0 = any free port)")
+    web.add_argument("--demo", action="store_true", help="start the demo agent fleet and use it")
+    web.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
+    web.add_argument(
+        "--max-sessions", type=_positive_int, default=4, metavar="N", help="browser tabs served at once (default 4)"
+    )
+
+
+SERVE_EPILOG = """\
+Each workflow is served under its own path on one port: http://HOST:PORT/NAME/ (card at
+/NAME/.well-known/agent-card.json), speaking JSON-RPC 1.0 and 0.3 and HTTP+JSON (under /NAME/rest).
+A message starts a run: its inputs from a data part {"inputs": {...}} (or a bare object; non-string values
+arrive as JSON text), or from the text when the workflow has one required input. Missing or unknown inputs
+reject the task, naming them. A step's question makes the task input-required; the next message answers it.
+The task id is the run id: `switchboard runs show ID` shows it. Runs in flight when the server stops (or is
+killed) go on from their journals at the next start.
+
+examples:
+  switchboard serve examples/workflows/briefing.yaml
+  switchboard serve examples/workflows/*.yaml --port 0 --max-runs 16
+  API_KEY=s3cret switchboard serve examples/workflows/interview.yaml --api-key-env API_KEY
+  switchboard send http://127.0.0.1:47180/briefing/ "solar sails" --stream
+"""
+
+
+def _serve_command(commands) -> None:
+    serve = commands.add_parser(
+        "serve",
+        help="serve workflows as A2A agents until Ctrl+C",
+        description="Serve each workflow file as an A2A agent (on the official a2a-sdk server classes): a "
+        "message starts a run, its steps stream as the task, questions pass through to the caller.",
+        epilog=SERVE_EPILOG,
+    )
+    serve.add_argument("files", nargs="+", metavar="FILE.yaml", help="the workflow files")
+    serve.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1, loopback)")
+    serve.add_argument(
+        "--port", type=_serve_port, default=47180, metavar="N", help="port (default 47180; 0 = any free)"
+    )
+    serve.add_argument(
+        "--api-key-env", metavar="VAR", help="callers must send the key in this variable (X-API-Key), else 401"
+    )
+    serve.add_argument(
+        "--allow-shell", action="store_true", help="serve workflows with shell steps (callers' inputs reach a shell)"
+    )
+    serve.add_argument(
+        "--max-runs", type=_positive_int, default=64, metavar="N", help="runs in flight at once (default 64)"
+    )
+    serve.add_argument("--agents", metavar="FILE", help="the agents file (default: the config dir's, then the demo's)")
+
+
+def _serve_port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is out of range (0 to 65535)")
+    return port
 
 
 def _positive_int(value: str) -> int:

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from ..a2a.auth import describe_scheme
-from ..a2a.cards import choose_endpoint, lint_card
-from ..a2a.errors import ProtocolUnsupportedError
+from ..a2a.cards import BINDING_NAMES, choose_endpoint, lint_card
+from ..a2a.errors import ProtocolUnsupportedError, UsageError
 from ..a2a.model import (
     AgentCard,
     Artifact,
@@ -122,7 +122,11 @@ def stream_response(event: StreamEvent) -> dict[str, Any]:
 # --- cards -------------------------------------------------------------------------------------------
 
 
-def render_card(out: Out, card: AgentCard, card_url: str, *, validate: bool) -> None:
+def render_card(
+    out: Out, card: AgentCard, card_url: str, *, validate: bool, version: str | None = None, binding: str | None = None
+) -> None:
+    """The card as `Label: value` lines; `Endpoint` is the interface switchboard speaks to (as --a2a-version and
+    --binding, or `binding:` in the agents file, force it), or why there is none."""
     out.field("Name", card.name)
     out.field("Description", card.description)
     out.field("Version", card.version)
@@ -131,9 +135,9 @@ def render_card(out: Out, card: AgentCard, card_url: str, *, validate: bool) -> 
         out.field("Provider", f"{card.provider.organization} {card.provider.url or ''}".strip())
     out.field("Documentation", card.documentation_url)
     try:
-        endpoint = choose_endpoint(card)
-        out.field("Endpoint", f"{endpoint.url} (JSON-RPC, protocol {endpoint.version})")
-    except ProtocolUnsupportedError as exc:
+        endpoint = choose_endpoint(card, version, binding=binding)
+        out.field("Endpoint", f"{endpoint.url} ({BINDING_NAMES[endpoint.binding]}, protocol {endpoint.version})")
+    except (ProtocolUnsupportedError, UsageError) as exc:
         out.field("Endpoint", f"none usable: {exc.message}")
     for iface in card.interfaces:
         out.field("Interface", f"{iface.binding} {iface.protocol_version} {iface.url}")

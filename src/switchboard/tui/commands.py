@@ -9,6 +9,7 @@ above it, so that what they open is what the person sees.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
@@ -42,6 +43,12 @@ class SwitchboardCommands(Provider):
         return lambda: self.app.run_worker(back_then_act(), group="palette")
 
     def _commands(self) -> Iterator[Command]:
+        from .exporting import choices, run_export
+
+        app = self.app
+        for label, export in choices(app, self.screen):
+            title = f"Export {label[0].lower()}{label[1:]}"
+            yield title, "written under the exports folder, secrets redacted", partial(run_export, app, export)
         main = self._main()
         if main is None:
             return

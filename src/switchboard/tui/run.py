@@ -17,7 +17,10 @@ def prepare(args: Any):
     registry = load_agents(path)
     fleet = None
     extra = []
-    if getattr(args, "demo", False) or not registry.agents:
+    shared = os.environ.get("SWITCHBOARD_DEMO_AGENTS")  # a `switchboard web` session: the server runs the fleet
+    if shared:
+        extra = load_agents(Path(shared)).agents
+    elif getattr(args, "demo", False) or not registry.agents:
         from ..demo.fleet import start_in_background
 
         fleet = start_in_background()
@@ -28,7 +31,7 @@ def prepare(args: Any):
         extra = [agent.as_entry() for agent in fleet.agents]
     from .app import SwitchboardApp
 
-    subtitle = str(path) + (" + demo fleet" if fleet else "")
+    subtitle = str(path) + (" + demo fleet" if fleet or shared else "")
     return SwitchboardApp(path, extra_agents=extra, subtitle=subtitle, tune_gc=True), fleet
 
 

@@ -10,7 +10,7 @@ import re
 
 from ..a2a.errors import UsageError
 from ..a2a.user_input import check_agent_url
-from ..agents import AgentEntry, AgentsFile, entry_from_mapping
+from ..agents import BINDINGS, AgentEntry, AgentsFile, entry_from_mapping
 from .source import LineDict, LineList
 from .spec import Checker, duration, suggest
 
@@ -26,7 +26,10 @@ AGENT_KEYS = (
     "runtime",
     "description",
     "trustInterfaceOrigin",
+    "binding",
 )
+# What an inline agent hands on to the agents-file reader.
+_COPIED_KEYS = ("name", "url", "apiKeyEnv", "auth", "headers", "protocol", "runtime", "trustInterfaceOrigin", "binding")
 SECRET_KEYS = ("apiKey", "api_key", "token", "bearer", "password", "secret", "key", "credentials")
 SENSITIVE_HEADERS = ("authorization", "proxy-authorization", "x-api-key", "api-key", "cookie")
 
@@ -168,11 +171,20 @@ def _inline_agent(
             f"agent {name}: protocol must be a2a or tasks",
             "Write protocol: a2a.",
         )
+    binding = definition.get("binding")
+    if binding is not None and not (isinstance(binding, str) and binding.lower() in BINDINGS):
+        chk.add(
+            definition.line_of("binding", value=True),
+            f"agent {name}: binding must be jsonrpc or rest",
+            "Write binding: rest to speak HTTP+JSON, or leave it out to use the card's first interface.",
+        )
     raw = {
         k: v
         for k, v in definition.items()
-        if k in ("name", "url", "apiKeyEnv", "auth", "headers", "protocol", "runtime", "trustInterfaceOrigin")
+        if k
+        in ("name", "url", "apiKeyEnv", "auth", "headers", "protocol", "runtime", "trustInterfaceOrigin", "binding")
         and not (k == "trustInterfaceOrigin" and not isinstance(v, bool))
+        and not (k == "binding" and not (isinstance(v, str) and v.lower() in BINDINGS))
     }
     try:
         entry, warnings = entry_from_mapping(raw, index, chk.file, env)

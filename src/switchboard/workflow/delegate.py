@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from ..a2a.client import new_message
 from ..a2a.errors import ProtocolError, SwitchboardError
-from ..a2a.follow import Notice, TurnEvent, find_task_for_message
+from ..a2a.follow import Notice, TurnEvent
 from ..a2a.model import TaskState, text_of
 from ..a2a.turn import TaskView
 from ..a2a.user_input import check_message_text
@@ -40,6 +41,7 @@ _NOT_RETRIED = {
     "A2A_TASK_CANCELED",
     "DELEGATE_PROTOCOL_UNSUPPORTED",
 }
+PARENT_HEADER = "X-Parent-Id"
 CANCEL_TIMEOUT = 15.0  # the cancel request and its confirmation together
 CONFIRM_WITHIN = 5.0
 
@@ -81,11 +83,9 @@ class DelegateSteps:
         assert step.agent is not None
         correlation_id = f"{self.run_id}:delegate:{step.name}"
         state.correlation_id = correlation_id
-        link = await self._connect(
-            self.workflow.agents[step.agent], correlation_id, self.workflow.streaming.get(step.agent)
-        )
+        link = await self._connect(self._entry(step.agent), correlation_id, self.workflow.streaming.get(step.agent))
         try:
-            for text in link.a2a.notes if link.a2a else ():  # what reading the card met: retries, lint
+            for text in link.notes:  # what reading the card met: retries, lint
                 self._take(step.name, state, Notice(text, "warning"))
             task_id = reattach.task_id if reattach else None
             if reattach and task_id is None and reattach.message_id:
@@ -121,7 +121,9 @@ class DelegateSteps:
                         state.task_id,
                     )
                 answer = await self._answer(step, state)
-                message = new_message(answer, task_id=state.task_id, context_id=state.context_id)
+                message = new_message(
+                    answer, task_id=state.task_id, context_id=state.context_id, metadata=self._parent_metadata()
+                )
                 events = link.follow(message, self._policy)
         except asyncio.CancelledError:
             if step.name in self._cancel_requested:
@@ -130,13 +132,23 @@ class DelegateSteps:
         finally:
             await link.aclose()
 
+    def _entry(self, agent: str) -> AgentEntry:
+        """The step's agent; with the run's correlation id as the parent id of every request (X-Parent-Id)."""
+        entry = self.workflow.agents[agent]
+        if not self.correlation_id:
+            return entry
+        return dataclasses.replace(entry, headers={**entry.headers, PARENT_HEADER: self.correlation_id})
+
+    def _parent_metadata(self) -> dict[str, str] | None:
+        return {"parentId": self.correlation_id} if self.correlation_id else None
+
     def _send(self, step: Step, state: StepState, link: AgentLink) -> AsyncIterator[TurnEvent]:
         text = template.render(step.task or "", self._value, bare_inputs=self.workflow.bare_inputs)
         # An agent answers an empty message with an error of its own; say which step and why instead.
         check_message_text(text, f"the task of step {step.name}, with the run's inputs filled in,")
         state.view, state.task_id, state.context_id, state.output = TaskView(), None, None, ""
         context_id = self._context_ids.get(step.context) if step.context else None
-        message = new_message(text, context_id=context_id)
+        message = new_message(text, context_id=context_id, metadata=self._parent_metadata())
         state.message_id = message.message_id
         state.attempt += 1  # a re-attached task is the same attempt; only a message sent is a new one
         self._record(
@@ -161,9 +173,7 @@ class DelegateSteps:
 
     async def _find_task(self, link: AgentLink, message_id: str) -> str | None:
         """A task the agent made for `message_id` before the journal learned its id (v1.0 agents list tasks)."""
-        if link.a2a is None:
-            return None
-        return await find_task_for_message(link.a2a, message_id)
+        return await link.find_task(message_id)
 
     async def _consume(self, step: Step, state: StepState, link: AgentLink, events: AsyncIterator[TurnEvent]) -> None:
         try:

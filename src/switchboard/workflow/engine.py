@@ -6,7 +6,8 @@
     run.status                            # completed | failed | canceled | awaiting_input | interrupted
 
 Ready steps run concurrently (up to `max_concurrency`), in file order. Each delegate gets the correlation id
-`{runId}:delegate:{stepName}` (X-Correlation-Id and message metadata). A step whose task stops at
+`{runId}:delegate:{stepName}` (X-Correlation-Id and message metadata), and the run's own correlation id, when
+whoever started it gave one, as its parent id (X-Parent-Id and metadata.parentId). A step whose task stops at
 input-required or auth-required takes its answer from `answers` (in order), else from `ask`; when neither
 has one the step waits, the rest of the run goes on, and the run ends `awaiting_input`, to be continued
 with `resume_run`. Every event is in the journal before it is shown, so a crash loses nothing recorded;
@@ -24,13 +25,14 @@ import os
 import secrets
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 from ..a2a.follow import FollowPolicy
 from ..a2a.tap import Tap
 from ..agents import AgentsFile
-from ..link import entry_credentials, known_secrets
+from ..link import CardCache, entry_credentials, known_secrets
 from .delegate import Reattach
 from .journal import Journal, default_dir, list_runs, read_run
 from .run import Ask, Connect, WorkflowRun
@@ -72,16 +74,24 @@ def start_run(
     answers: dict[str, list[str]] | None = None,
     connect: Connect | None = None,
     policy: FollowPolicy | None = None,
+    run_id: str | None = None,
+    correlation_id: str | None = None,
+    origin: dict[str, Any] | None = None,
+    cards: CardCache | None = None,
 ) -> WorkflowRun:
     """Start a run in the running event loop; it goes on as a task, followed through `events()`.
 
     Raises before anything runs: WorkflowInvalid (inputs missing or unknown), CredentialsMissingError (a
     variable an agent needs is unset). `ask` answers input-required / auth-required (None: nobody can, the
     step waits); `answers` are used first, in order, per step. `connect` replaces open_link (tests).
+    `run_id` is chosen by the caller when it must be known first (a served run's task id); `correlation_id` is
+    the trace id of whoever started the run, sent to every delegate as its parent id; `origin` says who
+    started it (journaled as is, e.g. the A2A caller of a served workflow). `cards` shares agent cards between
+    runs (a server running many); by default each run reads each agent's card once.
     """
     values = resolve_inputs(workflow, inputs)
     tap = _tap_for(workflow, tap)
-    run_id = new_run_id()
+    run_id = run_id or new_run_id()
     journal = Journal.create(journal_dir or default_dir(), run_id, tap.redactor)
     run = WorkflowRun(
         run_id,
@@ -95,6 +105,8 @@ def start_run(
         answers=answers,
         connect=connect,
         policy=policy,
+        correlation_id=correlation_id,
+        cards=cards,
     )
     journal.write(
         "RunStarted",
@@ -106,6 +118,8 @@ def start_run(
         pid=os.getpid(),
         steps=[{"name": s.name, "type": s.type, "agent": s.agent, "dependsOn": s.depends_on} for s in workflow.steps],
         **({"workflowName": workflow.name} if workflow.layout == "relay" else {}),
+        **({"correlationId": correlation_id} if correlation_id else {}),
+        **({"origin": origin} if origin else {}),
     )
     run._start()
     return run
@@ -124,6 +138,7 @@ def resume_run(
     max_concurrency: int = 8,
     connect: Connect | None = None,
     policy: FollowPolicy | None = None,
+    cards: CardCache | None = None,
 ) -> WorkflowRun:
     """Continue a run that stopped, crashed or was killed, from its journal.
 
@@ -152,6 +167,8 @@ def resume_run(
         answers=answers,
         connect=connect,
         policy=policy,
+        correlation_id=record.correlation_id,
+        cards=cards,
     )
     run._resumed = True
     run.started_at = record.started_at or run.started_at

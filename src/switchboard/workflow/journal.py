@@ -10,7 +10,8 @@ appending. The running process holds an exclusive
 lock on the file, so a second `--resume` of a live run is refused and `runs list` can tell a running run
 from one whose process died.
 
-Records: RunStarted (workflow, file, digest, inputs, steps), RunResumed, StepRequested (attempt, agent,
+Records: RunStarted (workflow, file, digest, inputs, steps; the starter's correlationId and origin when given),
+RunResumed, StepRequested (attempt, agent,
 correlation id, message id, input), StepEvent (a v1.0 StreamResponse), StepNotice, StepTaskMoved (the agent
 took an answer to a new task: its id, and the one before), AwaitingInput (state,
 question, task and context ids), InputSubmitted (the answer, or only `secret: true`), StepCompleted (task id,
@@ -78,7 +79,6 @@ class Journal:
         self._durable = 0  # records a finished fsync covers
         self._closing = False
         self._sync_error: OSError | None = None
-        self._syncer: threading.Thread | None = None
         # What the run index is told: the summary as of `_offset` bytes, once they are durable.
         self._fold = fold or SummaryFold()
         self._offset = os.lseek(fd, 0, os.SEEK_END)
@@ -131,36 +131,31 @@ class Journal:
                 self._fold.apply(json.loads(line))  # as written: the index never holds what the journal does not
                 self._summary_changed = True
             self._written += 1
-            self._changed.notify_all()
-        if self._syncer is None:
-            self._syncer = threading.Thread(target=self._sync_loop, name=f"journal-sync-{self.path.stem}", daemon=True)
-            self._syncer.start()
+        _SYNCER.mark(self)
         return record
 
-    def _sync_loop(self) -> None:
-        fd = self._fd
-        assert fd is not None
-        while True:
-            with self._changed:
-                while self._durable == self._written and not self._closing:
-                    self._changed.wait()
-                if self._durable == self._written:  # closing, and nothing left to sync
-                    self._update_index(alive=False)
-                    return
-                target = self._written
-                summary = self._summary_snapshot()
-            try:
-                os.fsync(fd)  # outside the lock: records go on being written meanwhile
-            except OSError as exc:
-                self._sync_error = exc
-                with self._changed:
-                    self._changed.notify_all()
+    def _sync(self) -> None:
+        """Called on the syncer thread: one fsync covers every record written so far; then the index is told."""
+        with self._changed:
+            fd, target = self._fd, self._written
+            if fd is None or self._durable >= target or self._sync_error is not None:
                 return
+            summary = self._summary_snapshot()
+        try:
+            # Outside the lock: records go on being written meanwhile. The fd stays open: close() waits for
+            # this fsync, since `_durable` is still behind.
+            os.fsync(fd)
+        except OSError as exc:
             with self._changed:
-                self._durable = target
+                self._sync_error = exc
                 self._changed.notify_all()
-            if summary is not None:
-                self._update_index(summary, alive=True)
+            return
+        if summary is not None:
+            # Before `_durable` moves: close() waits for it, so the run's last word in the index is close()'s.
+            self._update_index(summary, alive=True)
+        with self._changed:
+            self._durable = max(self._durable, target)
+            self._changed.notify_all()
 
     def _summary_snapshot(self) -> tuple[int, SummaryFold] | None:
         """(offset, summary) when the summary changed since the index was last told (under the lock)."""
@@ -170,7 +165,7 @@ class Journal:
         return self._offset, SummaryFold.from_json(json.loads(json.dumps(self._fold.to_json())))
 
     def _update_index(self, summary: tuple[int, SummaryFold] | None = None, *, alive: bool) -> None:
-        """Tell the run index (on the syncer thread); a failure is left for the next reader to mend."""
+        """Tell the run index; a failure is left for the next reader to mend."""
         if summary is None:
             summary = (self._offset, self._fold)  # closing: every record is durable
         try:
@@ -182,22 +177,55 @@ class Journal:
             pass  # the index is a cache: `heal` rebuilds what is missing
 
     def close(self) -> None:
-        """Wait until every record is fsync'd, then close (which also releases the lock)."""
+        """Wait until every record is fsync'd, tell the index the run's last state, then close (and unlock)."""
         if self._fd is None:
             return
         with self._changed:
             self._closing = True
-            self._changed.notify_all()
-        if self._syncer is not None:
-            self._syncer.join()
-        else:
-            self._update_index(alive=False)  # nothing was written: still, the run is listed as it stands
-        fd, self._fd = self._fd, None
+            while self._durable < self._written and self._sync_error is None:
+                self._changed.wait()
+            fd, self._fd = self._fd, None
+        if self._sync_error is None:
+            self._update_index(alive=False)
         try:
             if self._sync_error is not None:
                 raise self._sync_error
         finally:
             os.close(fd)
+
+
+class _Syncer:
+    """The one thread of the process that fsyncs journals: each journal with records not yet durable, in turn.
+
+    One thread for every run, not one per run: a server with hundreds of runs in flight would otherwise keep
+    hundreds of threads contending with its event loop. Started on first use (again after a fork).
+    """
+
+    def __init__(self) -> None:
+        self._ready = threading.Condition()
+        self._dirty: dict[Journal, None] = {}  # an ordered set: journals wait their turn in the order written
+        self._thread: threading.Thread | None = None
+
+    def mark(self, journal: Journal) -> None:
+        with self._ready:
+            self._dirty[journal] = None
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._loop, name="journal-sync", daemon=True)
+                self._thread.start()
+            self._ready.notify()
+
+    def _loop(self) -> None:
+        while True:
+            with self._ready:
+                while not self._dirty:
+                    self._ready.wait()
+                batch = list(self._dirty)
+                self._dirty.clear()
+            for journal in batch:
+                journal._sync()
+
+
+_SYNCER = _Syncer()
 
 
 def _cut_torn_tail(fd: int) -> None:
@@ -251,6 +279,8 @@ class RunRecord(RunSummary):
     outputs: dict[str, str] = field(default_factory=dict)
     digest: str = ""
     workflow_name: str | None = None  # the relay layout's workflow, when the file holds several
+    correlation_id: str | None = None  # the trace id of whoever started the run (delegates' parent id)
+    origin: dict[str, Any] = field(default_factory=dict)  # who started the run, when not the command line
     records: list[dict[str, Any]] = field(default_factory=list)
     skipped_lines: int = 0
 
@@ -283,6 +313,8 @@ def fold(records: list[dict[str, Any]], run_id: str, *, journal: Path | None = N
             run.path = str(record.get("file", ""))
             run.digest = str(record.get("digest", ""))
             run.workflow_name = record.get("workflowName")
+            run.correlation_id = record.get("correlationId")
+            run.origin = record.get("origin") if isinstance(record.get("origin"), dict) else {}
             run.inputs = {str(k): str(v) for k, v in (record.get("inputs") or {}).items()}
             run.started_at = at
             for raw in record.get("steps") or []:

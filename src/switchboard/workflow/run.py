@@ -60,8 +60,11 @@ class WorkflowRun(DelegateSteps):
         answers: dict[str, list[str]] | None,
         connect: Connect | None,
         policy: FollowPolicy | None,
+        correlation_id: str | None = None,
+        cards: CardCache | None = None,
     ) -> None:
         self.run_id = run_id
+        self.correlation_id = correlation_id  # the starter's trace id: every delegate's parent id
         self.workflow = workflow
         self.inputs = inputs
         self.steps: dict[str, StepState] = {
@@ -76,7 +79,7 @@ class WorkflowRun(DelegateSteps):
         self._ask = ask
         self._http = http
         self._policy = policy or FollowPolicy()
-        self._cards = CardCache()  # one card fetch per agent per run, however many steps it has
+        self._cards = cards or CardCache()  # one card fetch per agent per run (or per server), however many steps
         self._connect = connect or self._open_link
         self._answers = {k: deque(v) for k, v in (answers or {}).items()}
         self._limit = asyncio.Semaphore(max(1, workflow.max_concurrency or max_concurrency))
@@ -167,7 +170,8 @@ class WorkflowRun(DelegateSteps):
             self._record("RunInterrupted", outputs={})
             self._emit(RunFinished("interrupted", {}))
         finally:
-            self.journal.close()
+            # Off the event loop: closing waits for the last fsync, which waits its turn behind other journals'.
+            await asyncio.to_thread(self.journal.close)
 
     async def _stop_all(self) -> None:
         for task in self._tasks.values():

@@ -1,6 +1,10 @@
-"""Reference A2A server on a2a-sdk 0.3.26: native v0.3 JSON-RPC, what most deployed agents still run.
+"""Reference A2A server on a2a-sdk 0.3.26: native v0.3, what most deployed agents still run. JSON-RPC at the base
+URL, and the SDK's HTTP+JSON (REST) routes under /v1 beside it.
 
-    python sdk03_server.py [--port N] [--api-key KEY]
+    python sdk03_server.py [--port N] [--api-key KEY] [--mode native|rest]
+
+--mode native (default): the (legacy) card prefers JSONRPC at the base URL.
+--mode rest: the card prefers HTTP+JSON at the base URL and lists nothing else (a REST-only agent).
 
 Runs in its own venv (SWITCHBOARD_A2A03_PYTHON), because a2a-sdk 0.3 and 1.x cannot share one.
 """
@@ -13,6 +17,7 @@ import hosting
 import script
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.apps import A2AStarletteApplication
+from a2a.server.apps.rest.rest_adapter import RESTAdapter
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
@@ -109,7 +114,10 @@ class ScriptedExecutor(AgentExecutor):
         await updater.cancel(updater.new_agent_message([Part(root=TextPart(text=script.CANCEL_TEXT))]))
 
 
-def build_cards(url: str, api_key: str | None) -> tuple[AgentCard, AgentCard]:
+MODES = ("native", "rest")
+
+
+def build_cards(url: str, mode: str, api_key: str | None) -> tuple[AgentCard, AgentCard]:
     """The public card and the extended card (public + the "secret" skill)."""
     skill = AgentSkill(
         id=script.SKILL_ID,
@@ -122,7 +130,7 @@ def build_cards(url: str, api_key: str | None) -> tuple[AgentCard, AgentCard]:
         name=f"{script.AGENT_NAME} (sdk 0.3)",
         description=script.AGENT_DESCRIPTION,
         url=url,
-        preferred_transport="JSONRPC",
+        preferred_transport="HTTP+JSON" if mode == "rest" else "JSONRPC",
         protocol_version="0.3.0",
         provider=AgentProvider(organization="a2a-switchboard tests", url="https://example.com"),
         version="1.0.0",
@@ -141,18 +149,22 @@ def build_cards(url: str, api_key: str | None) -> tuple[AgentCard, AgentCard]:
     return card, extended
 
 
-def build_app(url: str, api_key: str | None) -> hosting.ASGIApp:
-    card, extended = build_cards(url, api_key)
+def build_app(url: str, mode: str, api_key: str | None) -> hosting.ASGIApp:
+    card, extended = build_cards(url, mode, api_key)
     handler = DefaultRequestHandler(agent_executor=ScriptedExecutor(), task_store=InMemoryTaskStore())
     # build() serves the card at /.well-known/agent-card.json and the pre-0.3 /.well-known/agent.json.
     app = A2AStarletteApplication(agent_card=card, http_handler=handler, extended_agent_card=extended).build()
+    # The REST routes as the SDK's FastAPI app would mount them (without FastAPI, which this venv lacks).
+    rest = RESTAdapter(agent_card=card, http_handler=handler, extended_agent_card=extended)
+    for (path, method), endpoint in rest.routes().items():
+        app.add_route(path, endpoint, methods=[method])
     return hosting.gated(app, api_key)
 
 
 def main() -> None:
-    args = hosting.parse_args()
+    args = hosting.parse_args(modes=MODES)
     sock = hosting.bind(args.port)
-    app = build_app(hosting.base_url(sock), args.api_key)
+    app = build_app(hosting.base_url(sock), args.mode, args.api_key)
     hosting.serve(app, sock, exit_on_stdin_eof=args.exit_on_stdin_eof)
 
 

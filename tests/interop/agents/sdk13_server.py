@@ -1,9 +1,13 @@
-"""Reference A2A server on a2a-sdk 1.3 (v1.0 JSON-RPC, plus the SDK's v0.3 compat on the same URL).
+"""Reference A2A server on a2a-sdk 1.3: JSON-RPC at the base URL and HTTP+JSON (REST) under /rest, each at v1.0
+and, through the SDK's compat mode, v0.3 (JSON-RPC on the same URL, REST under /rest/v1).
 
-    python sdk13_server.py [--port N] [--api-key KEY] [--mode v10|v03compat]
+    python sdk13_server.py [--port N] [--api-key KEY] [--mode v10|v03compat|rest|v03rest]
 
---mode v10 (default): the card lists JSONRPC 1.0 then JSONRPC 0.3 (the SDK serves one merged JSON card).
---mode v03compat: the card lists only JSONRPC 0.3, so a client choosing by card speaks v0.3 to the 1.x SDK.
+Every mode serves everything; the card says what a client choosing by it speaks:
+--mode v10 (default): JSONRPC 1.0 then JSONRPC 0.3 (the SDK serves one merged JSON card).
+--mode v03compat: only JSONRPC 0.3, so such a client speaks v0.3 to the 1.x SDK.
+--mode rest: only HTTP+JSON 1.0 (a REST-only agent).
+--mode v03rest: only HTTP+JSON 0.3 (the v0.3 REST binding, through the compat mode).
 """
 
 from __future__ import annotations
@@ -14,13 +18,14 @@ from a2a.helpers.proto_helpers import new_data_part, new_task_from_user_message
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
 from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
 from a2a.types import a2a_pb2 as pb
 from google.protobuf.json_format import MessageToDict
 from starlette.applications import Starlette
 
-MODES = ("v10", "v03compat")
+MODES = ("v10", "v03compat", "rest", "v03rest")
+REST_PREFIX = "/rest"
 _STATES = {
     script.WORKING: pb.TaskState.TASK_STATE_WORKING,
     script.INPUT_REQUIRED: pb.TaskState.TASK_STATE_INPUT_REQUIRED,
@@ -105,9 +110,14 @@ class ScriptedExecutor(AgentExecutor):
 
 def build_cards(url: str, mode: str, api_key: str | None) -> tuple[pb.AgentCard, pb.AgentCard]:
     """The public card and the extended card (public + the "secret" skill)."""
-    interfaces = [pb.AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version="0.3")]
-    if mode == "v10":
-        interfaces.insert(0, pb.AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version="1.0"))
+    rest = url.rstrip("/") + REST_PREFIX
+    interfaces = {
+        "v10": [("JSONRPC", "1.0", url), ("JSONRPC", "0.3", url)],
+        "v03compat": [("JSONRPC", "0.3", url)],
+        "rest": [("HTTP+JSON", "1.0", rest)],
+        "v03rest": [("HTTP+JSON", "0.3", rest)],
+    }[mode]
+    interfaces = [pb.AgentInterface(url=u, protocol_binding=b, protocol_version=v) for b, v, u in interfaces]
     card = pb.AgentCard(
         name=f"{script.AGENT_NAME} (sdk 1.3, {mode})",
         description=script.AGENT_DESCRIPTION,
@@ -145,7 +155,11 @@ def build_app(url: str, mode: str, api_key: str | None) -> hosting.ASGIApp:
         agent_card=card,
         extended_agent_card=extended,
     )
-    routes = create_agent_card_routes(card) + create_jsonrpc_routes(handler, "/", enable_v0_3_compat=True)
+    routes = (
+        create_agent_card_routes(card)
+        + create_rest_routes(handler, enable_v0_3_compat=True, path_prefix=REST_PREFIX)
+        + create_jsonrpc_routes(handler, "/", enable_v0_3_compat=True)
+    )
     return hosting.gated(Starlette(routes=routes), api_key)
 
 

@@ -57,15 +57,18 @@ class Dialect:
     state_aliases: tuple[tuple[str, TaskState], ...] = ()
     # Read the plain shapes in one step. Off, every object takes the general path (tests compare the two).
     fast: bool = True
+    # Where a message keeps its parts: `parts`, except in the v0.3 proto (the v0.3 HTTP+JSON binding): `content`.
+    message_parts: str = "parts"
 
     def __post_init__(self) -> None:
         states = {name: state for state, name in self.state_names.items()} | dict(self.state_aliases)
         object.__setattr__(self, "_role", _lookup({n: r for r, n in self.role_names.items()}, Role.UNSPECIFIED, "role"))
         object.__setattr__(self, "_state", _lookup(states, TaskState.UNKNOWN, "task state"))
         extra = frozenset({"kind"}) if self.kinds else frozenset()
-        object.__setattr__(self, "_message_keys", _MESSAGE_KEYS | extra)
+        parts = frozenset({self.message_parts})
+        object.__setattr__(self, "_message_keys", (_MESSAGE_KEYS - {"parts"}) | parts | extra)
         object.__setattr__(self, "_task_keys", _TASK_KEYS | extra)
-        object.__setattr__(self, "_plain_message_keys", _PLAIN_MESSAGE_KEYS | extra)
+        object.__setattr__(self, "_plain_message_keys", (_PLAIN_MESSAGE_KEYS - {"parts"}) | parts | extra)
 
     # --- decoding ------------------------------------------------------------------------------------
 
@@ -105,7 +108,7 @@ class Dialect:
                 return built_message(
                     message_id,
                     self._role(o.get("role"), notes),
-                    self.decode_parts(o.get("parts"), "message", notes),
+                    self.decode_parts(o.get(self.message_parts), "message", notes),
                     task_id or None,
                     context_id or None,
                 )
@@ -114,7 +117,7 @@ class Dialect:
         return Message(
             message_id=req_str(o, "messageId", "message", notes),
             role=self._role(o.get("role"), notes),
-            parts=self.decode_parts(o.get("parts"), "message", notes),
+            parts=self.decode_parts(o.get(self.message_parts), "message", notes),
             task_id=opt_str(o, "taskId", "message", notes),
             context_id=opt_str(o, "contextId", "message", notes),
             metadata=opt_dict(o, "metadata", "message", notes),
@@ -181,7 +184,7 @@ class Dialect:
         put(out, "contextId", m.context_id)
         put(out, "taskId", m.task_id)
         out["role"] = self.role_names[m.role]
-        out["parts"] = [self.encode_part(p) for p in m.parts]
+        out[self.message_parts] = [self.encode_part(p) for p in m.parts]
         put(out, "metadata", m.metadata)
         put(out, "extensions", m.extensions)
         put(out, "referenceTaskIds", m.reference_task_ids)

@@ -17,7 +17,7 @@ from textual.widgets import Footer, Header, OptionList, Static, TabbedContent, T
 from textual.widgets.option_list import Option
 
 from ...a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, describe_scheme
-from ...a2a.cards import choose_endpoint
+from ...a2a.cards import BINDING_FLAGS, BINDING_NAMES, choose_endpoint
 from ...a2a.errors import SwitchboardError
 from ...agent_status import AgentStatus
 from ...safe_text import strip_controls
@@ -132,8 +132,9 @@ class CardScreen(Screen[str | None]):
     def _interfaces(self) -> Content:
         card = self.status.card
         try:
-            chosen = choose_endpoint(card)
-            lines = [field("Talking to", f"{chosen.url} (JSON-RPC, protocol {chosen.version})"), Content("")]
+            chosen = choose_endpoint(card, binding=BINDING_FLAGS.get(self.status.entry.binding or ""))
+            talking = f"{chosen.url} ({BINDING_NAMES[chosen.binding]}, protocol {chosen.version})"
+            lines = [field("Talking to", talking), Content("")]
         except SwitchboardError as exc:
             lines = [Content.styled(f"No usable interface: {exc.message}", "$error"), Content("")]
         for iface in card.interfaces:

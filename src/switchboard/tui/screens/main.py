@@ -61,6 +61,7 @@ class MainScreen(Screen):
         Binding("alt+left,ctrl+pageup", "previous_tab", "Tabs", id="tabs.previous", key_display="alt+←→"),
         Binding("alt+right,ctrl+pagedown", "next_tab", "Next tab", id="tabs.next", show=False),
         Binding("f4", "close_tab", "Close tab", id="tabs.close"),
+        Binding("ctrl+o", "export", "Export", id="export", show=False),  # also in the palette
     ]
 
     def compose(self) -> ComposeResult:
@@ -270,6 +271,22 @@ class MainScreen(Screen):
 
     def toggle_wire(self) -> None:
         self.query_one(WireView).toggle_class("-hidden")
+
+    def shown_view(self) -> tuple[str, ConversationView | RunView] | None:
+        """The conversation or run of the shown tab, with its kind; None on the agents and workflows tabs."""
+        tabs = self.query_one(TabbedContent)
+        pane = next((p for p in tabs.query(TabPane) if p.id == tabs.active), None)
+        for kind, selector in (("conversation", "ConversationView"), ("run", "RunView")):
+            found = pane.query(selector) if pane is not None else []
+            if found:
+                return kind, found.first()
+        return None
+
+    def action_export(self) -> None:
+        from ..exporting import choices
+        from .export import ExportScreen
+
+        self.app.push_screen(ExportScreen(choices(self.app)))
 
     def conversations(self) -> list[ConversationView]:
         return list(self.query("ConversationView"))

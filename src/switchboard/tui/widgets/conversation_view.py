@@ -321,10 +321,10 @@ class ConversationView(Vertical):
     async def _show_link_notes(self) -> None:
         """What the client noted about the agent (card lint, decoding oddities, retries outside a turn): under
         the turn they came in, or in the transcript before the first turn."""
-        a2a = getattr(self.link, "a2a", None)  # a scripted link (scenes, tests) has no client
-        if a2a is None or len(a2a.notes) <= self._link_noted or self._gone():
+        notes = getattr(self.link, "notes", None)  # a scripted link (scenes, tests) may have none
+        if notes is None or len(notes) <= self._link_noted or self._gone():
             return
-        fresh, self._link_noted = a2a.notes[self._link_noted :], len(a2a.notes)
+        fresh, self._link_noted = notes[self._link_noted :], len(notes)
         if self._turn_view is not None:
             await self._turn_view.add_notes(fresh)
         else:

@@ -1,5 +1,6 @@
 """The workflows tab: the workflow files (examples/ and the person's workflows folder) with their
-description and inputs, and the past runs from the run index.
+description and inputs, and the runs from the run index, kept up to date while the tab is shown (runs come
+from other processes too: `switchboard run`, callers of `switchboard serve`).
 
 The runs are read on a thread, a page at a time, newest first: the tab shows at once whatever the number of
 runs, and the next page is read when the cursor comes near the last row loaded."""
@@ -22,6 +23,8 @@ from ...agents import AgentsFile
 from ...paths import config_dir
 from ...safe_text import strip_controls
 from .tables import RowTable, fill_table
+
+RUNS_EVERY = 2.0  # seconds between looks at the journal while the tab is shown
 
 
 def workflow_dirs() -> list[Path]:
@@ -112,6 +115,7 @@ class WorkflowsPane(Vertical):
         """Read the files and the journal when the tab is first shown: not while the app starts."""
         if not hasattr(self, "files"):
             self.action_reload()
+            self.set_interval(RUNS_EVERY, self._follow_runs)
 
     def workflow_files(self) -> list[WorkflowFile]:
         """The workflow files, read now if the tab has not been shown yet (the command palette lists them)."""
@@ -150,6 +154,13 @@ class WorkflowsPane(Vertical):
             self.query_one("#runs-note", Static).update(Content.styled("reading the runs…", "$text-muted italic"))
         self._read_runs(0, heal=True)
 
+    def _follow_runs(self) -> None:
+        """While the tab is shown, the first page again (only while no later page is loaded: rows read further
+        down stay as they were until `r`)."""
+        if self.is_on_screen and not self.runs_loading and self.runs_next in (None, RUNS_PAGE):
+            self.runs_loading = True
+            self._read_runs(0, heal=True)
+
     @work(thread=True, exclusive=True, group="workflow-runs")
     def _read_runs(self, offset: int, *, heal: bool) -> None:
         """A page of runs from the index (mended from the journals first on a reload), off the event loop."""
@@ -178,7 +189,9 @@ class WorkflowsPane(Vertical):
             for run in page.runs
         }
         if page.offset == 0:
-            fill_table(table, RUNS_COLUMNS, rows)
+            if rows != getattr(self, "_first_page", None):  # unchanged: no redraw, the cursor stays put
+                self._first_page = rows
+                fill_table(table, RUNS_COLUMNS, rows)
         else:
             for key, cells in rows.items():
                 if key not in table.rows:

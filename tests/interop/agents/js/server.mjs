@@ -1,13 +1,15 @@
 // Reference A2A server on the official JavaScript SDK (@a2a-js/sdk), replaying script.mjs (the port of
 // ../script.py that the Python reference servers replay).
 //
-//     node server.mjs [--port N] [--mode v10|v03compat] [--api-key KEY] [--exit-on-stdin-eof]
+//     node server.mjs [--port N] [--mode v10|v03compat|rest|v03rest] [--api-key KEY] [--exit-on-stdin-eof]
 //
-// JSON-RPC at the base URL: v1.0 natively, v0.3 through the SDK's legacyCompat (chosen by the A2A-Version
-// header). HTTP+JSON (REST) at /rest, on the card too: switchboard picks a JSON-RPC interface, so listing it
-// changes nothing for it.
-// --mode v10 (default): the card lists JSON-RPC and REST at 1.0, then both again at 0.3.
-// --mode v03compat: the card lists only the 0.3 interfaces, so a client choosing by card speaks v0.3 to it.
+// JSON-RPC at the base URL and HTTP+JSON (REST) at /rest: v1.0 natively, v0.3 through the SDK's legacyCompat
+// (chosen by the A2A-Version header). Every mode serves all of it; the card says what a client choosing by it
+// speaks (the first interface it can):
+// --mode v10 (default): JSON-RPC and REST at 1.0, then both again at 0.3.
+// --mode v03compat: only the 0.3 interfaces, JSON-RPC first.
+// --mode rest: REST first, then JSON-RPC, at 1.0, then both again at 0.3.
+// --mode v03rest: only the 0.3 interfaces, REST first.
 // Prints `READY http://127.0.0.1:PORT/` once it accepts connections, on 127.0.0.1 only.
 
 import { parseArgs } from 'node:util';
@@ -18,7 +20,7 @@ import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sd
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import * as script from './script.mjs';
 
-const MODES = ['v10', 'v03compat'];
+const MODES = ['v10', 'v03compat', 'rest', 'v03rest'];
 const API_KEY_HEADER = 'X-API-Key';
 const STATES = {
   [script.WORKING]: TaskState.TASK_STATE_WORKING,
@@ -130,11 +132,16 @@ function now() {
 
 /** The public card and the extended card (public + the "secret" skill). */
 function buildCards(url, mode, apiKey) {
-  const v10 = [
-    { url, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
-    { url: `${url}rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
-  ];
-  const both = duplicateInterfacesForLegacy(v10, ['JSONRPC', 'HTTP+JSON']);
+  const jsonRpc = { url, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' };
+  const rest = { url: `${url}rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' };
+  const v10 = mode.endsWith('rest') ? [rest, jsonRpc] : [jsonRpc, rest];
+  const both = duplicateInterfacesForLegacy(v10, v10.map((i) => i.protocolBinding));
+  const interfaces = {
+    v10: both,
+    rest: both,
+    v03compat: both.filter((i) => i.protocolVersion !== '1.0'),
+    v03rest: both.filter((i) => i.protocolVersion !== '1.0'),
+  }[mode];
   const skill = {
     id: script.SKILL_ID,
     name: script.SKILL_NAME,
@@ -148,7 +155,7 @@ function buildCards(url, mode, apiKey) {
   const card = {
     name: `${script.AGENT_NAME} (js sdk, ${mode})`,
     description: script.AGENT_DESCRIPTION,
-    supportedInterfaces: mode === 'v10' ? both : both.filter((i) => i.protocolVersion !== '1.0'),
+    supportedInterfaces: interfaces,
     provider: { organization: 'a2a-switchboard tests', url: 'https://example.com' },
     version: '1.0.0',
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: true },

@@ -1,0 +1,169 @@
+"""Transport: the one interface every way of talking to an agent implements.
+
+An implementation speaks one binding of A2A (JSON-RPC, HTTP+JSON; gRPC later) at one wire version (1.0 or 0.3),
+or a protocol that is not A2A at all (the REST task API of the workflow-engine world), and maps it onto the one
+model (`switchboard.a2a.model`): Tasks, Messages and stream events. The follower (follow.py), the cancel
+(cancel.py) and the link (switchboard.link) take a Transport and never ask which one it is; what differs between
+them is said by the few facts below (`streams`, `polled`, `lists_tasks`, `takes_files`), not by a type.
+
+Failures are SwitchboardErrors: protocol errors under their A2A names (TaskNotFoundError, ...) whichever way the
+binding writes them, a broken stream as StreamBrokenError (the follower reconciles), anything else with the
+codes of errors.py. Push-notification configs are declared here and not implemented by any transport yet.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from ..errors import SwitchboardError, UsageError
+from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
+from ..wire.common import Notes
+
+
+class StreamBrokenError(SwitchboardError):
+    """The stream failed mid-way; the follower reconciles with get-task."""
+
+    code = "A2ACLI_ERR_UNREACHABLE"
+    exit_code = 3
+
+
+class Transport(ABC):
+    """One agent, reached one way: send, stream, get, list, cancel, subscribe, the extended card.
+
+    Notes (what was odd on the wire, retries) go to `notes` and to `on_note`; a follower that wants retries as
+    they happen adds itself to `retry_sinks`.
+    """
+
+    card: AgentCard | None  # None: the protocol has no card (the REST task API)
+    card_url: str | None
+    url: str  # where the requests go
+    correlation_id: str | None = None
+    # The card offers streaming: following a turn streams unless the caller says otherwise.
+    streams: bool = False
+    # stream() and subscribe() are made by polling: a silence is a task that did not change, not a wedged stream.
+    polled: bool = False
+    # list_tasks works (a v1.0 binding): a send whose answer was lost can be found by its message id.
+    lists_tasks: bool = False
+    takes_files: bool = True  # parts other than text can be sent
+
+    def __init__(self, *, on_note: Callable[[str], None] | None = None) -> None:
+        self.notes = Notes()
+        self._on_note = on_note
+        # Who hears about retries first: a follower turns them into Notices; else they are notes.
+        self.retry_sinks: list[Callable[[str], None]] = []
+
+    @property
+    @abstractmethod
+    def label(self) -> str:
+        """What is spoken, for people: `JSON-RPC 1.0`, `HTTP+JSON 0.3`, `tasks API`."""
+
+    def note(self, text: str) -> None:
+        self.notes.add(text)
+        if self._on_note:
+            self._on_note(text)
+
+    def retried(self, text: str) -> None:
+        """A request failed and is tried again: tell whoever follows the turn, else note it."""
+        if self.retry_sinks:
+            for sink in self.retry_sinks:
+                sink(text)
+        else:
+            self.note(text)
+
+    # --- operations ------------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def send(
+        self,
+        message: Message,
+        *,
+        blocking: bool = True,
+        history_length: int | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> Task | Message:
+        """Send a message. Blocking returns at a terminal or interrupted state; else at once, the task as it
+        starts (or the agent's direct reply)."""
+
+    @abstractmethod
+    def stream(
+        self,
+        message: Message,
+        *,
+        history_length: int | None = None,
+        metadata: dict[str, Any] | None = None,
+        on_open: Callable[[], None] | None = None,
+    ) -> AsyncIterator[StreamEvent]:
+        """Send a message and yield the events as they arrive, until the agent ends the stream.
+
+        `on_open` is called once the agent's answer starts (after any retries of the request)."""
+
+    @abstractmethod
+    def subscribe(self, task_id: str, *, on_open: Callable[[], None] | None = None) -> AsyncIterator[StreamEvent]:
+        """Re-attach to a running task's events."""
+
+    @abstractmethod
+    async def get_task(self, task_id: str, *, history_length: int | None = None) -> Task:
+        """The task as the agent has it now."""
+
+    async def task_status(self, task_id: str) -> Task:
+        """get-task for where a task stands, when it may hold far more than anyone wants to read: a binding may
+        leave its artifacts and history out."""
+        return await self.get_task(task_id)
+
+    @abstractmethod
+    async def cancel_task(self, task_id: str, *, timeout: float | None = None) -> Task:
+        """Ask the agent to cancel; the task as it answers (see cancel.py for confirming it). `timeout` (seconds)
+        replaces the binding's own wait for the answer."""
+
+    @abstractmethod
+    async def list_tasks(
+        self,
+        *,
+        context_id: str | None = None,
+        state: TaskState | None = None,
+        page_size: int | None = None,
+        page_token: str | None = None,
+        history_length: int | None = None,
+    ) -> TaskPage:
+        """One page of the tasks the agent knows (a usage error where the binding has no list)."""
+
+    @abstractmethod
+    async def extended_card(self) -> AgentCard:
+        """The authenticated extended card."""
+
+    # --- push-notification configs: part of A2A, declared here, spoken by no transport yet ---------------
+
+    async def create_push_config(self, task_id: str, url: str, *, token: str | None = None) -> dict[str, Any]:
+        """CreateTaskPushNotificationConfig: have the agent POST the task's updates to `url`."""
+        raise _no_push()
+
+    async def get_push_config(self, task_id: str, config_id: str) -> dict[str, Any]:
+        """GetTaskPushNotificationConfig."""
+        raise _no_push()
+
+    async def list_push_configs(self, task_id: str) -> list[dict[str, Any]]:
+        """ListTaskPushNotificationConfigs."""
+        raise _no_push()
+
+    async def delete_push_config(self, task_id: str, config_id: str) -> None:
+        """DeleteTaskPushNotificationConfig."""
+        raise _no_push()
+
+    @abstractmethod
+    async def aclose(self) -> None:
+        """Let go of the connections this transport owns."""
+
+    async def __aenter__(self) -> Transport:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+def _no_push() -> UsageError:
+    return UsageError(
+        "push notification configs are not supported by switchboard yet",
+        hint="Follow the task with `switchboard task subscribe` or `task get --wait` instead.",
+    )

@@ -1,0 +1,154 @@
+"""`switchboard serve FILE.yaml ...`: each workflow as an A2A agent, until Ctrl+C.
+
+Agent names resolve through --agents, else the agents file in the config dir, with the demo fleet's agents
+file (written by `switchboard demo` or `make run`) for the names it lacks, so a fresh clone serves the
+examples while the demo runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shlex
+import signal
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..a2a.errors import SwitchboardError, UsageError
+from ..agents import AgentsFile, load_agents
+from ..safe_text import strip_controls
+from .context import invocation, registry_of, warn
+
+_STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+def serve_agents(args: Any) -> AgentsFile:
+    """--agents, else the default agents file plus the demo fleet's for names it does not have."""
+    registry = registry_of(args)
+    if args.agents:
+        return registry
+    from ..demo.fleet import default_agents_file
+
+    demo_file = default_agents_file()
+    if not demo_file.exists():
+        return registry
+    demo = load_agents(demo_file)
+    extra = [entry for entry in demo.agents if registry.find(entry.name) is None]
+    return AgentsFile(registry.path, registry.agents + extra, registry.warnings)
+
+
+def load_served(args: Any) -> list[Any]:
+    """Every file loaded and checked; shell steps refused without --allow-shell."""
+    from ..workflow.spec import load_workflow
+
+    agents = serve_agents(args)
+    workflows = []
+    for file in args.files:
+        workflow = load_workflow(Path(file), agents)
+        shell = [s.name for s in workflow.steps if s.type == "shell"]
+        if shell and not args.allow_shell:
+            names = ", ".join(shell)
+            raise UsageError(
+                f"{file} has shell steps ({names}): served, a caller's inputs would reach a shell on this machine",
+                hint="Serve it only to callers you trust, with --allow-shell; or serve a workflow without shell steps.",
+            )
+        for text in workflow.warnings:
+            warn(text)
+        workflows.append(workflow)
+    return workflows
+
+
+def api_key_of(args: Any) -> str | None:
+    if not args.api_key_env:
+        return None
+    value = os.environ.get(args.api_key_env)
+    if not value:
+        raise UsageError(
+            f"--api-key-env {args.api_key_env}: the variable is not set",
+            hint=f"Set it to the key callers must send: export {args.api_key_env}=...",
+        )
+    return value
+
+
+def print_startup(server: Any, out: TextIO, args: Any) -> None:
+    count = len(server.agents)
+    print(f"a2a-switchboard serve: {count} workflow{'s' if count != 1 else ''} as A2A agents.\n", file=out)
+    width = max(len(a.name) for a in server.agents)
+    for agent in server.agents:
+        print(f"  {strip_controls(agent.name):<{width}}  {agent.url}", file=out)
+        print(f"  {'':<{width}}  card: {agent.card_url}", file=out)
+    if server.resumed:
+        print(f"\nResumed from their journals: {', '.join(server.resumed)}", file=out)
+    print(
+        f"\nRuns are journaled in {server.journal_dir} (switchboard runs list, and the TUI's Workflows tab).", file=out
+    )
+    first = server.agents[0]
+    key = f" --api-key-env {shlex.quote(args.api_key_env)}" if args.api_key_env else ""
+    print("Try, from another terminal:", file=out)
+    print(f"  {invocation()} card get {first.url}", file=out)
+    single = _text_input(first.workflow)
+    if single:
+        print(f"  {invocation()} send {first.url}{key} --stream {shlex.quote('<' + single + '>')}", file=out)
+    else:
+        print(f"  {invocation()} send {first.url}{key} --stream --data '{{\"inputs\": {{...}}}}'", file=out)
+    print("\nServing until Ctrl+C.", file=out, flush=True)
+
+
+def _text_input(workflow: Any) -> str | None:
+    from ..serve.card import text_input
+
+    return text_input(workflow)
+
+
+async def serve(args: Any) -> int:
+    """Serve until SIGINT, SIGTERM or SIGHUP; then stop every run where it is (it resumes at the next start)."""
+    # The SDK wraps every handler call in an OpenTelemetry span, a cost per event even with no exporter set up;
+    # it is off unless asked for (OTEL_INSTRUMENTATION_A2A_SDK_ENABLED=true). Read when a2a is first imported.
+    os.environ.setdefault("OTEL_INSTRUMENTATION_A2A_SDK_ENABLED", "false")
+    from ..a2a.auth import is_loopback
+    from ..serve.server import WorkflowServer
+
+    workflows = load_served(args)
+    api_key = api_key_of(args)
+    if not is_loopback(args.host):
+        warn(f"serving on {args.host}, not loopback: anyone who can reach this address can start runs")
+        if api_key is None:
+            warn("and no --api-key-env is set: every caller is let in")
+    server = WorkflowServer(
+        workflows,
+        host=args.host,
+        port=args.port,
+        api_key=api_key,
+        max_runs=args.max_runs,
+        log=lambda line: print(f"serve: {strip_controls(line)}", file=sys.stderr, flush=True),
+    )
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    installed = []
+    for name in _STOP_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        try:
+            loop.add_signal_handler(number, stop.set)
+            installed.append(number)
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass
+    try:
+        try:
+            await server.start()
+        except OSError as exc:
+            raise SwitchboardError(
+                f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}",
+                hint="Another process may hold the port: pick another with --port (0 = any free port).",
+            ) from None
+        print_startup(server, sys.stdout, args)
+        await stop.wait()
+        print("\nStopping: runs stop where they are and go on at the next start ...", file=sys.stderr, flush=True)
+    finally:
+        await server.stop()
+        for number in installed:
+            loop.remove_signal_handler(number)
+    print("Stopped.", file=sys.stderr, flush=True)
+    return 0

@@ -1,0 +1,72 @@
+"""Which transport a link is built on: the card's first spoken interface, or the binding the agents file forces;
+and how the agents table and the conversation header say it."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from switchboard.a2a.cards import parse_card
+from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
+from switchboard.a2a.transports.rest import RestTransport
+from switchboard.agent_status import AgentStatus
+from switchboard.agents import AgentEntry
+from switchboard.link import open_link
+
+BASE = "http://127.0.0.1:9/"
+CARD = {
+    "name": "both",
+    "supportedInterfaces": [
+        {"url": BASE + "rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+        {"url": BASE + "rpc", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+    ],
+}
+
+
+def card_only(request: httpx.Request) -> httpx.Response:
+    return httpx.Response(200, json=CARD)
+
+
+@pytest.mark.parametrize(
+    ("binding", "kind", "label"),
+    [
+        (None, RestTransport, "HTTP+JSON 1.0"),
+        ("rest", RestTransport, "HTTP+JSON 1.0"),
+        ("jsonrpc", JsonRpcTransport, "0.3 legacy"),
+    ],
+)
+async def test_the_entrys_binding_decides_the_transport(binding, kind, label):
+    async with httpx.AsyncClient(transport=httpx.MockTransport(card_only)) as http:
+        link = await open_link(AgentEntry("both", BASE, binding=binding), http=http)
+    assert isinstance(link.transport, kind) and link.protocol_label == label
+    assert link.label == {"HTTP+JSON 1.0": "HTTP+JSON 1.0", "0.3 legacy": "JSON-RPC 0.3"}[label]
+
+
+@pytest.mark.parametrize(
+    ("binding", "shown"), [(None, "HTTP+JSON 1.0"), ("jsonrpc", "0.3 legacy"), ("rest", "HTTP+JSON 1.0")]
+)
+def test_the_agents_table_says_which_binding_is_spoken(binding, shown):
+    status = AgentStatus(AgentEntry("both", BASE, binding=binding), card=parse_card(CARD))
+    assert status.protocol == shown
+
+
+def test_the_agents_table_says_when_a_forced_binding_is_not_offered():
+    only_rest = parse_card({**CARD, "supportedInterfaces": CARD["supportedInterfaces"][:1]})
+    assert AgentStatus(AgentEntry("r", BASE, binding="jsonrpc"), card=only_rest).protocol == "no JSON-RPC"
+    grpc = parse_card({"name": "g", "supportedInterfaces": [{"url": BASE, "protocolBinding": "GRPC"}]})
+    assert AgentStatus(AgentEntry("g", BASE), card=grpc).protocol == "unsupported"
+
+
+async def test_push_notification_configs_are_declared_and_refused_until_a_transport_speaks_them():
+    from switchboard.a2a.errors import UsageError
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(card_only)) as http:
+        link = await open_link(AgentEntry("both", BASE), http=http)
+        for call in (
+            link.transport.create_push_config("t", "https://me/hook"),
+            link.transport.get_push_config("t", "c"),
+            link.transport.list_push_configs("t"),
+            link.transport.delete_push_config("t", "c"),
+        ):
+            with pytest.raises(UsageError, match="not supported by switchboard yet"):
+                await call

@@ -1,0 +1,8 @@
+"""The browser tests: tests/ is not a package, so the helpers are put on the path here."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
