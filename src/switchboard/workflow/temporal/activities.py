@@ -71,6 +71,8 @@ class TurnOfStep(DelegateSteps):
     def __init__(self, request: dict[str, Any], http: httpx.AsyncClient, cards: CardCache | None = None) -> None:
         plan = request["plan"]
         self.run_id = request["runId"]
+        # The starter's trace id (a `serve` caller's): runs started on Temporal by `switchboard run` have none.
+        self.correlation_id: str | None = request.get("correlationId")
         self.workflow = from_plan(plan, with_agents=True)
         self.step = self.workflow.step(request["step"])
         entry = self.workflow.agents[self.step.agent or ""]
