@@ -19,6 +19,10 @@ class Settings(BaseModel):
     # Text beyond this many characters of one artifact is not rendered (it can still be saved whole).
     artifact_render_limit: int = Field(default=200_000, gt=1000)
     wire_records: int = Field(default=5000, gt=10)
+    # A Temporal server (HOST:PORT) whose runs the Workflows tab lists too (needs the temporal extra); the TUI
+    # checks it at start.
+    temporal: str | None = None
+    temporal_namespace: str = "default"
 
 
 def settings_path() -> Path:

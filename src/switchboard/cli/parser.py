@@ -116,6 +116,13 @@ def build_parser() -> Parser:
     parser.add_argument(
         "--agents", dest="app_agents", metavar="FILE", help="the agents file (default: the one in the config dir)"
     )
+    parser.add_argument(
+        "--temporal",
+        dest="app_temporal",
+        type=_temporal_address,
+        metavar="HOST:PORT",
+        help="the TUI's Workflows tab also lists the runs on this Temporal server (or `temporal:` in settings.yaml)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     card = commands.add_parser("card", help="agent cards").add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
@@ -324,6 +331,7 @@ def _workflow_commands(commands) -> None:
 def _temporal_options(parser, *, queue: bool = False, required: bool = False) -> None:
     parser.add_argument(
         "--temporal",
+        type=_temporal_address,
         metavar="HOST:PORT",
         required=required,
         help="the Temporal server (pip install 'a2a-switchboard[temporal]')",
@@ -333,6 +341,15 @@ def _temporal_options(parser, *, queue: bool = False, required: bool = False) ->
         parser.add_argument(
             "--task-queue", default="switchboard", metavar="NAME", help="the task queue (default: switchboard)"
         )
+
+
+def _temporal_address(value: str) -> str:
+    from ..workflow.temporal import check_address
+
+    try:
+        return check_address(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _seconds(value: str) -> float:

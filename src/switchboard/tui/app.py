@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import importlib.util
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -47,6 +48,7 @@ class SwitchboardApp(App):
         steady: bool = False,
         extra_agents: list[AgentEntry] | None = None,
         tune_gc: bool = False,
+        temporal: str | None = None,
     ) -> None:
         """`checker` and `link_opener` stand in for the network (scenes, tests); `steady` turns off cursor
         blinking so screenshots are the same every time. `extra_agents` (the demo fleet) are listed after the
@@ -66,8 +68,40 @@ class SwitchboardApp(App):
         self.steady = steady
         self.extra_agents = list(extra_agents or [])
         self._tune = tune_gc
+        self.temporal_address = self._temporal_address(temporal or self.settings.temporal)
+        self._temporal_client = None
         self._register_secrets()
         self.sub_title = subtitle or str(agents_path)
+
+    # --- a Temporal server's runs ----------------------------------------------------------------------
+
+    def _temporal_address(self, given: str | None) -> str | None:
+        """The Temporal server whose runs the Workflows tab lists too: checked here, a bad one said at start."""
+        if not given:
+            return None
+        from ..workflow.temporal import check_address
+
+        try:
+            address = check_address(given)
+        except ValueError as exc:
+            self.startup_warnings.append(f"temporal: {exc}; only local runs are listed")
+            return None
+        if importlib.util.find_spec("temporalio") is None:
+            self.startup_warnings.append(
+                f"temporal: {address} is set, but the Temporal runner is not installed "
+                '(pip install "a2a-switchboard[temporal]"); only local runs are listed'
+            )
+            return None
+        return address
+
+    async def temporal_client(self):
+        """The client of the Temporal server (connected once); TemporalUnreachable when it cannot be reached."""
+        if self._temporal_client is None:
+            from ..workflow.temporal.client import connect
+
+            assert self.temporal_address is not None
+            self._temporal_client = await connect(self.temporal_address, self.settings.temporal_namespace)
+        return self._temporal_client
 
     # --- theme and keys ------------------------------------------------------------------------------
 

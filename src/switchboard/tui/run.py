@@ -32,7 +32,8 @@ def prepare(args: Any):
     from .app import SwitchboardApp
 
     subtitle = str(path) + (" + demo fleet" if fleet or shared else "")
-    return SwitchboardApp(path, extra_agents=extra, subtitle=subtitle, tune_gc=True), fleet
+    temporal = getattr(args, "app_temporal", None)
+    return SwitchboardApp(path, extra_agents=extra, subtitle=subtitle, tune_gc=True, temporal=temporal), fleet
 
 
 def run_tui(args: Any) -> int:

@@ -142,12 +142,33 @@ class MainScreen(Screen):
         from ...workflow.journal import read_run
         from ..widgets.run_view import RunView
 
+        if event.source == "temporal":
+            self.run_worker(self._attach_run(event.run_id, event.workflow))
+            return
         try:
             record = read_run(event.run_id)
         except Exception as exc:  # a journal that cannot be read is said, not fatal
             self.notify(f"cannot read run {event.run_id}: {exc}", severity="error")
             return
         self.run_worker(self._add_run(RunView(record.workflow, record=record)))
+
+    async def _attach_run(self, run_id: str, workflow: str) -> None:
+        """A run on the Temporal server, watched live; its questions are answered here (through the server)."""
+        from ...a2a.errors import SwitchboardError
+        from ...workflow.temporal.attach import AttachedRun
+        from ..widgets.run_view import RunView
+
+        try:
+            client = await self.app.temporal_client()
+        except SwitchboardError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        where = f"on Temporal {self.app.temporal_address}"
+
+        def start(ask):
+            return AttachedRun(client, run_id, ask, where=where)
+
+        await self._add_run(RunView(workflow or run_id, start=start))
 
     async def _add_run(self, view: RunView) -> None:
         pane_id = f"run-{next(_ids)}"

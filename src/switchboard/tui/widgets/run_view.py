@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...a2a.errors import SwitchboardError
 from ...a2a.follow import Notice
 from ...a2a.model import Message as A2AMessage
 from ...a2a.model import Role
@@ -258,6 +259,8 @@ class RunView(Vertical):
             bits.append(Content.styled(f"  ·  {waiting} waiting for you", "bold $state-input-required"))
         if self.record is not None and self.run is None:
             bits.append(Content.styled("  ·  read-only (from the journal)", "$text-muted italic"))
+        if where := getattr(self.run, "where", ""):
+            bits.append(Content.styled(f"  ·  {strip_controls(where)}", "$text-muted italic"))
         self.query_one(".run-head", Static).update(Content("").join(bits))
         self._outputs()
 
@@ -353,7 +356,11 @@ class RunView(Vertical):
         name = self.selected_step()
         if self.run is None or name is None:
             return
-        await self.run.cancel_step(name)
+        try:
+            await self.run.cancel_step(name)
+        except SwitchboardError as exc:  # a run on Temporal cancels as a whole
+            self.notify(f"{exc} ({exc.hint})" if exc.hint else str(exc), severity="warning")
+            return
         self.notify(f"step {name} canceled")
         self._schedule()
 
@@ -363,7 +370,11 @@ class RunView(Vertical):
         for _, future in list(self._questions.values()):
             if not future.done():
                 future.cancel()
-        await self.run.cancel()
+        try:
+            await self.run.cancel()
+        except SwitchboardError as exc:
+            self.notify(f"{exc} ({exc.hint})" if exc.hint else str(exc), severity="error")
+            return
         self.notify("run canceled")
         self._schedule()
 

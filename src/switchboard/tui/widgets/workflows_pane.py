@@ -91,7 +91,11 @@ class WorkflowsPane(Vertical):
     BINDINGS = [
         Binding("enter", "launch", "Launch / problems", id="workflows.launch"),
         Binding("r", "reload", "Reload", id="workflows.reload"),
+        Binding("t", "toggle_source", "Local / Temporal runs", id="workflows.source"),
+        Binding("w", "toggle_waiting", "Waiting only", id="workflows.waiting"),
     ]
+    runs_source = "local"  # or "temporal": the runs of the Temporal server the app is given
+    runs_waiting = False  # only runs with a step waiting for input
 
     class Launch(Message):
         def __init__(self, file: WorkflowFile) -> None:
@@ -99,15 +103,17 @@ class WorkflowsPane(Vertical):
             self.file = file
 
     class OpenRun(Message):
-        def __init__(self, run_id: str) -> None:
+        def __init__(self, run_id: str, source: str = "local", workflow: str = "") -> None:
             super().__init__()
             self.run_id = run_id
+            self.source = source  # "local": from the journal, read-only; "temporal": watched and answered
+            self.workflow = workflow
 
     def compose(self) -> ComposeResult:
         yield Static(Content.styled("Workflows", "bold"), classes="section-title")
         yield RowTable(id="workflows-table")
         yield Static(id="workflow-summary")
-        yield Static(Content.styled("Past runs (enter opens one, read-only)", "bold"), classes="section-title")
+        yield Static(id="runs-title", classes="section-title")
         yield RowTable(id="runs-table")
         yield Static(id="runs-note")
 
@@ -150,9 +156,67 @@ class WorkflowsPane(Vertical):
     def _runs(self) -> None:
         self.runs_next: int | None = None  # where the next page of runs starts (None: no more)
         self.runs_loading = True
+        self.query_one("#runs-title", Static).update(self._runs_title())
         if not self.query_one("#runs-table", DataTable).row_count:
             self.query_one("#runs-note", Static).update(Content.styled("reading the runs…", "$text-muted italic"))
         self._read_runs(0, heal=True)
+
+    def _runs_title(self) -> Content:
+        only = " waiting for input" if self.runs_waiting else ""
+        if self.runs_source == "temporal":
+            where = strip_controls(self.app.temporal_address or "")
+            title = f"Runs{only} on Temporal {where} (enter watches one and answers its questions; t: local runs)"
+        else:
+            title = f"Past runs{only} (enter opens one, read-only)"
+            if self.app.temporal_address:
+                title = title[:-1] + "; t: runs on Temporal)"
+        return Content.styled(title, "bold")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_source":
+            return bool(self.app.temporal_address)  # shown only when there is a Temporal server to list
+        return True
+
+    def action_toggle_source(self) -> None:
+        if not self.app.temporal_address:
+            return
+        self.runs_source = "temporal" if self.runs_source == "local" else "local"
+        self._first_page = None
+        self.query_one("#runs-table", DataTable).clear()
+        self._runs()
+
+    def action_toggle_waiting(self) -> None:
+        self.runs_waiting = not self.runs_waiting
+        self._first_page = None
+        self.query_one("#runs-table", DataTable).clear()
+        self._runs()
+
+    def _read_runs(self, offset: int, *, heal: bool) -> None:
+        if self.runs_source == "temporal":
+            self._read_temporal_runs(offset)
+        else:
+            self._read_local_runs(offset, heal=heal)
+
+    @work(exclusive=True, group="workflow-runs")
+    async def _read_temporal_runs(self, offset: int) -> None:
+        """A page of the Temporal server's runs (its visibility), newest first."""
+        from ...a2a.errors import SwitchboardError
+        from ...workflow.temporal.client import list_page
+
+        try:
+            client = await self.app.temporal_client()
+            page = await list_page(client, waiting=self.runs_waiting, limit=RUNS_PAGE, offset=offset)
+        except SwitchboardError as exc:
+            self._runs_failed(f"{exc}" + (f" ({exc.hint})" if exc.hint else ""))
+            return
+        except Exception as exc:  # the server's own errors (RPCError): said, never fatal
+            self._runs_failed(f"cannot list the runs on Temporal {self.app.temporal_address}: {exc}")
+            return
+        self._show_runs(page)
+
+    def _runs_failed(self, text: str) -> None:
+        self.runs_loading = False
+        self.query_one("#runs-note", Static).update(Content.styled(strip_controls(text), "$error"))
 
     def _follow_runs(self) -> None:
         """While the tab is shown, the first page again (only while no later page is loaded: rows read further
@@ -162,7 +226,7 @@ class WorkflowsPane(Vertical):
             self._read_runs(0, heal=True)
 
     @work(thread=True, exclusive=True, group="workflow-runs")
-    def _read_runs(self, offset: int, *, heal: bool) -> None:
+    def _read_local_runs(self, offset: int, *, heal: bool) -> None:
         """A page of runs from the index (mended from the journals first on a reload), off the event loop."""
         from ...workflow.index import RunIndex, RunPage, default_dir
 
@@ -171,7 +235,7 @@ class WorkflowsPane(Vertical):
             with RunIndex.open(directory) as index:
                 if heal:
                     index.heal()
-                page = index.page(limit=RUNS_PAGE, offset=offset)
+                page = index.page(waiting=self.runs_waiting, limit=RUNS_PAGE, offset=offset)
         else:
             page = RunPage([], 0, offset)
         self.app.call_from_thread(self._show_runs, page)
@@ -256,4 +320,6 @@ class WorkflowsPane(Vertical):
 
     @on(DataTable.RowSelected, "#runs-table")
     def _open_run(self, event: DataTable.RowSelected) -> None:
-        self.post_message(self.OpenRun(str(event.row_key.value)))
+        run_id = str(event.row_key.value)
+        workflow = str(event.data_table.get_row(event.row_key)[1])
+        self.post_message(self.OpenRun(run_id, self.runs_source, workflow))
