@@ -98,7 +98,7 @@ class AttachedRun:
             if shown is None:
                 self.steps[name] = state
             else:  # the view holds these objects: update them in place
-                shown.__dict__.update({k: v for k, v in state.__dict__.items() if k != "view"})
+                shown.__dict__.update(state.__dict__)
         ended = record.status not in ("running", "awaiting_input", "interrupted")
         self.status = record.status if ended else "running"
         self.outputs = dict(record.outputs)
