@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from workflow_support import REPO, run_cli
 
+from switchboard.a2a.model import TaskState
 from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.widgets.prompt_pane import PromptPane
 from switchboard.tui.widgets.run_view import RunView
@@ -79,6 +80,8 @@ async def test_a_run_on_temporal_is_watched_and_answered_from_the_workflows_tab(
         await until(lambda: view.status == "completed")
         await until(lambda: not app.screen.query(PromptPane))
         assert "Ada" in view.outputs["summary"] and "ship it" in view.outputs["summary"]
+        # Streamed here, and read once more after the answer given elsewhere: the task as it ended.
+        await until(lambda: view.steps["interview"].view.state is TaskState.COMPLETED)
         assert {name: step.status for name, step in view.steps.items()} == {
             "interview": "completed",
             "welcome": "completed",
@@ -107,3 +110,44 @@ async def test_an_unreachable_server_is_said_in_the_tab(home, agents_file):
         await pilot.press("t")
         note = pane.query_one("#runs-note")
         await until(lambda: "cannot reach the Temporal server" in str(note.render()))
+
+
+RESEARCH = """\
+version: 1
+name: slow-research
+agents: [researcher]
+steps:
+  - name: research
+    agent: researcher
+    task: solar sails
+"""
+
+
+async def test_a_running_steps_task_is_streamed_into_the_run_view(home, agents_file, workers, tmp_path):
+    """The run's records carry no A2A events (they stay on the worker): what the view shows of the task while
+    the step runs comes from following the task here, found by the id in the turn's heartbeat."""
+    flow = tmp_path / "slow-research.yaml"
+    flow.write_text(RESEARCH)
+    started = run_cli(
+        home,
+        agents_file,
+        *["run", str(flow), "-o", "json", "--temporal", workers.address, "--task-queue", workers.queue],
+    )
+    assert started.returncode == 0, started.stderr
+    run_id = json.loads(started.stdout)["run"]["runId"]
+    app = SwitchboardApp(agents_file, steady=True, temporal=workers.address)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await pilot.press("f3")
+        pane = app.screen.query_one(WorkflowsPane)
+        runs = pane.query_one("#runs-table")
+        runs.focus()
+        await pilot.press("t")
+        await until(lambda: run_id in [row.value for row in runs.rows])
+        runs.move_cursor(row=[row.value for row in runs.rows].index(run_id))
+        await pilot.press("enter")
+        await until(lambda: bool(app.screen.query(RunView)) and app.screen.query_one(RunView).run is not None)
+        view = app.screen.query_one(RunView)
+        await until(lambda: "research" in view.steps and view.steps["research"].view.state is not None)
+        assert view.steps["research"].status == "running"  # seen while the step runs, not from its end
+        await until(lambda: view.status == "completed")
+        assert view.steps["research"].view.artifacts  # the task's artifact, as streamed here

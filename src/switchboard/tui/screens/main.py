@@ -154,7 +154,7 @@ class MainScreen(Screen):
 
     async def _attach_run(self, run_id: str, workflow: str) -> None:
         """A run on the Temporal server, watched live; its questions are answered here (through the server)."""
-        from ...a2a.errors import SwitchboardError
+        from ...a2a.errors import SwitchboardError, UsageError
         from ...workflow.temporal.attach import AttachedRun
         from ..widgets.run_view import RunView
 
@@ -165,8 +165,15 @@ class MainScreen(Screen):
             return
         where = f"on Temporal {self.app.temporal_address}"
 
+        async def open_link(agent: str):
+            """A running step's agent, by its name in the run's workflow: this person's agents file's entry."""
+            entry = next((entry for entry in self.app.agents() if entry.name == agent), None)
+            if entry is None:
+                raise UsageError(f"no agent named {agent} in {self.app.agents_path}")
+            return await self.app.open_link(entry)
+
         def start(ask):
-            return AttachedRun(client, run_id, ask, where=where)
+            return AttachedRun(client, run_id, ask, where=where, open_link=open_link)
 
         await self._add_run(RunView(workflow or run_id, start=start))
 

@@ -178,10 +178,11 @@ class RunView(Vertical):
         self._questions[request.step] = (request, future)
         pane = PromptPane(request.question, request.state, future=future, title=f"step {request.step}", later=LATER)
         pane.step = request.step
-        await self.query_one(".run-prompts", Vertical).mount(pane)
-        self.post_message(self.Changed(self))
-        self._schedule()
         try:
+            # Inside the try: an ask canceled while its pane mounts (answered elsewhere) still takes the pane away.
+            await self.query_one(".run-prompts", Vertical).mount(pane)
+            self.post_message(self.Changed(self))
+            self._schedule()
             return await future
         finally:
             self._questions.pop(request.step, None)

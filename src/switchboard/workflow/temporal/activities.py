@@ -110,9 +110,12 @@ class TurnOfStep(DelegateSteps):
 
     def heartbeat(self) -> None:
         """Tell the server what a retry needs to find this turn's task again. Nothing before there is something:
-        heartbeats after the first are throttled, and an empty first one would hold back the message id."""
+        heartbeats after the first are throttled, and an empty first one would hold back the message id. The step's
+        name is for a watcher (attach.py), which finds the task of a running step here and streams it itself."""
         if self.state.message_id or self.state.task_id:
-            activity.heartbeat({"messageId": self.state.message_id, "taskId": self.state.task_id})
+            activity.heartbeat(
+                {"messageId": self.state.message_id, "taskId": self.state.task_id, "step": self.step.name}
+            )
 
     async def run(self, reattach: Reattach | None) -> dict[str, Any]:
         state = self.state

@@ -5,6 +5,10 @@ It has the face of a local run as the view uses it (`run_id`, `steps`, `status`,
 every `every` seconds), and a question a step waits on (the `waiting` query) goes to `ask`, whose answer is
 sent as the run's answer update. Another terminal may answer first: the question then goes away here too (the
 ask is canceled), and an answer that lost the race is said as a notice, never sent twice.
+
+What streams inside a step stays on the worker; given `open_link` (agent name -> a link, with the watcher's
+own credentials), a running step's task (its id from the turn's heartbeat) is followed here too, so its
+status updates and artifact chunks show as they come.
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ from temporalio.service import RPCError
 from ...a2a.errors import SwitchboardError, UsageError
 from ...a2a.follow import Notice
 from ...a2a.model import TaskState
+from ...a2a.turn import TaskView
 from ...a2a.wire import v10
 from ...a2a.wire.common import Notes
+from ...link import AgentLink
 from ..journal import fold
 from ..state import AskRequest, RunFinished, StepEvent, StepState
 from . import client as runs
@@ -27,7 +33,10 @@ from . import client as runs
 EVERY = 0.5  # seconds between looks at the run
 UNREACHABLE_EVERY = 2.0  # seconds between tries while the server cannot be reached
 
+WATCH_GRACE = 2.0  # seconds the streams of the last steps get to deliver their last events once the run ended
+
 Ask = Callable[[AskRequest], Awaitable[str | None]]
+OpenLink = Callable[[str], Awaitable[AgentLink]]
 
 
 def ask_request(run_id: str, step: str, asked: dict[str, Any]) -> AskRequest:
@@ -48,7 +57,16 @@ def ask_request(run_id: str, step: str, asked: dict[str, Any]) -> AskRequest:
 
 
 class AttachedRun:
-    def __init__(self, client: Any, run_id: str, ask: Ask, *, where: str = "", every: float = EVERY) -> None:
+    def __init__(
+        self,
+        client: Any,
+        run_id: str,
+        ask: Ask,
+        *,
+        where: str = "",
+        every: float = EVERY,
+        open_link: OpenLink | None = None,
+    ) -> None:
         self.client = client
         self.run_id = run_id
         self.where = where  # "on Temporal HOST:PORT", for the view's head
@@ -60,6 +78,9 @@ class AttachedRun:
         self._records: list[dict[str, Any]] = []
         self._asking: dict[str, tuple[str, asyncio.Task[None]]] = {}  # step -> (question id, the ask)
         self._notices: asyncio.Queue[StepEvent] = asyncio.Queue()
+        self._open_link = open_link
+        self._live: dict[str, tuple[str, TaskView, asyncio.Task[None]]] = {}  # step -> (task id, view, stream)
+        self._settled: set[str] = set()  # steps whose view was brought to their task's end
 
     async def events(self) -> AsyncIterator[Any]:
         """The run as it moves: a StepEvent for each notice, and None at each look (the view redraws); a
@@ -82,13 +103,21 @@ class AttachedRun:
                     yield self._notices.get_nowait()
                 if self.status not in ("running", "awaiting_input"):
                     self._follow_questions({})  # before the end is told: a reader may stop reading at it
+                    streams = [task for *_, task in self._live.values() if not task.done()]
+                    if streams:
+                        await asyncio.wait(streams, timeout=WATCH_GRACE)
+                    while not self._notices.empty():
+                        yield self._notices.get_nowait()
                     yield RunFinished(self.status, dict(self.outputs))  # type: ignore[arg-type]
                     return
                 self._follow_questions(asked)
+                await self._follow_streams()
                 yield None
                 await asyncio.sleep(self._every)
         finally:
             for _, task in self._asking.values():
+                task.cancel()
+            for *_, task in self._live.values():
                 task.cancel()
 
     def _fold(self) -> None:
@@ -99,6 +128,10 @@ class AttachedRun:
                 self.steps[name] = state
             else:  # the view holds these objects: update them in place
                 shown.__dict__.update(state.__dict__)
+            if name in self._live:  # the stream followed here knows more than the records
+                self.steps[name].view = self._live[name][1]
+                if self.steps[name].status == "pending":  # its records come when its turn ends
+                    self.steps[name].status = "running"
         ended = record.status not in ("running", "awaiting_input", "interrupted")
         self.status = record.status if ended else "running"
         self.outputs = dict(record.outputs)
@@ -123,6 +156,63 @@ class AttachedRun:
             self._notice(step, "answered from elsewhere first: this answer was not sent")
         except (SwitchboardError, RPCError) as exc:
             self._notice(step, f"the answer was not taken: {exc}")
+
+    async def _follow_streams(self) -> None:
+        """Follow the task of each running step here, once its id is known (a retry's new task too)."""
+        if self._open_link is None:
+            return
+        self._settle_finished()
+        # A step's records come when its turn ends: till then it reads as pending, running or not.
+        wanted = [
+            name for name, step in self.steps.items() if step.status in ("pending", "running") and step.type == "a2a"
+        ]
+        if not any(name not in self._live or self._live[name][2].done() for name in wanted):
+            return
+        try:
+            tasks = await runs.running_tasks(self.client, self.run_id)
+        except RPCError:
+            return  # looked at again at the next poll
+        for name, task_id in tasks.items():
+            if name not in self.steps:
+                continue
+            view = TaskView()
+            if name in self._live:
+                known, seen, stream = self._live[name]
+                if known == task_id and not stream.done():
+                    continue  # followed already
+                stream.cancel()
+                if known == task_id:
+                    view = seen  # the same task's next turn (after an answer): its artifacts stay
+            stream = asyncio.create_task(self._stream(name, task_id, view))
+            self._live[name] = (task_id, view, stream)
+            self.steps[name].view = view
+            if self.steps[name].status == "pending":
+                self.steps[name].status = "running"
+
+    def _settle_finished(self) -> None:
+        """A step that finished after its stream here ended (its last turn too short to be seen: an answer given
+        elsewhere, say) has its task read once more, so its view ends as the task did."""
+        for name, (task_id, view, stream) in list(self._live.items()):
+            step = self.steps.get(name)
+            if step is None or not step.finished or not stream.done() or name in self._settled:
+                continue
+            self._settled.add(name)
+            if view.state is None or not view.state.is_terminal():
+                self._live[name] = (task_id, view, asyncio.create_task(self._stream(name, task_id, view)))
+
+    async def _stream(self, step: str, task_id: str, view: TaskView) -> None:
+        assert self._open_link is not None
+        agent = self.steps[step].agent or ""
+        try:
+            link = await self._open_link(agent)
+            try:
+                async for event in link.resume(task_id, view=view):
+                    if isinstance(event, Notice):
+                        self._notices.put_nowait(StepEvent(step, event))
+            finally:
+                await link.aclose()
+        except SwitchboardError as exc:
+            self._notice(step, f"the step's task is not streamed here ({exc}); its state still shows")
 
     def _notice(self, step: str, text: str) -> None:
         self._notices.put_nowait(StepEvent(step, Notice(text, "warning")))

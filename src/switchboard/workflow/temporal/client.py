@@ -220,6 +220,19 @@ async def answer(client: Client, run_id: str, step: str, text: str, ask_id: str 
         raise
 
 
+async def running_tasks(client: Client, run_id: str) -> dict[str, str]:
+    """The A2A task of each step whose turn is going now (step -> task id), from the turns' last heartbeats."""
+    description = await _handle(client, run_id).describe()
+    found: dict[str, str] = {}
+    for pending in description.raw_description.pending_activities:
+        if not pending.heartbeat_details.payloads:
+            continue
+        [told] = await client.data_converter.decode(pending.heartbeat_details.payloads)
+        if isinstance(told, dict) and told.get("step") and told.get("taskId"):
+            found[str(told["step"])] = str(told["taskId"])
+    return found
+
+
 async def cancel(client: Client, run_id: str) -> dict[str, Any]:
     """Cancel the run (its steps' tasks are canceled at their agents); the run's result once it has ended."""
     handle = _handle(client, run_id)
