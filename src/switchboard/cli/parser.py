@@ -35,6 +35,8 @@ examples:
   switchboard demo
   switchboard demo --port 0 --agents-out /tmp/demo-agents.yaml
   switchboard --agents /tmp/demo-agents.yaml send writer "a short story about tides" --stream
+  switchboard send writer "tides" --stream --record tides.json    (then, offline:)
+  switchboard demo --replay tides.json --port 0
 """
 
 
@@ -216,6 +218,17 @@ def build_parser() -> Parser:
     )
     demo.add_argument(
         "--agents-out", metavar="FILE", help="where to write the agents file (default: DATA_DIR/demo/agents.yaml)"
+    )
+    demo.add_argument(
+        "--replay",
+        metavar="FILE",
+        help="serve a recording (a JSON export, `send --record FILE.json`) instead: its agents answer as recorded",
+    )
+    demo.add_argument(
+        "--pace",
+        choices=("original", "instant"),
+        default="original",
+        help="with --replay: the recorded gaps between events (default), or none",
     )
     return parser
 
