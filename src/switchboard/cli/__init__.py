@@ -86,6 +86,7 @@ HANDLERS = {
     ("runs", "list"): ("workflow", "runs_list"),
     ("runs", "show"): ("workflow", "runs_show"),
     ("export", None): ("export", "export_run"),
+    ("replay", None): ("replay", "replay"),
     ("web", None): ("web", "serve_web"),
     ("serve", None): ("serve", "serve"),
 }

@@ -189,6 +189,7 @@ def build_parser() -> Parser:
 
     _workflow_commands(commands)
     _export_command(commands)
+    _replay_command(commands)
     _web_command(commands)
     _serve_command(commands)
 
@@ -311,6 +312,33 @@ examples:
   switchboard export 20260315T101500 --format json > run.json
   switchboard send writer "a poem" --record poem.html
 """
+
+
+REPLAY_EPILOG = """\
+The recording (a JSON export: `send --record FILE.json`, a conversation exported from the TUI with ctrl+o, or
+`export RUN --out FILE.json`) is served by replay agents on 127.0.0.1 and its messages sent again through the TUI's
+conversation tabs: every turn drawn as it came, chunk for chunk. Nothing can be typed. To serve a recording to
+another client instead, use `switchboard demo --replay FILE`.
+
+examples:
+  switchboard replay tides.json
+  switchboard replay interview.json --pace original
+"""
+
+
+def _replay_command(commands) -> None:
+    replay = commands.add_parser(
+        "replay",
+        help="play a recorded conversation or run again in the TUI, read-only",
+        epilog=REPLAY_EPILOG,
+    )
+    replay.add_argument("file", metavar="FILE", help="the recording (a JSON export)")
+    replay.add_argument(
+        "--pace",
+        choices=("instant", "original"),
+        default="instant",
+        help="instant (default), or the recorded gaps between events and messages",
+    )
 
 
 def _export_command(commands) -> None:
