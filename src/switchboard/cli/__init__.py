@@ -87,6 +87,7 @@ HANDLERS = {
     ("runs", "show"): ("workflow", "runs_show"),
     ("export", None): ("export", "export_run"),
     ("replay", None): ("replay", "replay"),
+    ("conformance", None): ("conformance", "conformance"),
     ("web", None): ("web", "serve_web"),
     ("serve", None): ("serve", "serve"),
 }
