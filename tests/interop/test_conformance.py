@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from broken_agent import broken_agent
 
-from conftest import AUTH_API_KEY
 from switchboard.a2a.auth import Credentials
 from switchboard.a2a.conformance import probe
 from switchboard.a2a.http import new_http_client
@@ -56,7 +55,10 @@ async def test_every_reference_server_passes(reference_server):
     assert mine["stream"] == "pass"
     # a2a-sdk 0.3 has nothing to re-attach to once a task waits for input (v0.3 left that open): a warning.
     assert mine["subscribe"] == ("warn" if reference_server.stack == "sdk03" else "pass")
-    assert mine["list"] == ("pass" if reference_server.wire_version == "1.0" else "skip")
+    assert mine["list"] == mine["version"] == ("pass" if reference_server.wire_version == "1.0" else "skip")
+
+
+AUTH_API_KEY = "conformance-key-123"
 
 
 async def test_an_agent_behind_a_key_passes_with_it_and_warns_without(server_pool):
@@ -77,7 +79,8 @@ async def test_a_broken_agent_fails_and_each_failure_names_its_section(broken):
     assert report.failed
     assert outcomes["send"] == "pass"
     failed = {c.scenario: c for c in report.checks if c.outcome == "fail"}
-    assert set(failed) == {"stream", "subscribe", "unknown task: get", "unknown task: cancel"}
+    assert set(failed) == {"stream", "subscribe", "unknown task: get", "unknown task: cancel", "version"}
+    assert "§3.6.2" in failed["version"].section
     assert "§3.1.2" in failed["stream"].section and "statusUpdate" not in failed["stream"].detail
     assert "began with a StatusUpdate" in failed["stream"].detail
     assert "§3.1.3" in failed["unknown task: get"].section and "InternalError" in failed["unknown task: get"].detail
@@ -95,7 +98,7 @@ def test_the_command_prints_a_table_exits_1_on_a_failure_and_speaks_json(broken,
     assert lines[-1].startswith("Result: fail (")
     assert "\x1b" not in text.stdout
     doc = json.loads(_cli(tmp_path, broken, "-o", "json").stdout)
-    assert doc["result"] == "fail" and doc["summary"]["fail"] == 4
+    assert doc["result"] == "fail" and doc["summary"]["fail"] == 5
     check = next(c for c in doc["checks"] if c["scenario"] == "unknown task: get")
     assert check == {
         "scenario": "unknown task: get",

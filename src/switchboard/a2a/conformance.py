@@ -43,9 +43,12 @@ SECTIONS = {
     "unknown task: get": "A2A §3.1.3 Get Task (TaskNotFoundError)",
     "unknown task: cancel": "A2A §3.1.5 Cancel Task (TaskNotFoundError)",
     "extended card": "A2A §3.1.11 Get Extended Agent Card, §3.3.4 Capability Validation",
+    "version": "A2A §3.6.2 Versioning: Server Responsibilities",
     "push config": "A2A §3.1.7 Create Push Notification Config, §3.3.4 Capability Validation",
 }
 TASK_NOT_FOUND, TASK_NOT_CANCELABLE, UNSUPPORTED, NOT_CONFIGURED = -32001, -32002, -32004, -32007
+VERSION_NOT_SUPPORTED = -32009
+UNSPOKEN_VERSION = "99.0"  # a protocol version no agent speaks
 
 
 @dataclass
@@ -179,6 +182,7 @@ class _Probe:
             ("unknown task: get", self.unknown_get),
             ("unknown task: cancel", self.unknown_cancel),
             ("extended card", self.extended_card),
+            ("version", self.version),
             ("push config", self.push_config),
         ):
             await self._guarded(scenario, step)
@@ -384,6 +388,26 @@ class _Probe:
             self.add("extended card", "warn", "answers although the card does not declare an extended card")
         else:
             self.add("extended card", "pass", f"{extended.name}, {len(extended.skills)} skill(s)")
+
+    async def version(self) -> None:
+        """A request that asks for a protocol version the interface does not speak: VersionNotSupportedError."""
+        headers = getattr(self.t, "_headers", None)  # the header every request of the transport carries
+        if self.t.endpoint.version != "1.0" or headers is None:
+            self.add("version", "skip", "v0.3 has no A2A-Version negotiation")
+            return
+        headers["A2A-Version"] = UNSPOKEN_VERSION
+        try:
+            await self.t.get_task(f"switchboard-conformance-{uuid.uuid4()}")
+        except ProtocolError as exc:
+            if exc.rpc_code == VERSION_NOT_SUPPORTED:
+                self.add("version", "pass", f"A2A-Version {UNSPOKEN_VERSION}: VersionNotSupportedError")
+            else:
+                said = f"A2A-Version {UNSPOKEN_VERSION} answered {exc.code} ({exc.rpc_code})"
+                self.add("version", "fail", said + ", not VersionNotSupportedError")
+            return
+        finally:
+            headers["A2A-Version"] = "1.0"
+        self.add("version", "fail", f"A2A-Version {UNSPOKEN_VERSION} was served as if it were spoken")
 
     async def push_config(self) -> None:
         declared = bool(self.card.capabilities.push_notifications)
