@@ -63,6 +63,51 @@ def test_a_run_exports_as_json_that_replays_into_its_journal_views_and_as_markdo
     assert page.startswith("<!DOCTYPE html>") and "Content-Security-Policy" in page and "interview" in page
 
 
+def test_the_html_of_a_run_draws_its_graph_and_timeline_as_svg(cli, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    flow = str(REPO / "examples" / "workflows" / "briefing.yaml")
+    done = cli("run", flow, "-i", "topic=tides", "-o", "json")
+    run_id = json.loads(done.stdout)["run"]["runId"]
+    cli("export", run_id, "--out", "run.html")
+    page = (tmp_path / "run.html").read_text()
+    svg = "{http://www.w3.org/2000/svg}"
+    graph = ET.fromstring(page[page.index('<svg class="run-graph"') : page.index("</svg>") + len("</svg>")])
+    boxes = {g.get("data-step"): g for g in graph.iter(f"{svg}g")}
+    assert set(boxes) == {"research", "convert", "draft", "combine"}
+    assert {g.get("data-status") for g in boxes.values()} == {"completed"}
+    edges = {(p.get("data-from"), p.get("data-to")) for p in graph.iter(f"{svg}path") if p.get("class") == "edge"}
+    assert edges == {("research", "combine"), ("convert", "combine"), ("draft", "combine")}
+
+    def x_of(name: str) -> float:
+        return float(boxes[name].find(f"{svg}rect").get("x"))
+
+    assert x_of("research") == x_of("convert") == x_of("draft") < x_of("combine")
+    start = page.index('<svg class="run-timeline"')
+    line = ET.fromstring(page[start : page.index("</svg>", start) + len("</svg>")])
+    spans = [r for r in line.iter(f"{svg}rect") if "span" in (r.get("class") or "")]
+    assert {r.get("data-step") for r in spans} == set(boxes)
+    # combine starts after the three it depends on have ended
+    by_step = {r.get("data-step"): r for r in spans}
+    ends = [float(by_step[n].get("x")) + float(by_step[n].get("width")) for n in ("research", "convert", "draft")]
+    assert float(by_step["combine"].get("x")) >= max(ends) - 0.2
+    doc = json.loads(cli("export", run_id, "--format", "json").stdout)
+    assert set(doc["run"]["timeline"]) == set(boxes)
+    assert all(s["end"] for spans in doc["run"]["timeline"].values() for s in spans)
+
+
+def test_the_timeline_of_an_interview_marks_the_waits_for_a_person(cli, tmp_path):
+    flow = str(REPO / "examples" / "workflows" / "interview.yaml")
+    done = cli("run", flow, "--answer", "interview=Ada", "--answer", "interview=1", "-o", "json")
+    run_id = json.loads(done.stdout)["run"]["runId"]
+    doc = json.loads(cli("export", run_id, "--format", "json").stdout)
+    kinds = [s["kind"] for s in doc["run"]["timeline"]["interview"]]
+    assert kinds == ["attempt", "waiting", "waiting"]
+    cli("export", run_id, "--out", "run.html")
+    page = (tmp_path / "run.html").read_text()
+    assert page.count('class="span waiting"') == 2 and "waiting for a person" in page
+
+
 def test_send_records_the_exchange_in_the_format_its_file_names(cli, tmp_path):
     for name in ("tides.json", "tides.har", "tides.md", "tides.html"):
         done = cli("send", "writer", "tides", "--stream", "--record", name)

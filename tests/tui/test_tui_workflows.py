@@ -65,12 +65,26 @@ async def test_a_workflow_launched_from_the_tui_pauses_for_input_then_completes(
             field = app.screen.query_one(PromptPane).query_one(Input)
             await until(lambda: app.focused is field)  # noqa: B023
             assert view.waiting and view.steps["ask"].status == "waiting"
+            picture = view.query_one(".run-picture-content")
+            await until(lambda: "┏" in str(picture.render()))  # noqa: B023 - the waiting step's box is drawn heavy
             hint = str(app.screen.query_one(PromptPane).query_one(".prompt-hint").render())
             assert "message box" not in hint and "the step waits" in hint  # a run view has no message box
             await pilot.press(*answer, "enter")
             await until(lambda: not app.screen.query(PromptPane) or len(view.steps["ask"].view.history) > turns)  # noqa: B023
         await until(lambda: view.status == "completed", timeout=60)
         assert {name: s.status for name, s in view.steps.items()} == dict.fromkeys(view.steps, "completed")
+        # The picture: the graph with every step and an arrow into each step that depends on others, then (ctrl+t)
+        # the timeline with the two waits for the person, then (ctrl+t) nothing.
+        picture = view.query_one(".run-picture-content")
+        await until(lambda: str(picture.render()).count("completed") == 4)
+        drawn = str(picture.render())
+        assert all(name in drawn for name in view.steps) and drawn.count("▶") == 2 and "┏" not in drawn
+        view.query_one("#steps").focus()
+        await pilot.press("ctrl+t")
+        await until(lambda: "░" in str(picture.render()))
+        assert "█" in str(picture.render())
+        await pilot.press("ctrl+t")
+        await until(lambda: not view.query_one(".run-picture").display)
         assert "test my own agent" in view.steps["combine"].output
         assert view.steps["draft"].correlation_id.endswith(":delegate:draft")
         # The run's outputs, under its head.

@@ -1,8 +1,10 @@
 """A turn as it happened: each event with the time it arrived, kept so that an export can replay it.
 
-Replayed in order into a fresh TaskView, the kept events build the view the turn built. Two things keep the
-recording small under a flood: consecutive text chunks of one artifact are kept as one update (replayed, they
-add up to the same artifact), and past `limit` characters of artifact text no further chunk is kept. A
+Replayed in order into a fresh TaskView, the kept events build the view the turn built; the first `chunks`
+artifact updates are kept one by one, so a replay serves a stream chunk for chunk as it came. Two things keep
+the recording small under a flood: past those, consecutive text chunks of one artifact are kept as one update
+(replayed, they add up to the same artifact), and past `limit` characters of artifact text no further chunk
+is kept. A
 recording that stopped keeping chunks says so (`complete` is False); whoever exports it ends it with the
 view's own snapshot, which brings the artifacts to where the turn left them.
 """
@@ -15,6 +17,7 @@ from datetime import UTC, datetime
 from .model import ArtifactUpdate, StreamEvent, TextPart
 
 RECORD_LIMIT = 4_000_000  # characters of artifact text a recording keeps
+CHUNK_LIMIT = 5_000  # artifact updates a recording keeps one by one before it joins consecutive chunks
 
 
 def now_iso() -> str:
@@ -39,6 +42,7 @@ def _plain_text(update: ArtifactUpdate) -> TextPart | None:
 @dataclass
 class Recording:
     limit: int = -1  # characters of artifact text kept; -1: RECORD_LIMIT
+    chunks: int = CHUNK_LIMIT  # artifact updates kept one by one
     complete: bool = True  # False once a chunk was left out (past the limit)
     _kept: list[Recorded] = field(default_factory=list)
     _run: list[str] = field(default_factory=list)  # text that extends the last kept update
@@ -58,7 +62,9 @@ class Recording:
                 self.complete = False
                 return
             self._chars += size
-            if text is not None and event.append and self._extends(event, text):
+            if self.chunks > 0:
+                self.chunks -= 1
+            elif text is not None and event.append and self._extends(event, text):
                 self._run.append(text.text)
                 self._run_last = event.last_chunk
                 return

@@ -54,6 +54,27 @@ def print_startup(fleet: Any, out: TextIO) -> None:
     print("\nServing until Ctrl+C.", file=out, flush=True)
 
 
+def print_replay_startup(fleet: Any, source: str, firsts: dict[str, str], out: TextIO) -> None:
+    """The replaying agents, their agents file, and the recorded messages to send them."""
+    width = max(len(a.name) for a in fleet.agents)
+    print(f"a2a-switchboard demo: replaying {source}, {len(fleet.agents)} agent(s) up.\n", file=out)
+    for agent in fleet.agents:
+        print(f"  {agent.name:<{width}}  {agent.url}  {agent.description}", file=out)
+    print(f"\nAgents file: {fleet.agents_file}\n", file=out)
+    sb = f"{invocation()} --agents {shlex.quote(str(fleet.agents_file))}"
+    print("Each agent answers the recorded messages in order; try, from another terminal:", file=out)
+    for agent in fleet.agents:
+        print(f"  {sb} send {agent.name} {shlex.quote(firsts.get(agent.name) or 'TEXT')} --stream", file=out)
+    print("  (or open the TUI on that agents file)", file=out)
+    print("\nServing until Ctrl+C.", file=out, flush=True)
+
+
+def _replay_agents_file() -> Path:
+    from ..paths import data_dir
+
+    return data_dir() / "demo" / "replay-agents.yaml"
+
+
 async def run_demo(args: Any) -> int:
     """Serve until SIGINT, SIGTERM or SIGHUP; then stop every server and exit 0."""
     loop = asyncio.get_running_loop()
@@ -80,6 +101,20 @@ async def _serve(args: Any, stop: asyncio.Event) -> int:
     from ..demo.base import DemoSettings
     from ..demo.fleet import DemoFleet
 
+    replay = getattr(args, "replay", None)
+    agents = None
+    if replay:
+        from ..demo.replay import first_messages, replay_agents
+        from .replay import read_recording
+
+        source = Path(replay).expanduser()
+        recording = read_recording(source)
+        agents = replay_agents(recording, source, paced=args.pace == "original")
+        if not agents:
+            raise UsageError(
+                f"{replay} holds no message sent to an agent: nothing to replay",
+                hint="Record an exchange with `switchboard send AGENT TEXT --record FILE.json`.",
+            )
     host = getattr(args, "host", None) or DEFAULT_HOST
     port = getattr(args, "port", DEFAULT_FIRST_PORT)
     agents_out = getattr(args, "agents_out", None)
@@ -91,8 +126,9 @@ async def _serve(args: Any, stop: asyncio.Event) -> int:
         host,
         port,
         settings=DemoSettings(writer_pace_ms=getattr(args, "writer_pace", DEFAULT_WRITER_PACE_MS)),
-        agents_file=Path(agents_out).expanduser() if agents_out else None,
+        agents_file=Path(agents_out).expanduser() if agents_out else (_replay_agents_file() if replay else None),
         log=lambda line: print(f"demo: {line}", file=sys.stderr, flush=True),
+        **({"agents": agents} if agents else {}),
     )
     try:
         await fleet.start()
@@ -104,7 +140,10 @@ async def _serve(args: Any, stop: asyncio.Event) -> int:
     except RuntimeError as exc:
         raise SwitchboardError(str(exc), hint="Run again; if it persists, try --port 0.") from None
     try:
-        print_startup(fleet, sys.stdout)
+        if agents:
+            print_replay_startup(fleet, replay, first_messages(recording), sys.stdout)
+        else:
+            print_startup(fleet, sys.stdout)
         await stop.wait()
         print("\nStopping the demo agents ...", file=sys.stderr, flush=True)
     finally:

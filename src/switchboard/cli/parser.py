@@ -35,6 +35,8 @@ examples:
   switchboard demo
   switchboard demo --port 0 --agents-out /tmp/demo-agents.yaml
   switchboard --agents /tmp/demo-agents.yaml send writer "a short story about tides" --stream
+  switchboard send writer "tides" --stream --record tides.json    (then, offline:)
+  switchboard demo --replay tides.json --port 0
 """
 
 
@@ -194,6 +196,8 @@ def build_parser() -> Parser:
 
     _workflow_commands(commands)
     _export_command(commands)
+    _replay_command(commands)
+    _conformance_command(commands)
     _web_command(commands)
     _serve_command(commands)
 
@@ -223,6 +227,17 @@ def build_parser() -> Parser:
     )
     demo.add_argument(
         "--agents-out", metavar="FILE", help="where to write the agents file (default: DATA_DIR/demo/agents.yaml)"
+    )
+    demo.add_argument(
+        "--replay",
+        metavar="FILE",
+        help="serve a recording (a JSON export, `send --record FILE.json`) instead: its agents answer as recorded",
+    )
+    demo.add_argument(
+        "--pace",
+        choices=("original", "instant"),
+        default="original",
+        help="with --replay: the recorded gaps between events (default), or none",
     )
     return parser
 
@@ -374,6 +389,62 @@ examples:
   switchboard export 20260315T101500 --format json > run.json
   switchboard send writer "a poem" --record poem.html
 """
+
+
+REPLAY_EPILOG = """\
+The recording (a JSON export: `send --record FILE.json`, a conversation exported from the TUI with ctrl+o, or
+`export RUN --out FILE.json`) is served by replay agents on 127.0.0.1 and its messages sent again through the TUI's
+conversation tabs: every turn drawn as it came, chunk for chunk. Nothing can be typed. To serve a recording to
+another client instead, use `switchboard demo --replay FILE`.
+
+examples:
+  switchboard replay tides.json
+  switchboard replay interview.json --pace original
+"""
+
+
+CONFORMANCE_EPILOG = """\
+Probes the agent over every binding and protocol version its card offers that switchboard speaks (JSON-RPC and
+HTTP+JSON, 1.0 and 0.3): card and lint, send, stream, get, list, subscribe, cancel, an unknown task, the extended
+card, and whether what the card declares is answered as declared. The probe sends a short text message and
+cancels the task it starts. Each check is pass, warn, fail or skip; a warning or failure names the section of the
+A2A specification it concerns. --timeout bounds each operation (default 20 s).
+
+exit codes: 0 no check failed, 1 a check failed, 2 usage, 3 unreachable / no card.
+
+examples:
+  switchboard conformance http://127.0.0.1:9101
+  switchboard conformance writer -o json
+  switchboard conformance http://old.example/ --against http://new.example/
+"""
+
+
+def _conformance_command(commands) -> None:
+    conformance = commands.add_parser(
+        "conformance",
+        help="probe an agent with the scenarios a client relies on; pass/warn/fail per check",
+        epilog=CONFORMANCE_EPILOG,
+    )
+    conformance.add_argument("agent", metavar="AGENT", help="the agent (URL, host:port, card, or agents-file name)")
+    conformance.add_argument(
+        "--against", metavar="CANDIDATE", help="probe this agent too and list the scenarios whose result changed"
+    )
+    _common(conformance)
+
+
+def _replay_command(commands) -> None:
+    replay = commands.add_parser(
+        "replay",
+        help="play a recorded conversation or run again in the TUI, read-only",
+        epilog=REPLAY_EPILOG,
+    )
+    replay.add_argument("file", metavar="FILE", help="the recording (a JSON export)")
+    replay.add_argument(
+        "--pace",
+        choices=("instant", "original"),
+        default="instant",
+        help="instant (default), or the recorded gaps between events and messages",
+    )
 
 
 def _export_command(commands) -> None:

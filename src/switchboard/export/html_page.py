@@ -32,6 +32,7 @@ h3 { font-size: 1rem; }
 .state.input-required, .state.auth-required { background: #fbeccb; }
 .muted { color: #66707a; font-size: .9em; } .error { color: #a31d1d; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+.picture { overflow-x: auto; } .picture text { font-family: system-ui, sans-serif; }
 table { border-collapse: collapse; } td, th { border: 1px solid #d8dde3; padding: .2rem .5rem; text-align: left; }
 """
 
@@ -93,6 +94,18 @@ def _head(story: Story) -> list[str]:
                 for n, s in steps.items()
             )
             out.append(f"<table><tr><th>step</th><th>agent</th><th>status</th></tr>{rows}</table>")
+            out += _picture(steps, run.get("timeline") or {})
+    return out
+
+
+def _picture(steps: dict, timeline: dict) -> list[str]:
+    """The run's dependency graph and timeline, as inline SVG."""
+    from .run_svg import graph_svg, timeline_svg
+
+    out = ["<h2>The run</h2>", f'<div class="picture">{graph_svg(steps)}</div>']
+    drawn = timeline_svg(steps, timeline)
+    if drawn:
+        out.append(f'<h3>Timeline</h3><div class="picture">{drawn}</div>')
     return out
 
 

@@ -9,6 +9,7 @@ in order: a run's answers continue their step's view, as the engine's own view d
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..a2a.model import Message, Role, TaskStatus, TextPart
@@ -110,6 +111,22 @@ def of_send(
     return Transcript("send", f"{agent}: one message", [exchange], agents={agent: url} if url else {})
 
 
+def _timeline_of(record: RunRecord) -> dict[str, list[dict[str, Any]]]:
+    """Per step, its spans (attempts, waits for a person) with ISO times: what the export's timeline draws."""
+    from ..workflow.picture import timeline
+
+    def iso(at: float | None) -> str | None:
+        if at is None:
+            return None
+        return datetime.fromtimestamp(at, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+    bars = timeline(record.records, record.steps)
+    return {
+        name: [{"kind": s.kind, "start": iso(s.start), "end": iso(s.end), "attempt": s.attempt} for s in bar.spans]
+        for name, bar in bars.items()
+    }
+
+
 def of_run(record: RunRecord, agent_urls: dict[str, str] | None = None) -> Transcript:
     """A run as its journal tells it: per step, an exchange per message sent (the task, then each answer)."""
     run = {
@@ -132,6 +149,7 @@ def of_run(record: RunRecord, agent_urls: dict[str, str] | None = None) -> Trans
             for name, step in record.steps.items()
         },
     }
+    run["timeline"] = _timeline_of(record)
     transcript = Transcript("run", f"Run {record.run_id} of {record.workflow}", run=run)
     agents = {name: step.agent for name, step in record.steps.items() if step.agent}
     transcript.agents = {a: (agent_urls or {}).get(a, "") for a in dict.fromkeys(agents.values())}

@@ -43,6 +43,11 @@ Ask = Callable[[AskRequest], Awaitable[str | None]]
 Connect = Callable[[AgentEntry, str, bool | None], Awaitable[AgentLink]]
 
 
+TIMED = frozenset(
+    {"StepRequested", "AwaitingInput", "InputSubmitted", "StepCompleted", "StepFailed", "StepCanceled", "StepSkipped"}
+)
+
+
 class WorkflowRun(DelegateSteps):
     """One run of a workflow. Create it with `start_run` or `resume_run`, inside a running event loop."""
 
@@ -75,6 +80,7 @@ class WorkflowRun(DelegateSteps):
         self.started_at = time.time()
         self.ended_at: float | None = None
         self.journal = journal
+        self.timed: list[dict] = []  # the records a timeline needs, as written
         self.tap = tap
         self._ask = ask
         self._http = http
@@ -145,7 +151,9 @@ class WorkflowRun(DelegateSteps):
         self._queue.put_nowait(event)
 
     def _record(self, kind: str, **fields) -> None:
-        self.journal.write(kind, **fields)
+        record = self.journal.write(kind, **fields)
+        if kind in TIMED:  # what the run's timeline is drawn from (workflow.picture), kept small
+            self.timed.append({key: record.get(key) for key in ("type", "at", "step", "attempt", "retrying")})
 
     async def _drive(self) -> None:
         self._emit(RunStarted(self.run_id, self.workflow.name, self._resumed))

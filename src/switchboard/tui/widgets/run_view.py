@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.content import Content
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -82,7 +82,9 @@ class RunView(Vertical):
     BINDINGS = [
         Binding("ctrl+g", "cancel_step", "Cancel step", id="run.cancel_step"),
         Binding("f8", "cancel_run", "Cancel run", id="run.cancel"),
+        Binding("ctrl+t", "cycle_picture", "Graph/timeline", id="run.picture"),
     ]
+    PICTURES = ("graph", "timeline", "hidden")
 
     class Changed(Message):
         """The run started, finished, or a step began or stopped waiting for the person."""
@@ -105,6 +107,7 @@ class RunView(Vertical):
         self._behind = False  # changes came while the tab was in the background
         self._lock = asyncio.Lock()
         self._shown_step: str | None = None
+        self.picture = "graph"
 
     @property
     def waiting(self) -> bool:
@@ -140,6 +143,8 @@ class RunView(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(classes="run-head")
         yield Static(classes="run-outputs")
+        with ScrollableContainer(classes="run-picture"):
+            yield Static(classes="run-picture-content")
         with Horizontal(classes="run-body"):
             yield OptionList(id="steps")
             with VerticalScroll(classes="step-detail"):
@@ -230,6 +235,7 @@ class RunView(Vertical):
                 return  # the tab closed (its children go first) while this sync was due or waiting
             try:
                 self._head()
+                self._picture()
                 options = self.query_one("#steps", OptionList)
                 highlighted = options.highlighted
                 level = depths(self.steps)
@@ -264,6 +270,40 @@ class RunView(Vertical):
             bits.append(Content.styled(f"  ·  {strip_controls(where)}", "$text-muted italic"))
         self.query_one(".run-head", Static).update(Content("").join(bits))
         self._outputs()
+
+    def _picture(self) -> None:
+        """The dependency graph or the timeline (ctrl+t switches, and hides it), drawn to the view's width."""
+        from .run_picture import graph, timeline_picture
+
+        box = self.query_one(".run-picture", ScrollableContainer)
+        box.display = self.picture != "hidden"
+        if self.picture == "hidden":
+            return
+        width = max(self.size.width - 2, 40)
+        now = time.time()
+        shown = (
+            graph(self.steps, width, now)
+            if self.picture == "graph"
+            else timeline_picture(self.steps, self._bars(), width, now)
+        )
+        self.query_one(".run-picture-content", Static).update(shown)
+
+    def _bars(self):
+        """The timeline's spans: from the journal's records (a live run keeps them as it writes), else each
+        started step's start and end."""
+        from ...workflow.picture import Span, timeline
+
+        records = getattr(self.run, "timed", None) or (self.record.records if self.record else [])
+        bars = timeline(records, self.steps)
+        for name, bar in bars.items():
+            state = self.steps.get(name)
+            if not bar.spans and state is not None and state.started_at is not None:
+                bar.spans.append(Span("attempt", state.started_at, state.ended_at, max(state.attempt, 1)))
+        return bars
+
+    def action_cycle_picture(self) -> None:
+        self.picture = self.PICTURES[(self.PICTURES.index(self.picture) + 1) % len(self.PICTURES)]
+        self._schedule()
 
     @property
     def outputs(self) -> dict[str, str]:
