@@ -82,6 +82,11 @@ class AttachedRun:
         self._live: dict[str, tuple[str, TaskView, asyncio.Task[None]]] = {}  # step -> (task id, view, stream)
         self._settled: set[str] = set()  # steps whose view was brought to their task's end
 
+    @property
+    def timed(self) -> list[dict[str, Any]]:
+        """The run's records so far: what the run view's timeline is drawn from."""
+        return self._records
+
     async def events(self) -> AsyncIterator[Any]:
         """The run as it moves: a StepEvent for each notice, and None at each look (the view redraws); a
         RunFinished at the end."""
