@@ -19,6 +19,8 @@ class Settings(BaseModel):
     # Text beyond this many characters of one artifact is not rendered (it can still be saved whole).
     artifact_render_limit: int = Field(default=200_000, gt=1000)
     wire_records: int = Field(default=5000, gt=10)
+    # files of public keys trusted to sign any agent's card (JWKS, JWK or PEM); see card_trust.py
+    card_keys: list[str] = Field(default_factory=list)
 
 
 def settings_path() -> Path:

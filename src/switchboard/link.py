@@ -11,11 +11,18 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import httpx
 
-from .a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, Credentials, credentials_from_env
+from .a2a.auth import (
+    DEFAULT_API_KEY_ENV,
+    DEFAULT_BASIC_PASSWORD_ENV,
+    DEFAULT_BEARER_ENV,
+    Credentials,
+    credentials_from_env,
+)
 from .a2a.cancel import CancelOutcome, cancel_and_confirm
 from .a2a.cards import BINDING_FLAGS, ResolvedCard, fetch_card
 from .a2a.client import transport_for
@@ -29,12 +36,29 @@ from .a2a.turn import TaskView
 from .a2a.wire.common import Notes
 from .agents import AgentEntry
 
+if TYPE_CHECKING:
+    import ssl
+
 
 def entry_credentials(entry: AgentEntry | None) -> Credentials:
     """Credentials named by the agents file, else the A2ACLI_* variables; an unset named variable raises."""
-    return credentials_from_env(
-        bearer_env=entry.bearer_env if entry else None, api_key_env=entry.api_key_env if entry else None
+    found = credentials_from_env(
+        bearer_env=entry.bearer_env if entry else None,
+        api_key_env=entry.api_key_env if entry else None,
+        basic_user=entry.basic_user if entry else None,
+        basic_password_env=entry.basic_env if entry else None,
     )
+    return replace(found, client_cert=bool(entry and entry.tls and entry.tls.cert))
+
+
+def entry_tls_context(entry: AgentEntry | None) -> ssl.SSLContext | None:
+    """The SSL context for an agent with `tls:` (a client certificate, a private CA); None: the default one.
+    A bad path or key is a UsageError."""
+    if entry is None or entry.tls is None:
+        return None
+    from .a2a.client_tls import client_tls_context
+
+    return client_tls_context(entry.tls.cert, entry.tls.key, entry.tls.ca)
 
 
 def known_secrets(entry: AgentEntry | None) -> list[str]:
@@ -42,8 +66,8 @@ def known_secrets(entry: AgentEntry | None) -> list[str]:
 
     They go to the redactor before the first request, since even a card may quote them back. Never raises.
     """
-    names = [entry.api_key_env, entry.bearer_env] if entry else []
-    names += [DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV]
+    names = [entry.api_key_env, entry.bearer_env, entry.basic_env] if entry else []
+    names += [DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, DEFAULT_BASIC_PASSWORD_ENV]
     return [os.environ[n] for n in names if n and os.environ.get(n)] + (list(entry.interpolated) if entry else [])
 
 
@@ -218,7 +242,8 @@ async def open_link(
     if tap:
         tap.redactor.add(*entry.interpolated)
     headers = dict(entry.headers or {}) if headers is None else headers
-    owned = None if http is not None else new_http_client()
+    # An agent with a client certificate gets a client of its own: the certificate goes to it alone.
+    owned = None if http is not None and entry.tls is None else new_http_client(tls_context=entry_tls_context(entry))
     http = http or owned
     try:
         if entry.protocol == "tasks":

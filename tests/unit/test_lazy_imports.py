@@ -41,6 +41,7 @@ def test_help_imports_neither_textual_nor_the_network_stack(tmp_path):
     code, modules = imported_by(tmp_path, "--help")
     assert code == 0
     assert not modules & {"textual", "rich", "httpx", "pydantic", "a2a", "yaml", "uvicorn", "asyncio"}
+    assert not modules & {"jwt", "rfc8785", "cryptography", "ssl"}
 
 
 @pytest.mark.parametrize("argv", [["card", "get", "http://127.0.0.1:9"], ["send", "http://127.0.0.1:9", "hi"]])

@@ -15,9 +15,12 @@ import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
+
+if TYPE_CHECKING:
+    import ssl
 
 from .errors import (
     AuthFailedError,
@@ -62,14 +65,15 @@ class LazyTLSTransport(httpx.AsyncBaseTransport):
     never makes a TLS connection and needs no certificates; https goes to a transport that verifies them.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, tls_context: ssl.SSLContext | None = None) -> None:
         self._plain = httpx.AsyncHTTPTransport(verify=False)  # http:// only: see above
         self.tls: httpx.AsyncHTTPTransport | None = None
+        self.tls_context = tls_context  # mutual TLS (client_tls.py): a client certificate, a private CA
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if request.url.scheme != "http":
             if self.tls is None:
-                self.tls = httpx.AsyncHTTPTransport()
+                self.tls = httpx.AsyncHTTPTransport(**({"verify": self.tls_context} if self.tls_context else {}))
             return await self.tls.handle_async_request(request)
         return await self._plain.handle_async_request(request)
 
@@ -79,13 +83,15 @@ class LazyTLSTransport(httpx.AsyncBaseTransport):
             await self.tls.aclose()
 
 
-def new_http_client(timeout: httpx.Timeout | float | None = None) -> httpx.AsyncClient:
-    """One pooled client per process or screen; callers close it."""
+def new_http_client(
+    timeout: httpx.Timeout | float | None = None, tls_context: ssl.SSLContext | None = None
+) -> httpx.AsyncClient:
+    """One pooled client per process or screen (with `tls_context`, per agent); callers close it."""
     return httpx.AsyncClient(
         timeout=timeout or DEFAULT_TIMEOUT,
         headers={"User-Agent": USER_AGENT},
         follow_redirects=False,
-        transport=LazyTLSTransport(),
+        transport=LazyTLSTransport(tls_context),
     )
 
 
