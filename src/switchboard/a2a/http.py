@@ -116,11 +116,13 @@ def network_error(url: str, exc: Exception) -> SwitchboardError:
         )
     if isinstance(exc, httpx.ConnectError):
         reason = str(exc) or "connection refused"
-        return UnavailableError(
-            f"cannot connect to {url}: {reason}",
-            hint="Check that the agent is running and the URL (host, port, http/https) is right.",
-            url=url,
-        )
+        hint = "Check that the agent is running and the URL (host, port, http/https) is right."
+        if "CERTIFICATE_VERIFY_FAILED" in reason:
+            hint = (
+                "The agent's TLS certificate is not one this machine trusts: if it comes from a private CA, name "
+                "the CA's certificate with --ca-cert FILE (or tls: {ca: FILE} in the agents file)."
+            )
+        return UnavailableError(f"cannot connect to {url}: {reason}", hint=hint, url=url)
     if isinstance(exc, httpx.LocalProtocolError):  # never quoted: h11 quotes the header, which may be a credential
         return UsageError(
             f"cannot send a request to {url}: a header is malformed (a line break or control character in it)",
@@ -128,9 +130,37 @@ def network_error(url: str, exc: Exception) -> SwitchboardError:
             url=url,
         )
     reason = str(exc) or type(exc).__name__
-    return UnreachableError(
-        f"the connection to {url} failed: {reason}", hint="Retry; if it persists, check the agent's logs.", url=url
-    )
+    hint = "Retry; if it persists, check the agent's logs."
+    if url.startswith("https://") and isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
+        alert = _certificate_alert(exc)
+        if alert:
+            return AuthFailedError(
+                f"{url} refused the TLS client certificate ({alert})",
+                hint="The agent requires a client certificate (mutual TLS) signed by a CA it trusts: give it with "
+                "--client-cert FILE --client-key FILE, or tls: {cert: FILE, key: FILE} in the agents file.",
+                url=url,
+            )
+        # TLS 1.3 servers refuse a missing or unknown client certificate by closing after the handshake, often
+        # without an alert that reaches us: a closed connection cannot be told apart from a crash, so say both
+        hint += (
+            " An agent that requires a client certificate (mutual TLS) closes the connection like this: give one "
+            "with --client-cert FILE --client-key FILE (or tls: in the agents file), signed by a CA the agent trusts."
+        )
+    return UnreachableError(f"the connection to {url} failed: {reason}", hint=hint, url=url)
+
+
+def _certificate_alert(exc: BaseException) -> str | None:
+    """The TLS alert about our certificate somewhere in the exception's chain (e.g. TLSV13_ALERT_CERTIFICATE_REQUIRED,
+    TLSV1_ALERT_UNKNOWN_CA), or None."""
+    seen: BaseException | None = exc
+    for _ in range(8):
+        if seen is None:
+            return None
+        reason = str(getattr(seen, "reason", "") or "")
+        if "ALERT" in reason and ("CERTIFICATE" in reason or "UNKNOWN_CA" in reason):
+            return reason
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def url_error(url: str, exc: BaseException) -> SwitchboardError:

@@ -12,6 +12,7 @@
   /plain/    not signed
   /basic/    not signed; its card declares HTTP Basic and every call but the card's needs user `ada`, password
              `basic-secret-1234`
+  /basic-elsewhere/  the same card, but its interface is /basic/ on another origin (localhost for 127.0.0.1)
 --mode mtls serves one agent on https that requires a client certificate signed by --ca; its card declares
 MutualTLS.
 """
@@ -95,8 +96,8 @@ def cards_app(base: str, keys: Path) -> Starlette:
     jwk = json.loads(RSAAlgorithm.to_jwk(rsa_public))
     jwks = {"keys": [{**jwk, "kid": "rs-1", "alg": "RS256", "use": "sig"}]}
     mounts = []
-    for prefix in ("es256", "rs256", "tampered", "hs256", "plain", "basic"):
-        url = f"{base}{prefix}/"
+    for prefix in ("es256", "rs256", "tampered", "hs256", "plain", "basic", "basic-elsewhere"):
+        url = base.replace("127.0.0.1", "localhost") + "basic/" if prefix == "basic-elsewhere" else f"{base}{prefix}/"
         card = base_card(url, f"trust {prefix}")
         if prefix in ("es256", "tampered"):
             sign(card, es, "ES256", "es-1")
@@ -107,7 +108,7 @@ def cards_app(base: str, keys: Path) -> Starlette:
         if prefix == "tampered":
             card.description = "changed after signing"
         app: hosting.ASGIApp = agent(url, prefix, card)
-        if prefix == "basic":
+        if prefix.startswith("basic"):
             card.security_schemes["basic"].CopyFrom(
                 pb.SecurityScheme(http_auth_security_scheme=pb.HTTPAuthSecurityScheme(scheme="Basic"))
             )
