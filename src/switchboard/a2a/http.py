@@ -100,8 +100,23 @@ def header_pairs(headers: httpx.Headers) -> list[tuple[str, str]]:
     return [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers.raw]
 
 
+MTLS_HINT = (
+    "An agent that requires a client certificate (mutual TLS) closes the connection like this: give one with "
+    "--client-cert FILE --client-key FILE (or tls: in the agents file), signed by a CA the agent trusts."
+)
+
+
 def network_error(url: str, exc: Exception) -> SwitchboardError:
     """Turn an httpx failure into an error that names the URL and the reason."""
+    tls = url.startswith("https://")
+    alert = _ssl_reason(exc, lambda r: "ALERT" in r and ("CERTIFICATE" in r or "UNKNOWN_CA" in r)) if tls else None
+    if alert:
+        return AuthFailedError(
+            f"{url} refused the TLS client certificate ({alert})",
+            hint="The agent requires a client certificate (mutual TLS) signed by a CA it trusts: give it with "
+            "--client-cert FILE --client-key FILE, or tls: {cert: FILE, key: FILE} in the agents file.",
+            url=url,
+        )
     if isinstance(exc, httpx.ConnectTimeout):
         return UnavailableError(
             f"cannot connect to {url}: no answer in time",
@@ -122,6 +137,8 @@ def network_error(url: str, exc: Exception) -> SwitchboardError:
                 "The agent's TLS certificate is not one this machine trusts: if it comes from a private CA, name "
                 "the CA's certificate with --ca-cert FILE (or tls: {ca: FILE} in the agents file)."
             )
+        elif tls and not str(exc) and _ssl_reason(exc, lambda r: "EOF" in r):
+            reason, hint = "the server closed the connection during the TLS handshake", MTLS_HINT
         return UnavailableError(f"cannot connect to {url}: {reason}", hint=hint, url=url)
     if isinstance(exc, httpx.LocalProtocolError):  # never quoted: h11 quotes the header, which may be a credential
         return UsageError(
@@ -131,34 +148,24 @@ def network_error(url: str, exc: Exception) -> SwitchboardError:
         )
     reason = str(exc) or type(exc).__name__
     hint = "Retry; if it persists, check the agent's logs."
-    if url.startswith("https://") and isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
-        alert = _certificate_alert(exc)
-        if alert:
-            return AuthFailedError(
-                f"{url} refused the TLS client certificate ({alert})",
-                hint="The agent requires a client certificate (mutual TLS) signed by a CA it trusts: give it with "
-                "--client-cert FILE --client-key FILE, or tls: {cert: FILE, key: FILE} in the agents file.",
-                url=url,
-            )
-        # TLS 1.3 servers refuse a missing or unknown client certificate by closing after the handshake, often
-        # without an alert that reaches us: a closed connection cannot be told apart from a crash, so say both
-        hint += (
-            " An agent that requires a client certificate (mutual TLS) closes the connection like this: give one "
-            "with --client-cert FILE --client-key FILE (or tls: in the agents file), signed by a CA the agent trusts."
-        )
+    if tls and isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
+        # TLS 1.3 servers refuse a missing or unknown client certificate after the handshake, and often only close
+        # the connection: that cannot be told apart from a crash, so the hint says both
+        hint += " " + MTLS_HINT
     return UnreachableError(f"the connection to {url} failed: {reason}", hint=hint, url=url)
 
 
-def _certificate_alert(exc: BaseException) -> str | None:
-    """The TLS alert about our certificate somewhere in the exception's chain (e.g. TLSV13_ALERT_CERTIFICATE_REQUIRED,
-    TLSV1_ALERT_UNKNOWN_CA), or None."""
+def _ssl_reason(exc: BaseException, wanted: Callable[[str], bool]) -> str | None:
+    """The reason of an ssl.SSLError in the exception's chain that `wanted` picks (e.g. the server's alert
+    TLSV13_ALERT_CERTIFICATE_REQUIRED, or UNEXPECTED_EOF_WHILE_READING), or None."""
+    import ssl
+
     seen: BaseException | None = exc
     for _ in range(8):
         if seen is None:
             return None
-        reason = str(getattr(seen, "reason", "") or "")
-        if "ALERT" in reason and ("CERTIFICATE" in reason or "UNKNOWN_CA" in reason):
-            return reason
+        if isinstance(seen, ssl.SSLError) and wanted(str(seen.reason or "")):
+            return str(seen.reason)
         seen = seen.__cause__ or seen.__context__
     return None
 
