@@ -244,7 +244,7 @@ async def open_link(
     headers = dict(entry.headers or {}) if headers is None else headers
     # An agent with a client certificate gets a client of its own: the certificate goes to it alone.
     owned = None if http is not None and entry.tls is None else new_http_client(tls_context=entry_tls_context(entry))
-    http = http or owned
+    http = owned or http
     try:
         if entry.protocol == "tasks":
             transport: Transport = TasksApiTransport(

@@ -123,8 +123,8 @@ def jku_refusal(jku: str, card_url: str) -> str | None:
 class _JwksCache:
     """JWKS documents fetched during one verification, each URL at most once."""
 
-    def __init__(self, http: httpx.AsyncClient | None, tap: Tap | None) -> None:
-        self.http, self.tap = http, tap
+    def __init__(self, http: httpx.AsyncClient | None, tap: Tap | None, card_url: str) -> None:
+        self.http, self.tap, self.card_url = http, tap, card_url
         self.sets: dict[str, list[CardKey] | str] = {}
 
     async def keys(self, url: str) -> list[CardKey] | str:
@@ -134,14 +134,21 @@ class _JwksCache:
         return self.sets[url]
 
     async def _fetch(self, url: str) -> list[CardKey] | str:
-        from .http import parse_json, tapped_request
+        from .http import new_http_client, parse_json, tapped_request
 
         if self.http is None:
             return f"its keys at {url} were not fetched (offline)"
-        try:  # no credentials: a JWKS is public, and jku may be on another origin
-            response = await tapped_request(self.http, "GET", url, tap=self.tap, headers={"Accept": "application/json"})
+        # No credentials: a JWKS is public. Another origin gets a plain client, not the agent's (which may hold
+        # the agent's client certificate).
+        elsewhere = origin_of(url) != origin_of(self.card_url) if self.card_url.startswith("http") else True
+        http = new_http_client() if elsewhere else self.http
+        try:
+            response = await tapped_request(http, "GET", url, tap=self.tap, headers={"Accept": "application/json"})
         except SwitchboardError as exc:
             return f"its keys at {url} could not be fetched: {exc.message}"
+        finally:
+            if elsewhere:
+                await http.aclose()
         if response.status_code != 200:
             return f"its keys at {url} could not be fetched: HTTP {response.status_code}"
         if len(response.content) > JWKS_LIMIT:
@@ -190,7 +197,7 @@ async def verify_card(
         payloads = canonical_payloads(raw)
     except Exception as exc:  # rfc8785 refuses e.g. integers past 2**53 or NaN: no canonical form, no signature
         return CardTrust("unverifiable", f"the card has no RFC 8785 canonical form ({type(exc).__name__})")
-    jwks = _JwksCache(http, tap)
+    jwks = _JwksCache(http, tap, card_url)
     reasons: list[str] = []
     for entry in signatures:
         header, why = _header(entry)

@@ -1,5 +1,5 @@
 """The TUI on the trust servers: the agents table marks a signed card ✓ (verified) or ✗ (unverifiable), the card
-view says which and why, and an agent behind mutual TLS is checked with its own client certificate."""
+view says which and why, and an agent behind mutual TLS is checked and talked to with its own client certificate."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from textual.widgets import DataTable, Static
 from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.screens.card import CardScreen
 from switchboard.tui.widgets.agents_pane import AgentsPane
+from switchboard.tui.widgets.conversation_view import ConversationView
 
 
 async def until(predicate, timeout: float = 30.0) -> None:
@@ -51,3 +52,14 @@ async def test_agents_table_and_card_view_report_the_signature(
         await until(lambda: isinstance(app.screen, CardScreen))
         overview = str(app.screen.query(".card-section").first().render())
         assert "Signature     unverifiable (the signature by key es-1 does not match the card" in overview
+        await pilot.press("escape")
+        await until(lambda: not isinstance(app.screen, CardScreen))
+        # a conversation with the mutual-TLS agent: its link presents the certificate too
+        table.move_cursor(row=list(table.rows).index("vault"))
+        await pilot.press("enter")
+        await until(lambda: bool(app.screen.query(ConversationView)))
+        view = app.screen.query(ConversationView).last()
+        await pilot.pause(0.2)
+        await pilot.press(*"quick hello", "enter")
+        await until(lambda: view.conversation is not None and view.conversation.last is not None)
+        await until(lambda: view.conversation.last.view.reply is not None)
