@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,18 @@ class CardKey:
     kid: str | None
     key: Any  # a cryptography public key object
     source: str
+    # a certificate's validity window (UTC): outside it the key is not used (A2A §8.4.3: expired keys MUST NOT)
+    not_before: datetime | None = None
+    not_after: datetime | None = None
+
+    def expired(self, now: datetime | None = None) -> str | None:
+        """Why the key may not be used now (None: it may)."""
+        now = now or datetime.now(UTC)
+        if self.not_after is not None and now > self.not_after:
+            return f"the key from {self.source} expired on {self.not_after:%Y-%m-%d}"
+        if self.not_before is not None and now < self.not_before:
+            return f"the key from {self.source} is not valid before {self.not_before:%Y-%m-%d}"
+        return None
 
 
 def jwk_keys(document: Any, source: str) -> list[CardKey]:
@@ -52,7 +65,8 @@ def _pem_keys(data: bytes, source: str) -> list[CardKey]:
     from cryptography.hazmat.primitives.serialization import load_pem_public_key
 
     if b"BEGIN CERTIFICATE" in data:
-        return [CardKey(None, x509.load_pem_x509_certificate(data).public_key(), source)]
+        cert = x509.load_pem_x509_certificate(data)
+        return [CardKey(None, cert.public_key(), source, cert.not_valid_before_utc, cert.not_valid_after_utc)]
     return [CardKey(None, load_pem_public_key(data), source)]
 
 
@@ -70,7 +84,7 @@ def load_key_file(path: Path, kid: str | None = None) -> list[CardKey]:
         if data.lstrip().startswith(b"{"):
             keys = jwk_keys(json.loads(data), source)
         else:
-            keys = [CardKey(kid, k.key, source) for k in _pem_keys(data, source)]
+            keys = [replace(k, kid=kid) for k in _pem_keys(data, source)]
     except (ValueError, TypeError) as exc:
         raise UsageError(f"the card key file {path} holds no usable key ({exc})", hint=KEY_FILE_HINT) from None
     if not keys:

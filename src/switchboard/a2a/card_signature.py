@@ -31,6 +31,7 @@ from .tap import Tap
 
 ALLOWED_ALGORITHMS = ("ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA")
 JWKS_LIMIT = 256 * 1024  # a JWKS is a few keys; more is not one
+MAX_SIGNATURES = 8  # key rotation needs two or three; a hostile card must not make us fetch a thousand jku
 
 Status = Literal["verified", "unverifiable", "unsigned"]
 
@@ -199,7 +200,9 @@ async def verify_card(
         return CardTrust("unverifiable", f"the card has no RFC 8785 canonical form ({type(exc).__name__})")
     jwks = _JwksCache(http, tap, card_url)
     reasons: list[str] = []
-    for entry in signatures:
+    if len(signatures) > MAX_SIGNATURES:
+        reasons.append(f"only the first {MAX_SIGNATURES} of {len(signatures)} signatures were checked")
+    for entry in signatures[:MAX_SIGNATURES]:
         header, why = _header(entry)
         if header is None:
             reasons.append(why)
@@ -228,10 +231,13 @@ async def verify_card(
             tail = "" if pinned or isinstance(jku, str) else " and it names no jku to fetch keys from"
             reasons.append(fetch_failed or f"{named}: no key for it among {where}{tail}")
             continue
-        for key in keys:
+        usable = [k for k in keys if not k.expired()]
+        reasons += [why for k in keys if (why := k.expired())]
+        for key in usable:
             if _verifies((entry["protected"], entry["signature"]), payloads, key.key, alg):
                 return CardTrust("verified", f"{alg}, key {kid or '(no kid)'} from {key.source}")
-        reasons.append(f"{named} does not match the card: it was changed after signing, or signed with another key")
+        if usable:
+            reasons.append(f"{named} does not match the card: it was changed after signing, or signed with another key")
         if fetch_failed:
             reasons.append(fetch_failed)
     return CardTrust("unverifiable", "; ".join(dict.fromkeys(reasons)))
