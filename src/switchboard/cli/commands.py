@@ -225,12 +225,13 @@ async def card_get(args: Any) -> int:
         trust = await check_card(card, card_url or "", target.entry, http=http, tap=tap, flag_keys=args.card_key)
     # an unverified card is not shown as if it could be relied on: the error alone
     if args.require_signature and not trust.verified:
-        raise CardUnverifiedError(
-            f"the card of {card.name} is {trust}",
-            hint="Name the key that signs it with --card-key FILE (or cardKeys: in the agents file, card_keys in the "
-            "settings), or drop --require-signature.",
-            url=card_url,
+        hint = (
+            "The agent does not sign its card; drop --require-signature to use it unverified."
+            if trust.status == "unsigned"
+            else "If you trust the signer, name its key with --card-key FILE (or cardKeys: in the agents file, "
+            "card_keys in the settings); a card that does not match its key's signature was changed after signing."
         )
+        raise CardUnverifiedError(f"the card of {card.name} is {trust}", hint=hint, url=card_url)
     if args.output == "json":
         out.json_doc(card.raw)
         # stdout is the card as served; the outcome is switchboard's, not the agent's, so it goes beside it

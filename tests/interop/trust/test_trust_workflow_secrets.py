@@ -68,3 +68,18 @@ def test_basic_and_mtls_steps_run_and_no_password_leaks(cli, cards_server, mtls_
     leaked = [form for secret in (PASSWORD, WRONG) for form in forms(secret) if form in everything]
     assert not leaked
     assert key_body not in "\n".join(outputs)
+
+
+def test_an_inline_workflow_agent_takes_tls_with_paths_beside_the_workflow(cli, mtls_server, pki, tmp_path):
+    bundle, _, _ = pki
+    for name in ("client.pem", "client.key", "ca.pem"):
+        (tmp_path / name).write_bytes((bundle.ca.parent / name).read_bytes())
+    flow = tmp_path / "inline.yaml"
+    flow.write_text(
+        "version: 1\nname: inline\ndescription: an inline agent behind mutual TLS\n"
+        f"agents:\n  vault:\n    url: {mtls_server.url}\n    tls: {{cert: client.pem, key: client.key, ca: ca.pem}}\n"
+        "steps:\n  - name: hello\n    agent: vault\n    task: quick hello\n"
+    )
+    done = cli("run", str(flow), "-o", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["run"]["status"] == "completed", done.stdout
