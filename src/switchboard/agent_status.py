@@ -92,10 +92,9 @@ async def check_agent(entry: AgentEntry, http: httpx.AsyncClient, tap: Tap | Non
     own: httpx.AsyncClient | None = None
     try:
         if entry.tls is not None:
-            from .a2a.http import new_http_client
-            from .link import entry_tls_context
+            from .link import agent_http_client
 
-            own = http = new_http_client(tls_context=entry_tls_context(entry))
+            own = http = agent_http_client(entry)
         if entry.protocol == "tasks":
             # The REST task API has no card; any HTTP answer from its base URL means it is up.
             await http.get(entry.url.rstrip("/") + "/tasks/_probe", headers=entry.headers or None)

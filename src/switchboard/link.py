@@ -12,7 +12,6 @@ import asyncio
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 import httpx
 
@@ -22,9 +21,10 @@ from .a2a.auth import (
     DEFAULT_BEARER_ENV,
     Credentials,
     credentials_from_env,
+    origin_of,
 )
 from .a2a.cancel import CancelOutcome, cancel_and_confirm
-from .a2a.cards import BINDING_FLAGS, ResolvedCard, fetch_card
+from .a2a.cards import BINDING_FLAGS, ResolvedCard, candidate_urls, fetch_card
 from .a2a.client import transport_for
 from .a2a.follow import FollowPolicy, TurnEvent, find_task_for_message, follow_turn, poll_task
 from .a2a.http import new_http_client
@@ -35,9 +35,6 @@ from .a2a.transports.tasks_api import TasksApiTransport
 from .a2a.turn import TaskView
 from .a2a.wire.common import Notes
 from .agents import AgentEntry
-
-if TYPE_CHECKING:
-    import ssl
 
 
 def entry_credentials(entry: AgentEntry | None) -> Credentials:
@@ -51,14 +48,25 @@ def entry_credentials(entry: AgentEntry | None) -> Credentials:
     return replace(found, client_cert=bool(entry and entry.tls and entry.tls.cert))
 
 
-def entry_tls_context(entry: AgentEntry | None) -> ssl.SSLContext | None:
-    """The SSL context for an agent with `tls:` (a client certificate, a private CA); None: the default one.
-    A bad path or key is a UsageError."""
-    if entry is None or entry.tls is None:
-        return None
+def agent_http_client(
+    entry: AgentEntry, timeout: httpx.Timeout | float | None = None, origins: set[str] | None = None
+) -> httpx.AsyncClient:
+    """A client of the agent's own for its `tls:` (a client certificate, a private CA), presenting the certificate
+    to the agent's origin only (and to `origins`, a set the caller may add to later). A bad path or key is a
+    UsageError."""
     from .a2a.client_tls import client_tls_context
 
-    return client_tls_context(entry.tls.cert, entry.tls.key, entry.tls.ca)
+    tls = entry.tls
+    if tls is None:
+        return new_http_client(timeout)
+    cert_origins = origins if origins is not None else set()
+    cert_origins.add(origin_of(candidate_urls(entry.url)[0]))
+    return new_http_client(
+        timeout,
+        tls_context=client_tls_context(tls.cert, tls.key, tls.ca),
+        cert_origins=cert_origins,
+        other_context=client_tls_context(None, None, tls.ca) if tls.ca else None,
+    )
 
 
 def known_secrets(entry: AgentEntry | None) -> list[str]:
@@ -242,8 +250,9 @@ async def open_link(
     if tap:
         tap.redactor.add(*entry.interpolated)
     headers = dict(entry.headers or {}) if headers is None else headers
-    # An agent with a client certificate gets a client of its own: the certificate goes to it alone.
-    owned = None if http is not None and entry.tls is None else new_http_client(tls_context=entry_tls_context(entry))
+    # An agent with a client certificate gets a client of its own: the certificate goes to its origin alone.
+    cert_origins: set[str] = set()
+    owned = None if http is not None and entry.tls is None else agent_http_client(entry, origins=cert_origins)
     http = owned or http
     try:
         if entry.protocol == "tasks":
@@ -274,6 +283,9 @@ async def open_link(
                 correlation_id=correlation_id,
                 trust_interface_origin=trust_interface_origin or entry.trust_interface_origin,
             )
+            endpoint = getattr(transport, "endpoint", None)
+            if endpoint is not None and (trust_interface_origin or entry.trust_interface_origin):
+                cert_origins.add(origin_of(endpoint.url))  # the person's say-so covers the certificate too
     except BaseException:
         if owned is not None:
             await owned.aclose()

@@ -22,6 +22,7 @@ import httpx
 if TYPE_CHECKING:
     import ssl
 
+from .auth import origin_of
 from .errors import (
     AuthFailedError,
     InvalidResponseError,
@@ -65,13 +66,29 @@ class LazyTLSTransport(httpx.AsyncBaseTransport):
     never makes a TLS connection and needs no certificates; https goes to a transport that verifies them.
     """
 
-    def __init__(self, tls_context: ssl.SSLContext | None = None) -> None:
+    def __init__(
+        self,
+        tls_context: ssl.SSLContext | None = None,
+        *,
+        cert_origins: set[str] | None = None,
+        other_context: ssl.SSLContext | None = None,
+    ) -> None:
         self._plain = httpx.AsyncHTTPTransport(verify=False)  # http:// only: see above
         self.tls: httpx.AsyncHTTPTransport | None = None
         self.tls_context = tls_context  # mutual TLS (client_tls.py): a client certificate, a private CA
+        # With a client certificate: the origins it is presented to (the caller may add one); any other https
+        # origin gets `other_context` (the private CA alone) or the system's, so the certificate stays with its agent
+        self.cert_origins = cert_origins
+        self.other_context = other_context
+        self._other: httpx.AsyncHTTPTransport | None = None
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if request.url.scheme != "http":
+            if self.cert_origins is not None and origin_of(str(request.url)) not in self.cert_origins:
+                if self._other is None:
+                    verify = {"verify": self.other_context} if self.other_context else {}
+                    self._other = httpx.AsyncHTTPTransport(**verify)
+                return await self._other.handle_async_request(request)
             if self.tls is None:
                 self.tls = httpx.AsyncHTTPTransport(**({"verify": self.tls_context} if self.tls_context else {}))
             return await self.tls.handle_async_request(request)
@@ -79,19 +96,25 @@ class LazyTLSTransport(httpx.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self._plain.aclose()
-        if self.tls is not None:
-            await self.tls.aclose()
+        for transport in (self.tls, self._other):
+            if transport is not None:
+                await transport.aclose()
 
 
 def new_http_client(
-    timeout: httpx.Timeout | float | None = None, tls_context: ssl.SSLContext | None = None
+    timeout: httpx.Timeout | float | None = None,
+    tls_context: ssl.SSLContext | None = None,
+    *,
+    cert_origins: set[str] | None = None,
+    other_context: ssl.SSLContext | None = None,
 ) -> httpx.AsyncClient:
-    """One pooled client per process or screen (with `tls_context`, per agent); callers close it."""
+    """One pooled client per process or screen (with `tls_context`, per agent: see LazyTLSTransport); callers
+    close it."""
     return httpx.AsyncClient(
         timeout=timeout or DEFAULT_TIMEOUT,
         headers={"User-Agent": USER_AGENT},
         follow_redirects=False,
-        transport=LazyTLSTransport(tls_context),
+        transport=LazyTLSTransport(tls_context, cert_origins=cert_origins, other_context=other_context),
     )
 
 

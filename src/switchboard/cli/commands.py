@@ -213,7 +213,7 @@ async def card_get(args: Any) -> int:
         keys_for(target.entry, args.card_key)  # a bad key file is a usage error before any request
     out = Out()
     tap = make_tap(args, target.entry)
-    async with http_client_for(args, target.entry, args.timeout) as http:
+    async with http_client_for(args, target, args.timeout) as http:
         if args.extended:
             async with await open_agent(args, target) as link:
                 card, card_url = await link.extended_card(), link.card_url

@@ -174,14 +174,11 @@ def entry_for(args: Any, target: Target) -> AgentEntry:
     return replace(entry, tls=tls) if tls != entry.tls else entry
 
 
-def http_client_for(args: Any, entry: AgentEntry | None, timeout: Any = None):
-    """An HTTP client for one agent: with its client certificate and CA when it has them."""
-    from ..a2a.client_tls import client_tls_context
-    from ..a2a.http import new_http_client
+def http_client_for(args: Any, target: Target, timeout: Any = None):
+    """An HTTP client for one agent: with its client certificate (for its origin only) and CA when it has them."""
+    from ..link import agent_http_client
 
-    tls = tls_for(args, entry)
-    context = client_tls_context(tls.cert, tls.key, tls.ca) if tls else None
-    return new_http_client(timeout, tls_context=context)
+    return agent_http_client(entry_for(args, target), timeout)
 
 
 def extra_headers(args: Any, entry: AgentEntry | None) -> dict[str, str]:

@@ -14,7 +14,7 @@
              `basic-secret-1234`
   /basic-elsewhere/  the same card, but its interface is /basic/ on another origin (localhost for 127.0.0.1)
 --mode mtls serves one agent on https that requires a client certificate signed by --ca; its card declares
-MutualTLS.
+MutualTLS. /elsewhere/ serves a card that places the same agent on another origin (localhost).
 """
 
 from __future__ import annotations
@@ -124,7 +124,13 @@ def mtls_app(base: str) -> Starlette:
         pb.SecurityScheme(mtls_security_scheme=pb.MutualTlsSecurityScheme(description="a client certificate"))
     )
     card.security_requirements.append(pb.SecurityRequirement(schemes={"mtls": pb.StringList()}))
-    return agent(base, "mtls", card)
+    # /elsewhere/: a card whose interface is this agent on another origin (localhost for 127.0.0.1)
+    moved = pb.AgentCard()
+    moved.CopyFrom(card)
+    moved.name = "trust mtls elsewhere"
+    moved.supported_interfaces[0].url = base.replace("127.0.0.1", "localhost")
+    routes = [Mount("/elsewhere", app=agent(base, "elsewhere", moved)), Mount("/", app=agent(base, "mtls", card))]
+    return Starlette(routes=routes)
 
 
 def main() -> None:

@@ -136,3 +136,22 @@ def test_a_key_without_a_certificate_is_a_usage_error():
         assert "without its certificate" in exc.message
     else:
         raise AssertionError
+
+
+def test_the_certificate_stays_with_the_cards_origin_unless_allowed(cli, mtls_server, pki):
+    """The card at 127.0.0.1 places its interface on localhost: without --trust-interface-origin the client
+    certificate is not presented there (and the server, which requires one, closes the connection)."""
+    bundle, _, _ = pki
+    flags = [
+        "--client-cert",
+        str(bundle.client_cert),
+        "--client-key",
+        str(bundle.client_key),
+        "--ca-cert",
+        str(bundle.ca),
+    ]
+    kept = cli("send", mtls_server.url + "elsewhere/", "quick hello", *flags)
+    assert kept.returncode == 3, kept.stderr
+    assert "localhost" in kept.stderr
+    allowed = cli("send", mtls_server.url + "elsewhere/", "quick hello", *flags, "--trust-interface-origin")
+    assert allowed.returncode == 0, allowed.stderr
