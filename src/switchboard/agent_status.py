@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
+from .a2a.card_signature import CardTrust
 from .a2a.cards import BINDING_FLAGS, BINDING_NAMES, choose_endpoint, fetch_card, lint_card
 from .a2a.errors import SwitchboardError, UsageError
 from .a2a.model import AgentCard, Skill
@@ -27,6 +28,7 @@ class AgentStatus:
     lint: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     checking: bool = False
+    trust: CardTrust | None = None  # what the card's signatures prove (None: no card, or not checked)
 
     @property
     def reachable(self) -> bool | None:
@@ -83,9 +85,16 @@ class AgentStatus:
 
 
 async def check_agent(entry: AgentEntry, http: httpx.AsyncClient, tap: Tap | None = None) -> AgentStatus:
-    """Fetch the agent's card (A2A) or see that its REST task API answers; never raises."""
+    """Fetch the agent's card (A2A) and check its signatures, or see that its REST task API answers; never raises.
+
+    An agent with `tls:` is checked on a client of its own, so its client certificate goes to it alone."""
     status = AgentStatus(entry)
+    own: httpx.AsyncClient | None = None
     try:
+        if entry.tls is not None:
+            from .link import agent_http_client
+
+            own = http = agent_http_client(entry)
         if entry.protocol == "tasks":
             # The REST task API has no card; any HTTP answer from its base URL means it is up.
             await http.get(entry.url.rstrip("/") + "/tasks/_probe", headers=entry.headers or None)
@@ -94,11 +103,26 @@ async def check_agent(entry: AgentEntry, http: httpx.AsyncClient, tap: Tap | Non
             status.card, status.card_url = resolved.card, resolved.card_url
             status.notes = list(resolved.notes)
             status.lint = lint_card(resolved.card, resolved.card_url)
+            status.trust = await _trust(status, http, tap)
     except SwitchboardError as exc:
         status.error = exc
     except httpx.HTTPError as exc:
         from .a2a.http import network_error
 
         status.error = network_error(entry.url, exc)
+    finally:
+        if own is not None:
+            await own.aclose()
     status.checked_at = time.time()
     return status
+
+
+async def _trust(status: AgentStatus, http: httpx.AsyncClient, tap: Tap | None) -> CardTrust:
+    """The card's signature outcome; a key file that cannot be read makes it unverifiable, saying why."""
+    from .card_trust import check_card
+
+    assert status.card is not None
+    try:
+        return await check_card(status.card, status.card_url or "", status.entry, http=http, tap=tap)
+    except SwitchboardError as exc:
+        return CardTrust("unverifiable", exc.message)

@@ -9,6 +9,9 @@ agents:
     protocol: a2a                  # a2a (default) | tasks (the simple REST task API)
     binding: rest                  # force a binding of A2A: jsonrpc | rest (default: the card's first one spoken)
     trustInterfaceOrigin: false    # true: send credentials even when the card points at another origin
+    auth: {scheme: basic, user: ada, env: VAR}       # HTTP Basic: the password is in $VAR
+    tls: {cert: client.pem, key: client.key, ca: ca.pem}   # mutual TLS; paths relative to this file
+    cardKeys: [planner.jwks.json]  # keys that sign this agent's card (pinned: only they count)
 ```
 
 Secrets are never written here: only the names of the environment variables that hold them.
@@ -32,6 +35,15 @@ _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 BINDINGS = ("jsonrpc", "rest")  # `binding:`, as --binding names them
 
 
+@dataclass(frozen=True)
+class ClientTls:
+    """Paths (absolute) of a client certificate and its key, and of a CA bundle for the agent's server."""
+
+    cert: str | None = None
+    key: str | None = None
+    ca: str | None = None
+
+
 @dataclass
 class AgentEntry:
     name: str
@@ -44,6 +56,10 @@ class AgentEntry:
     skills: list[dict[str, Any]] | None = None
     # the person's say-so to send credentials to an interface the card places on another origin
     trust_interface_origin: bool = False
+    basic_user: str | None = None  # HTTP Basic; the password is in the variable basic_env
+    basic_env: str | None = None
+    tls: ClientTls | None = None  # mutual TLS: the client certificate to present
+    card_keys: list[str] = field(default_factory=list)  # key files that pin this agent's card signatures
     # values that came from ${VAR}: secrets to redact wherever they might show
     interpolated: list[str] = field(default_factory=list, repr=False)
     # the entry as written in the file, uninterpolated, so saving the file never writes a secret
@@ -86,6 +102,8 @@ ENTRY_KEYS = (
     "auth",
     "headers",
     "trustInterfaceOrigin",
+    "tls",
+    "cardKeys",
     "skills",
     "description",
     "runtime",  # the workflow engine's word for protocol
@@ -165,6 +183,11 @@ def _entry(
         scheme = str(auth.get("scheme", "bearer")).lower()
         if scheme in ("apikey", "api_key", "api-key"):
             entry.api_key_env = auth["env"]
+        elif scheme == "basic":
+            if isinstance(auth.get("user"), str) and auth["user"]:
+                entry.basic_user, entry.basic_env = auth["user"], auth["env"]
+            else:
+                warnings.append(f"{where} ({name}): auth with scheme basic needs a user; ignored")
         else:
             entry.bearer_env = auth["env"]
     elif auth is not None:
@@ -186,10 +209,42 @@ def _entry(
         entry.trust_interface_origin = trust
     else:
         warnings.append(f"{where} ({name}): trustInterfaceOrigin must be true or false; false assumed")
+    _trust_keys(raw, entry, Path(source).parent if source.endswith((".yaml", ".yml")) else None, problems, at("tls"))
     if isinstance(raw.get("skills"), list):
         entry.skills = [s for s in raw["skills"] if isinstance(s, dict)]
     entry.interpolated = [u for u in used if u]
     return entry
+
+
+def _trust_keys(raw: dict[str, Any], entry: AgentEntry, base: Path | None, problems: list[Problem], where: str) -> None:
+    """`tls:` and `cardKeys:`: file paths, relative to the file they are written in."""
+
+    def path(value: Any) -> str | None:
+        if not isinstance(value, str) or not value:
+            return None
+        found = Path(value).expanduser()
+        return str(base / found if base is not None and not found.is_absolute() else found)
+
+    tls = raw.get("tls")
+    if tls is not None:
+        if not isinstance(tls, dict) or set(tls) - {"cert", "key", "ca"} or not (tls.get("cert") or tls.get("ca")):
+            problems.append(
+                Problem(
+                    f"{where} ({entry.name}): tls takes cert and key (the client certificate), and ca",
+                    "Write tls: {cert: client.pem, key: client.key} (ca: ca.pem for a private CA).",
+                )
+            )
+        else:
+            entry.tls = ClientTls(path(tls.get("cert")), path(tls.get("key")), path(tls.get("ca")))
+    keys = raw.get("cardKeys")
+    keys = [keys] if isinstance(keys, str) else keys
+    if keys is not None:
+        if not isinstance(keys, list) or not all(isinstance(k, str) and k for k in keys):
+            problems.append(
+                Problem(f"{where} ({entry.name}): cardKeys is a file or a list of files", "Write cardKeys: [k.json].")
+            )
+        else:
+            entry.card_keys = [p for k in keys if (p := path(k))]
 
 
 def _raise(problems: list[Problem], source: str) -> None:

@@ -23,6 +23,8 @@ class Settings(BaseModel):
     # checks it at start.
     temporal: str | None = None
     temporal_namespace: str = "default"
+    # files of public keys trusted to sign any agent's card (JWKS, JWK or PEM); see card_trust.py
+    card_keys: list[str] = Field(default_factory=list)
 
 
 def settings_path() -> Path:

@@ -11,13 +11,20 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import httpx
 
-from .a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, Credentials, credentials_from_env
+from .a2a.auth import (
+    DEFAULT_API_KEY_ENV,
+    DEFAULT_BASIC_PASSWORD_ENV,
+    DEFAULT_BEARER_ENV,
+    Credentials,
+    credentials_from_env,
+    origin_of,
+)
 from .a2a.cancel import CancelOutcome, cancel_and_confirm
-from .a2a.cards import BINDING_FLAGS, ResolvedCard, fetch_card
+from .a2a.cards import BINDING_FLAGS, ResolvedCard, candidate_urls, fetch_card
 from .a2a.client import transport_for
 from .a2a.follow import FollowPolicy, TurnEvent, find_task_for_message, follow_turn, poll_task
 from .a2a.http import new_http_client
@@ -32,8 +39,33 @@ from .agents import AgentEntry
 
 def entry_credentials(entry: AgentEntry | None) -> Credentials:
     """Credentials named by the agents file, else the A2ACLI_* variables; an unset named variable raises."""
-    return credentials_from_env(
-        bearer_env=entry.bearer_env if entry else None, api_key_env=entry.api_key_env if entry else None
+    found = credentials_from_env(
+        bearer_env=entry.bearer_env if entry else None,
+        api_key_env=entry.api_key_env if entry else None,
+        basic_user=entry.basic_user if entry else None,
+        basic_password_env=entry.basic_env if entry else None,
+    )
+    return replace(found, client_cert=bool(entry and entry.tls and entry.tls.cert))
+
+
+def agent_http_client(
+    entry: AgentEntry, timeout: httpx.Timeout | float | None = None, origins: set[str] | None = None
+) -> httpx.AsyncClient:
+    """A client of the agent's own for its `tls:` (a client certificate, a private CA), presenting the certificate
+    to the agent's origin only (and to `origins`, a set the caller may add to later). A bad path or key is a
+    UsageError."""
+    from .a2a.client_tls import client_tls_context
+
+    tls = entry.tls
+    if tls is None:
+        return new_http_client(timeout)
+    cert_origins = origins if origins is not None else set()
+    cert_origins.add(origin_of(candidate_urls(entry.url)[0]))
+    return new_http_client(
+        timeout,
+        tls_context=client_tls_context(tls.cert, tls.key, tls.ca),
+        cert_origins=cert_origins,
+        other_context=client_tls_context(None, None, tls.ca) if tls.ca else None,
     )
 
 
@@ -42,8 +74,8 @@ def known_secrets(entry: AgentEntry | None) -> list[str]:
 
     They go to the redactor before the first request, since even a card may quote them back. Never raises.
     """
-    names = [entry.api_key_env, entry.bearer_env] if entry else []
-    names += [DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV]
+    names = [entry.api_key_env, entry.bearer_env, entry.basic_env] if entry else []
+    names += [DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, DEFAULT_BASIC_PASSWORD_ENV]
     return [os.environ[n] for n in names if n and os.environ.get(n)] + (list(entry.interpolated) if entry else [])
 
 
@@ -218,8 +250,10 @@ async def open_link(
     if tap:
         tap.redactor.add(*entry.interpolated)
     headers = dict(entry.headers or {}) if headers is None else headers
-    owned = None if http is not None else new_http_client()
-    http = http or owned
+    # An agent with a client certificate gets a client of its own: the certificate goes to its origin alone.
+    cert_origins: set[str] = set()
+    owned = None if http is not None and entry.tls is None else agent_http_client(entry, origins=cert_origins)
+    http = owned or http
     try:
         if entry.protocol == "tasks":
             transport: Transport = TasksApiTransport(
@@ -249,6 +283,9 @@ async def open_link(
                 correlation_id=correlation_id,
                 trust_interface_origin=trust_interface_origin or entry.trust_interface_origin,
             )
+            endpoint = getattr(transport, "endpoint", None)
+            if endpoint is not None and (trust_interface_origin or entry.trust_interface_origin):
+                cert_origins.add(origin_of(endpoint.url))  # the person's say-so covers the certificate too
     except BaseException:
         if owned is not None:
             await owned.aclose()

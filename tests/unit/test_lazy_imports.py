@@ -41,6 +41,7 @@ def test_help_imports_neither_textual_nor_the_network_stack(tmp_path):
     code, modules = imported_by(tmp_path, "--help")
     assert code == 0
     assert not modules & {"textual", "rich", "httpx", "pydantic", "a2a", "yaml", "uvicorn", "asyncio", "temporalio"}
+    assert not modules & {"jwt", "rfc8785", "cryptography", "ssl"}
 
 
 def test_runs_list_reads_the_index_without_the_event_loop_the_model_or_the_network(tmp_path):

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, quote_plus, urlsplit
 
-from .errors import CredentialsMissingError
+from .errors import CredentialsMissingError, UsageError
 from .model import AgentCard, SecurityScheme
 from .user_input import check_secret
 from .user_input import is_loopback as is_loopback  # its home is user_input; callers import it here too
@@ -19,6 +19,7 @@ from .user_input import is_loopback as is_loopback  # its home is user_input; ca
 DEFAULT_BEARER_ENV = "A2ACLI_BEARER"
 DEFAULT_API_KEY_ENV = "A2ACLI_API_KEY"
 DEFAULT_API_KEY_HEADER = "X-API-Key"
+DEFAULT_BASIC_PASSWORD_ENV = "A2ACLI_BASIC_PASSWORD"
 
 REDACTED = "[redacted]"
 _SENSITIVE_HEADERS = {"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"}
@@ -30,17 +31,37 @@ class Credentials:
 
     bearer: str | None = None
     api_key: str | None = None
+    basic_user: str | None = None  # HTTP Basic: user and password go together or not at all
+    basic_password: str | None = None
+    client_cert: bool = False  # a client certificate goes with every TLS connection (mutual TLS)
+
+    @property
+    def basic(self) -> str | None:
+        """The Authorization value for HTTP Basic, when both halves are there."""
+        if self.basic_user is None or not self.basic_password:
+            return None
+        pair = f"{self.basic_user}:{self.basic_password}".encode()
+        return "Basic " + base64.b64encode(pair).decode("ascii")
 
     @property
     def secrets(self) -> list[str]:
-        return [s for s in (self.bearer, self.api_key) if s]
+        pair = f"{self.basic_user}:{self.basic_password}" if self.basic else None
+        return [s for s in (self.bearer, self.api_key, self.basic_password, pair) if s]
 
     def __repr__(self) -> str:  # never print a secret by accident
-        return f"Credentials(bearer={'set' if self.bearer else None}, api_key={'set' if self.api_key else None})"
+        return (
+            f"Credentials(bearer={'set' if self.bearer else None}, api_key={'set' if self.api_key else None}, "
+            f"basic={'set' if self.basic else None})"
+        )
 
 
 def credentials_from_env(
-    bearer_env: str | None = None, api_key_env: str | None = None, env: Mapping[str, str] | None = None
+    bearer_env: str | None = None,
+    api_key_env: str | None = None,
+    env: Mapping[str, str] | None = None,
+    *,
+    basic_user: str | None = None,
+    basic_password_env: str | None = None,
 ) -> Credentials:
     """Read credentials from the named variables (or the A2ACLI_* defaults).
 
@@ -60,9 +81,19 @@ def credentials_from_env(
         value = env.get(default)
         return check_secret(value, f"the environment variable {default} ({what})") if value else None
 
+    password = None
+    if basic_user is not None and ":" in basic_user:
+        raise UsageError(
+            "the HTTP Basic user has a colon in it, which Basic cannot carry (RFC 7617)",
+            hint="Check the user given with --basic-user or auth: {user: ...} in the agents file.",
+        )
+    if basic_user is not None:  # a user named means Basic is meant: its password must be there
+        password = read(basic_password_env or DEFAULT_BASIC_PASSWORD_ENV, "", "HTTP Basic password")
     return Credentials(
         bearer=read(bearer_env, DEFAULT_BEARER_ENV, "bearer token"),
         api_key=read(api_key_env, DEFAULT_API_KEY_ENV, "API key"),
+        basic_user=check_secret(basic_user, "the HTTP Basic user") if basic_user is not None else None,
+        basic_password=password,
     )
 
 
@@ -97,6 +128,13 @@ def _attach(scheme: SecurityScheme, creds: Credentials, plan: AuthPlan) -> bool:
         target = {"query": plan.params, "cookie": plan.cookies}.get(scheme.location or "header", plan.headers)
         target[name] = creds.api_key
         return True
+    if scheme.type == "http" and (scheme.scheme or "").lower() == "basic":
+        if not creds.basic:
+            return False
+        plan.headers["Authorization"] = creds.basic
+        return True
+    if scheme.type == "mutualTLS":
+        return creds.client_cert  # presented in the TLS handshake, nothing to add to the request
     http_bearer = scheme.type == "http" and (scheme.scheme or "bearer").lower() == "bearer"
     # An OAuth2 / OIDC access token obtained elsewhere is presented as a bearer token.
     if http_bearer or scheme.type in ("oauth2", "openIdConnect"):
@@ -114,6 +152,16 @@ def describe_scheme(name: str, scheme: SecurityScheme) -> str:
         return (
             f"{name}: API key in {where} {scheme.param_name or DEFAULT_API_KEY_HEADER} "
             f"(--api-key-env VAR or {DEFAULT_API_KEY_ENV})"
+        )
+    if scheme.type == "http" and (scheme.scheme or "").lower() == "basic":
+        return (
+            f"{name}: HTTP Basic user and password (--basic-user USER with the password in --basic-password-env VAR "
+            f"or {DEFAULT_BASIC_PASSWORD_ENV}; or auth: {{scheme: basic, user: USER, env: VAR}} in the agents file)"
+        )
+    if scheme.type == "mutualTLS":
+        return (
+            f"{name}: mutual TLS, a client certificate (--client-cert FILE --client-key FILE, or "
+            "tls: {cert: FILE, key: FILE} in the agents file)"
         )
     if scheme.type == "http":
         return f"{name}: HTTP {scheme.scheme or 'bearer'} token (--bearer-env VAR or {DEFAULT_BEARER_ENV})"
@@ -137,6 +185,8 @@ def plan_auth(card: AgentCard | None, creds: Credentials) -> AuthPlan:
     if not requirements:
         if creds.bearer:
             plan.headers["Authorization"] = f"Bearer {creds.bearer}"
+        elif creds.basic:
+            plan.headers["Authorization"] = creds.basic
         if creds.api_key:
             plan.headers[DEFAULT_API_KEY_HEADER] = creds.api_key
         return plan
@@ -151,8 +201,9 @@ def plan_auth(card: AgentCard | None, creds: Credentials) -> AuthPlan:
     lines = [describe_scheme(n, schemes[n]) if n in schemes else f"{n}: (undeclared scheme)" for n in wanted]
     raise CredentialsMissingError(
         f"{card.name} requires credentials: " + "; ".join(lines),
-        hint="Put the secret in an environment variable and name it with --api-key-env or --bearer-env "
-        "(or the agent's apiKeyEnv in the agents file).",
+        hint="Put the secret in an environment variable and name it with --api-key-env, --bearer-env or "
+        "--basic-password-env (or the agent's apiKeyEnv or auth in the agents file); a client certificate with "
+        "--client-cert and --client-key (or tls: in the agents file).",
     )
 
 

@@ -135,6 +135,16 @@ class ProtocolUnsupportedError(SwitchboardError):
     workflow_code = "DELEGATE_PROTOCOL_UNSUPPORTED"
 
 
+class CardUnverifiedError(SwitchboardError):
+    """A verified card signature was required (--require-signature) and the card has none that verifies.
+
+    An authentication failure (exit 4) of the agent to us; no A2A CLI code names it, so the code is our own."""
+
+    code = "SWITCHBOARD_ERR_CARD_UNVERIFIED"
+    workflow_code = "A2A_AUTH_REQUIRED"
+    exit_code = 4
+
+
 class VersionNotOfferedError(UsageError):
     """The protocol version asked for by name (--a2a-version) is not one the agent offers: what was typed."""
 

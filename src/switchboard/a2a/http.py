@@ -15,10 +15,14 @@ import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
+if TYPE_CHECKING:
+    import ssl
+
+from .auth import origin_of
 from .errors import (
     AuthFailedError,
     InvalidResponseError,
@@ -62,30 +66,55 @@ class LazyTLSTransport(httpx.AsyncBaseTransport):
     never makes a TLS connection and needs no certificates; https goes to a transport that verifies them.
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        tls_context: ssl.SSLContext | None = None,
+        *,
+        cert_origins: set[str] | None = None,
+        other_context: ssl.SSLContext | None = None,
+    ) -> None:
         self._plain = httpx.AsyncHTTPTransport(verify=False)  # http:// only: see above
         self.tls: httpx.AsyncHTTPTransport | None = None
+        self.tls_context = tls_context  # mutual TLS (client_tls.py): a client certificate, a private CA
+        # With a client certificate: the origins it is presented to (the caller may add one); any other https
+        # origin gets `other_context` (the private CA alone) or the system's, so the certificate stays with its agent
+        self.cert_origins = cert_origins
+        self.other_context = other_context
+        self._other: httpx.AsyncHTTPTransport | None = None
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if request.url.scheme != "http":
+            if self.cert_origins is not None and origin_of(str(request.url)) not in self.cert_origins:
+                if self._other is None:
+                    verify = {"verify": self.other_context} if self.other_context else {}
+                    self._other = httpx.AsyncHTTPTransport(**verify)
+                return await self._other.handle_async_request(request)
             if self.tls is None:
-                self.tls = httpx.AsyncHTTPTransport()
+                self.tls = httpx.AsyncHTTPTransport(**({"verify": self.tls_context} if self.tls_context else {}))
             return await self.tls.handle_async_request(request)
         return await self._plain.handle_async_request(request)
 
     async def aclose(self) -> None:
         await self._plain.aclose()
-        if self.tls is not None:
-            await self.tls.aclose()
+        for transport in (self.tls, self._other):
+            if transport is not None:
+                await transport.aclose()
 
 
-def new_http_client(timeout: httpx.Timeout | float | None = None) -> httpx.AsyncClient:
-    """One pooled client per process or screen; callers close it."""
+def new_http_client(
+    timeout: httpx.Timeout | float | None = None,
+    tls_context: ssl.SSLContext | None = None,
+    *,
+    cert_origins: set[str] | None = None,
+    other_context: ssl.SSLContext | None = None,
+) -> httpx.AsyncClient:
+    """One pooled client per process or screen (with `tls_context`, per agent: see LazyTLSTransport); callers
+    close it."""
     return httpx.AsyncClient(
         timeout=timeout or DEFAULT_TIMEOUT,
         headers={"User-Agent": USER_AGENT},
         follow_redirects=False,
-        transport=LazyTLSTransport(),
+        transport=LazyTLSTransport(tls_context, cert_origins=cert_origins, other_context=other_context),
     )
 
 
@@ -94,8 +123,23 @@ def header_pairs(headers: httpx.Headers) -> list[tuple[str, str]]:
     return [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers.raw]
 
 
+MTLS_HINT = (
+    "An agent that requires a client certificate (mutual TLS) closes the connection like this: give one with "
+    "--client-cert FILE --client-key FILE (or tls: in the agents file), signed by a CA the agent trusts."
+)
+
+
 def network_error(url: str, exc: Exception) -> SwitchboardError:
     """Turn an httpx failure into an error that names the URL and the reason."""
+    tls = url.startswith("https://")
+    alert = _ssl_reason(exc, lambda r: "ALERT" in r and ("CERTIFICATE" in r or "UNKNOWN_CA" in r)) if tls else None
+    if alert:
+        return AuthFailedError(
+            f"{url} refused the TLS client certificate ({alert})",
+            hint="The agent requires a client certificate (mutual TLS) signed by a CA it trusts: give it with "
+            "--client-cert FILE --client-key FILE, or tls: {cert: FILE, key: FILE} in the agents file.",
+            url=url,
+        )
     if isinstance(exc, httpx.ConnectTimeout):
         return UnavailableError(
             f"cannot connect to {url}: no answer in time",
@@ -110,11 +154,15 @@ def network_error(url: str, exc: Exception) -> SwitchboardError:
         )
     if isinstance(exc, httpx.ConnectError):
         reason = str(exc) or "connection refused"
-        return UnavailableError(
-            f"cannot connect to {url}: {reason}",
-            hint="Check that the agent is running and the URL (host, port, http/https) is right.",
-            url=url,
-        )
+        hint = "Check that the agent is running and the URL (host, port, http/https) is right."
+        if "CERTIFICATE_VERIFY_FAILED" in reason:
+            hint = (
+                "The agent's TLS certificate is not one this machine trusts: if it comes from a private CA, name "
+                "the CA's certificate with --ca-cert FILE (or tls: {ca: FILE} in the agents file)."
+            )
+        elif tls and not str(exc) and _ssl_reason(exc, lambda r: "EOF" in r):
+            reason, hint = "the server closed the connection during the TLS handshake", MTLS_HINT
+        return UnavailableError(f"cannot connect to {url}: {reason}", hint=hint, url=url)
     if isinstance(exc, httpx.LocalProtocolError):  # never quoted: h11 quotes the header, which may be a credential
         return UsageError(
             f"cannot send a request to {url}: a header is malformed (a line break or control character in it)",
@@ -122,9 +170,27 @@ def network_error(url: str, exc: Exception) -> SwitchboardError:
             url=url,
         )
     reason = str(exc) or type(exc).__name__
-    return UnreachableError(
-        f"the connection to {url} failed: {reason}", hint="Retry; if it persists, check the agent's logs.", url=url
-    )
+    hint = "Retry; if it persists, check the agent's logs."
+    if tls and isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
+        # TLS 1.3 servers refuse a missing or unknown client certificate after the handshake, and often only close
+        # the connection: that cannot be told apart from a crash, so the hint says both
+        hint += " " + MTLS_HINT
+    return UnreachableError(f"the connection to {url} failed: {reason}", hint=hint, url=url)
+
+
+def _ssl_reason(exc: BaseException, wanted: Callable[[str], bool]) -> str | None:
+    """The reason of an ssl.SSLError in the exception's chain that `wanted` picks (e.g. the server's alert
+    TLSV13_ALERT_CERTIFICATE_REQUIRED, or UNEXPECTED_EOF_WHILE_READING), or None."""
+    import ssl
+
+    seen: BaseException | None = exc
+    for _ in range(8):
+        if seen is None:
+            return None
+        if isinstance(seen, ssl.SSLError) and wanted(str(seen.reason or "")):
+            return str(seen.reason)
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def url_error(url: str, exc: BaseException) -> SwitchboardError:

@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..a2a.cancel import CONFIRM_WITHIN
-from ..a2a.errors import SwitchboardError, TimedOutError, UsageError
+from ..a2a.errors import CardUnverifiedError, SwitchboardError, TimedOutError, UsageError
 from ..a2a.follow import FollowPolicy, Notice
 from ..a2a.model import DataPart, FilePart, Message, Part, StatusUpdate, Task, TaskState, TaskStatus, TextPart
 from ..a2a.turn import TaskView, same_status
@@ -205,29 +205,45 @@ def print_summary(out: Out, args: Any, agent: str, view: TaskView) -> None:
 
 async def card_get(args: Any) -> int:
     from ..a2a.cards import BINDING_FLAGS, fetch_card, lint_card
-    from ..a2a.http import new_http_client
-    from .context import extra_headers, make_tap
+    from ..card_trust import check_card, keys_for
+    from .context import extra_headers, http_client_for, make_tap
 
     target = split_target(args, [args.agent] if args.agent else [], 0)
+    if args.card_key:
+        keys_for(target.entry, args.card_key)  # a bad key file is a usage error before any request
     out = Out()
-    if args.extended:
-        async with await open_agent(args, target) as link:
-            card, card_url = await link.extended_card(), link.card_url
-    else:
-        async with new_http_client(args.timeout) as http:
-            tap = make_tap(args, target.entry)
+    tap = make_tap(args, target.entry)
+    async with http_client_for(args, target, args.timeout) as http:
+        if args.extended:
+            async with await open_agent(args, target) as link:
+                card, card_url = await link.extended_card(), link.card_url
+        else:
             resolved = await fetch_card(target.ref, http, tap=tap, headers=extra_headers(args, target.entry))
-        card, card_url = resolved.card, resolved.card_url
-        for note in resolved.notes:
-            warn(note)
+            card, card_url = resolved.card, resolved.card_url
+            for note in resolved.notes:
+                warn(note)
+        trust = await check_card(card, card_url or "", target.entry, http=http, tap=tap, flag_keys=args.card_key)
+    # an unverified card is not shown as if it could be relied on: the error alone
+    if args.require_signature and not trust.verified:
+        hint = (
+            "The agent does not sign its card; drop --require-signature to use it unverified."
+            if trust.status == "unsigned"
+            else "If you trust the signer, name its key with --card-key FILE (or cardKeys: in the agents file, "
+            "card_keys in the settings); a card that does not match its key's signature was changed after signing."
+        )
+        raise CardUnverifiedError(f"the card of {card.name} is {trust}", hint=hint, url=card_url)
     if args.output == "json":
         out.json_doc(card.raw)
+        # stdout is the card as served; the outcome is switchboard's, not the agent's, so it goes beside it
+        print(f"signature: {trust}", file=sys.stderr, flush=True)
         if args.validate:
             for warning in lint_card(card, card_url):
                 warn(warning)
     else:
         binding = BINDING_FLAGS.get(args.binding or (target.entry.binding if target.entry else None) or "")
-        render_card(out, card, card_url, validate=args.validate, version=args.a2a_version, binding=binding)
+        render_card(
+            out, card, card_url, validate=args.validate, version=args.a2a_version, binding=binding, trust=str(trust)
+        )
     return 0
 
 

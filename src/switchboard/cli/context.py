@@ -6,7 +6,7 @@ import os
 import shlex
 import shutil
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,7 @@ from ..a2a.auth import Credentials, credentials_from_env
 from ..a2a.errors import UsageError
 from ..a2a.tap import Tap, format_record
 from ..a2a.user_input import check_header, check_secret
-from ..agents import AgentEntry, AgentsFile, load_agents
+from ..agents import AgentEntry, AgentsFile, ClientTls, load_agents
 from ..paths import agents_file
 from ..safe_text import strip_controls
 
@@ -68,7 +68,17 @@ def _command(args: Any, target: Target, command: list[str], after_agent: list[st
     if getattr(args, "agents", None):
         bits += ["--agents", shlex.quote(args.agents)]
     bits += [*command, shlex.quote(target.entry.name if target.entry else target.ref), *after_agent]
-    for flag in ("api_key_env", "bearer_env", "a2a_version", "binding"):
+    for flag in (
+        "api_key_env",
+        "bearer_env",
+        "basic_user",
+        "basic_password_env",
+        "client_cert",
+        "client_key",
+        "ca_cert",
+        "a2a_version",
+        "binding",
+    ):
         value = getattr(args, flag, None)
         if value:
             bits += [f"--{flag.replace('_', '-')}", shlex.quote(value)]
@@ -134,13 +144,41 @@ def registry_of(args: Any) -> AgentsFile:
 
 def credentials_for(args: Any, entry: AgentEntry | None) -> Credentials:
     """Literal flags, then named variables, then the agents file's variables, then A2ACLI_* defaults."""
+    basic_user = getattr(args, "basic_user", None) or (entry.basic_user if entry else None)
     from_env = credentials_from_env(
         bearer_env=args.bearer_env or (entry.bearer_env if entry else None),
         api_key_env=args.api_key_env or (entry.api_key_env if entry else None),
+        basic_user=basic_user,
+        basic_password_env=getattr(args, "basic_password_env", None) or (entry.basic_env if entry else None),
     )
     bearer = check_secret(args.bearer, "--bearer") if args.bearer else from_env.bearer
     api_key = check_secret(args.api_key, "--api-key") if args.api_key else from_env.api_key
-    return Credentials(bearer=bearer, api_key=api_key)
+    tls = tls_for(args, entry)
+    return replace(from_env, bearer=bearer, api_key=api_key, client_cert=bool(tls and tls.cert))
+
+
+def tls_for(args: Any, entry: AgentEntry | None) -> ClientTls | None:
+    """The agent's `tls:` with --client-cert, --client-key and --ca-cert laid over it."""
+    given = {k: getattr(args, f, None) for k, f in (("cert", "client_cert"), ("key", "client_key"), ("ca", "ca_cert"))}
+    base = entry.tls if entry is not None else None
+    if not any(given.values()):
+        return base
+    base = base or ClientTls()
+    return ClientTls(given["cert"] or base.cert, given["key"] or base.key, given["ca"] or base.ca)
+
+
+def entry_for(args: Any, target: Target) -> AgentEntry:
+    """The agents-file entry (or one for the address typed), with the command line's TLS files on it."""
+    entry = target.entry or AgentEntry(name=target.ref, url=target.ref)
+    tls = tls_for(args, target.entry)
+    return replace(entry, tls=tls) if tls != entry.tls else entry
+
+
+def http_client_for(args: Any, target: Target, timeout: Any = None):
+    """An HTTP client for one agent: with its client certificate (for its origin only) and CA when it has them."""
+    from ..link import agent_http_client
+
+    return agent_http_client(entry_for(args, target), timeout)
 
 
 def extra_headers(args: Any, entry: AgentEntry | None) -> dict[str, str]:
@@ -170,7 +208,7 @@ async def open_agent(args: Any, target: Target, *, correlation_id: str | None = 
     it calls for built, as --a2a-version and --binding allow, or its REST task API when the agents file says so."""
     from ..link import open_link
 
-    entry = target.entry or AgentEntry(name=target.ref, url=target.ref)
+    entry = entry_for(args, target)
     credentials = credentials_for(args, target.entry)
     tap = make_tap(args, target.entry)
     tap.redactor.add(*credentials.secrets)

@@ -88,6 +88,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     a.add_argument("--api-key-env", metavar="VAR", help="environment variable holding an API key")
     a.add_argument("--bearer", metavar="TOKEN", help="bearer token (prefer --bearer-env: argv is visible to others)")
     a.add_argument("--api-key", metavar="KEY", help="API key (prefer --api-key-env)")
+    a.add_argument("--basic-user", metavar="USER", help="HTTP Basic user (the password from --basic-password-env)")
+    a.add_argument("--basic-password-env", metavar="VAR", help="environment variable holding the HTTP Basic password")
+    a.add_argument("--client-cert", metavar="FILE", help="client certificate (PEM) for mutual TLS")
+    a.add_argument("--client-key", metavar="FILE", help="the client certificate's private key (PEM)")
+    a.add_argument("--ca-cert", metavar="FILE", help="CA certificates (PEM) to trust for the agent's server")
     a.add_argument(
         "--svc-param",
         metavar="K:V",
@@ -132,6 +137,16 @@ def build_parser() -> Parser:
     card_get.add_argument("agent", nargs="?", help="the agent")
     card_get.add_argument("--validate", action="store_true", help="list what is missing or odd in the card")
     card_get.add_argument("--extended", action="store_true", help="fetch the authenticated extended card")
+    card_get.add_argument(
+        "--card-key",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="public key trusted to sign this card (JWKS, JWK or PEM), repeatable; pins the agent to these keys",
+    )
+    card_get.add_argument(
+        "--require-signature", action="store_true", help="fail (exit 4) unless a signature of the card verifies"
+    )
     _common(card_get)
 
     send = commands.add_parser("send", help="send a message to start or continue a task", epilog=EPILOG)

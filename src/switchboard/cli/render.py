@@ -123,7 +123,14 @@ def stream_response(event: StreamEvent) -> dict[str, Any]:
 
 
 def render_card(
-    out: Out, card: AgentCard, card_url: str, *, validate: bool, version: str | None = None, binding: str | None = None
+    out: Out,
+    card: AgentCard,
+    card_url: str,
+    *,
+    validate: bool,
+    version: str | None = None,
+    binding: str | None = None,
+    trust: str | None = None,
 ) -> None:
     """The card as `Label: value` lines; `Endpoint` is the interface switchboard speaks to (as --a2a-version and
     --binding, or `binding:` in the agents file, force it), or why there is none."""
@@ -131,6 +138,7 @@ def render_card(
     out.field("Description", card.description)
     out.field("Version", card.version)
     out.field("Card URL", card_url)
+    out.field("Signature", trust)
     if card.provider:
         out.field("Provider", f"{card.provider.organization} {card.provider.url or ''}".strip())
     out.field("Documentation", card.documentation_url)

@@ -146,6 +146,7 @@ def card(name: str) -> AgentCard:
 
 async def scripted_check(entry: AgentEntry) -> AgentStatus:
     """The canned answer for each scene agent; `archivist` is down."""
+    from ..a2a.card_signature import CardTrust
     from ..a2a.cards import lint_card
     from ..a2a.errors import UnreachableError
 
@@ -154,6 +155,7 @@ async def scripted_check(entry: AgentEntry) -> AgentStatus:
         status.card = card(entry.name)
         status.card_url = entry.url + ".well-known/agent-card.json"
         status.lint = lint_card(status.card, status.card_url)
+        status.trust = CardTrust("unsigned")
     else:
         status.error = UnreachableError(
             f"cannot connect to {entry.url}.well-known/agent-card.json: connection refused",

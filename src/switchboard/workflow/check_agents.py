@@ -27,9 +27,14 @@ AGENT_KEYS = (
     "description",
     "trustInterfaceOrigin",
     "binding",
+    "tls",
+    "cardKeys",
 )
 # What an inline agent hands on to the agents-file reader.
-_COPIED_KEYS = ("name", "url", "apiKeyEnv", "auth", "headers", "protocol", "runtime", "trustInterfaceOrigin", "binding")
+_COPIED_KEYS = (
+    *("name", "url", "apiKeyEnv", "auth", "headers", "protocol", "runtime", "trustInterfaceOrigin", "binding"),
+    *("tls", "cardKeys"),  # file paths, read beside the workflow file
+)
 SECRET_KEYS = ("apiKey", "api_key", "token", "bearer", "password", "secret", "key", "credentials")
 SENSITIVE_HEADERS = ("authorization", "proxy-authorization", "x-api-key", "api-key", "cookie")
 
@@ -181,8 +186,7 @@ def _inline_agent(
     raw = {
         k: v
         for k, v in definition.items()
-        if k
-        in ("name", "url", "apiKeyEnv", "auth", "headers", "protocol", "runtime", "trustInterfaceOrigin", "binding")
+        if k in _COPIED_KEYS
         and not (k == "trustInterfaceOrigin" and not isinstance(v, bool))
         and not (k == "binding" and not (isinstance(v, str) and v.lower() in BINDINGS))
     }

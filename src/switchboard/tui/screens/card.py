@@ -16,9 +16,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
-from ...a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, describe_scheme
+from ...a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BASIC_PASSWORD_ENV, DEFAULT_BEARER_ENV, describe_scheme
 from ...a2a.cards import BINDING_FLAGS, BINDING_NAMES, choose_endpoint
 from ...a2a.errors import SwitchboardError
+from ...a2a.model import SecurityScheme
 from ...agent_status import AgentStatus
 from ...safe_text import strip_controls
 
@@ -75,6 +76,7 @@ class CardScreen(Screen[str | None]):
             field("Version", card.version or "—"),
             field("Provider", f"{card.provider.organization} {card.provider.url or ''}" if card.provider else "—"),
             field("Card URL", self.status.card_url or self.status.entry.url),
+            self._signature(),
             field("Protocol", self.status.protocol),
             field("Streaming", "yes" if caps.streaming else "no"),
             field("Push", "yes" if caps.push_notifications else "no"),
@@ -87,6 +89,18 @@ class CardScreen(Screen[str | None]):
         for ext in caps.extensions or []:
             lines.append(field("Extension", ext.uri + (" (required)" if ext.required else "")))
         return Content("\n").join(lines)
+
+    def _signature(self) -> Content:
+        """verified (green), unverifiable with why (red), unsigned (muted): see a2a/card_signature.py."""
+        trust = self.status.trust
+        if trust is None:
+            return field("Signature", "not checked")
+        style = {"verified": "$success", "unverifiable": "$error"}.get(trust.status, "$text-muted")
+        return Content.assemble(
+            ("Signature     ", "bold $text-muted"),
+            (trust.status, style),
+            strip_controls(f" ({trust.detail})" if trust.detail else ""),
+        )
 
     def _skill_options(self) -> list[Option]:
         options: list[Option] = []
@@ -109,25 +123,39 @@ class CardScreen(Screen[str | None]):
         return options
 
     def _security(self) -> Content:
-        card, entry = self.status.card, self.status.entry
+        card = self.status.card
         if not card.security_schemes:
             return Content("The card declares no security scheme: requests go without credentials.")
         lines = []
         for name, scheme in card.security_schemes.items():
             lines.append(Content.styled(strip_controls(describe_scheme(name, scheme)), "bold"))
-            env = entry.api_key_env if scheme.type == "apiKey" else entry.bearer_env
-            fallback = DEFAULT_API_KEY_ENV if scheme.type == "apiKey" else DEFAULT_BEARER_ENV
-            variable = env or fallback
-            is_set = bool(os.environ.get(variable))
-            lines.append(
-                Content.assemble(
-                    f"   environment variable {variable}: ",
-                    ("set" if is_set else "not set", "$success" if is_set else "$error"),
-                )
-            )
+            lines.append(self._what_is_given(scheme))
         required = " or ".join(" + ".join(req) for req in card.security) or "none required"
         lines.append(field("Required", required))
         return Content("\n").join(lines)
+
+    def _what_is_given(self, scheme: SecurityScheme) -> Content:
+        """Whether what the scheme needs is configured: the variable (set or not), the user, the certificate."""
+        entry = self.status.entry
+        if scheme.type == "mutualTLS":
+            cert = entry.tls.cert if entry.tls else None
+            return Content.assemble(
+                "   client certificate: ",
+                (strip_controls(cert), "$success") if cert else ("none (tls: in the agents file)", "$error"),
+            )
+        basic = scheme.type == "http" and (scheme.scheme or "").lower() == "basic"
+        if basic:
+            variable = entry.basic_env or DEFAULT_BASIC_PASSWORD_ENV
+        else:
+            env = entry.api_key_env if scheme.type == "apiKey" else entry.bearer_env
+            fallback = DEFAULT_API_KEY_ENV if scheme.type == "apiKey" else DEFAULT_BEARER_ENV
+            variable = env or fallback
+        is_set = bool(os.environ.get(variable))
+        who = f"user {entry.basic_user}, password in " if basic and entry.basic_user else ""
+        return Content.assemble(
+            f"   {strip_controls(who)}environment variable {variable}: ",
+            ("set" if is_set else "not set", "$success" if is_set else "$error"),
+        )
 
     def _interfaces(self) -> Content:
         card = self.status.card

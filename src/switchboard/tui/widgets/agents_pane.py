@@ -102,6 +102,9 @@ class AgentsPane(Vertical):
         else:
             dot = Content.styled("●", "$error")
         name = Content.styled(strip_controls(status.entry.name), "bold")
+        if status.trust is not None and status.trust.status != "unsigned":  # a signed card: whether it verified
+            verified = status.trust.verified
+            name = Content.assemble(name, (" ✓" if verified else " ✗", "$success" if verified else "$error"))
         if status.error is not None:
             where = Content.styled(strip_controls(status.error.message), "$error")
         else:
@@ -146,6 +149,8 @@ class AgentsPane(Vertical):
                 lines.append(f"  {skill.name}{examples}")
             if status.lint:
                 lines.append(f"  {len(status.lint)} card warning(s) — press c to see them")
+            if status.trust is not None and status.trust.status != "unsigned":
+                lines.append(f"  card signature: {status.trust}")
         elif status.entry.protocol == "tasks":
             lines.append(f"{status.entry.name} — REST task API at {status.entry.url}")
             for skill in status.skills[:4]:
