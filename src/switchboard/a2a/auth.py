@@ -8,12 +8,18 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import quote, quote_plus, urlsplit
 
 from .errors import CredentialsMissingError
 from .model import AgentCard, SecurityScheme
 from .user_input import check_secret
 from .user_input import is_loopback as is_loopback  # its home is user_input; callers import it here too
+
+if TYPE_CHECKING:
+    import httpx
+
+    from .oauth import OAuthClient
 
 # Environment variables the A2A CLI spec names for the credential flags.
 DEFAULT_BEARER_ENV = "A2ACLI_BEARER"
@@ -30,13 +36,18 @@ class Credentials:
 
     bearer: str | None = None
     api_key: str | None = None
+    oauth: OAuthClient | None = None  # OAuth2 / OIDC: tokens obtained from what the card declares
 
     @property
     def secrets(self) -> list[str]:
-        return [s for s in (self.bearer, self.api_key) if s]
+        client_secret = self.oauth.client_secret if self.oauth else None
+        return [s for s in (self.bearer, self.api_key, client_secret) if s]
 
     def __repr__(self) -> str:  # never print a secret by accident
-        return f"Credentials(bearer={'set' if self.bearer else None}, api_key={'set' if self.api_key else None})"
+        return (
+            f"Credentials(bearer={'set' if self.bearer else None}, api_key={'set' if self.api_key else None}, "
+            f"oauth={self.oauth!r})"
+        )
 
 
 def credentials_from_env(
@@ -74,10 +85,11 @@ class AuthPlan:
     params: dict[str, str] = field(default_factory=dict)
     cookies: dict[str, str] = field(default_factory=dict)
     scheme_name: str | None = None
+    oauth: httpx.Auth | None = None  # OAuthBearer: a token per request, obtained and renewed as needed
 
     @property
     def empty(self) -> bool:
-        return not (self.headers or self.params or self.cookies)
+        return not (self.headers or self.params or self.cookies or self.oauth)
 
     def request_headers(self) -> dict[str, str]:
         """The headers to put on one request, cookies included as a Cookie header: per request, never in a
@@ -88,7 +100,17 @@ class AuthPlan:
         return {**self.headers, "Cookie": cookie}
 
 
-def _attach(scheme: SecurityScheme, creds: Credentials, plan: AuthPlan) -> bool:
+@dataclass
+class _Target:
+    """What an OAuth token is for: the agent's URL (the RFC 8707 resource) and the redactor for its tokens."""
+
+    url: str
+    redactor: Redactor
+
+
+def _attach(
+    name: str, scheme: SecurityScheme, scopes: list[str], creds: Credentials, plan: AuthPlan, target: _Target | None
+) -> bool:
     """Add what `scheme` needs to `plan`; False when the credentials cannot satisfy it."""
     if scheme.type == "apiKey":
         if not creds.api_key:
@@ -100,9 +122,17 @@ def _attach(scheme: SecurityScheme, creds: Credentials, plan: AuthPlan) -> bool:
     http_bearer = scheme.type == "http" and (scheme.scheme or "bearer").lower() == "bearer"
     # An OAuth2 / OIDC access token obtained elsewhere is presented as a bearer token.
     if http_bearer or scheme.type in ("oauth2", "openIdConnect"):
-        if not creds.bearer:
+        if creds.bearer:
+            plan.headers["Authorization"] = f"Bearer {creds.bearer}"
+            return True
+        if creds.oauth is None or target is None or scheme.type == "http":
             return False
-        plan.headers["Authorization"] = f"Bearer {creds.bearer}"
+        from .oauth import OAuthBearer, TokenSource, choose
+
+        choice = choose(name, scheme, scopes, creds.oauth)
+        if choice is None:
+            return False
+        plan.oauth = OAuthBearer(TokenSource(choice, creds.oauth, target.url, target.redactor), origin_of(target.url))
         return True
     return False
 
@@ -118,12 +148,19 @@ def describe_scheme(name: str, scheme: SecurityScheme) -> str:
     if scheme.type == "http":
         return f"{name}: HTTP {scheme.scheme or 'bearer'} token (--bearer-env VAR or {DEFAULT_BEARER_ENV})"
     if scheme.type in ("oauth2", "openIdConnect"):
-        return f"{name}: {scheme.type} access token as bearer (--bearer-env VAR or {DEFAULT_BEARER_ENV})"
+        flows = ", ".join(k for k, v in (scheme.flows or {}).items() if isinstance(v, dict))
+        how = f"{scheme.type}{f' ({flows})' if flows else ''}"
+        return (
+            f"{name}: {how}: a client id (oauth.clientId in the agents file, or --client-id) and for client "
+            f"credentials its secret (--client-secret-env VAR), or a token (--bearer-env VAR)"
+        )
     return f"{name}: {scheme.type} (not supported by this tool)"
 
 
-def plan_auth(card: AgentCard | None, creds: Credentials) -> AuthPlan:
-    """Choose how to present `creds` to the agent behind `card`.
+def plan_auth(
+    card: AgentCard | None, creds: Credentials, *, url: str | None = None, redactor: Redactor | None = None
+) -> AuthPlan:
+    """Choose how to present `creds` to the agent behind `card` (at `url`: where OAuth tokens are for).
 
     The first security requirement the credentials satisfy wins. When the card requires security and
     nothing satisfies it, this raises CredentialsMissingError with a hint naming the scheme. When the
@@ -140,9 +177,13 @@ def plan_auth(card: AgentCard | None, creds: Credentials) -> AuthPlan:
         if creds.api_key:
             plan.headers[DEFAULT_API_KEY_HEADER] = creds.api_key
         return plan
+    target = _Target(url, redactor or Redactor()) if url else None
     for requirement in requirements:
         trial = AuthPlan()
-        if requirement and all(name in schemes and _attach(schemes[name], creds, trial) for name in requirement):
+        if requirement and all(
+            name in schemes and _attach(name, schemes[name], requirement[name], creds, trial, target)
+            for name in requirement
+        ):
             trial.scheme_name = ", ".join(requirement)
             return trial
     if not (card and card.security):
@@ -152,7 +193,7 @@ def plan_auth(card: AgentCard | None, creds: Credentials) -> AuthPlan:
     raise CredentialsMissingError(
         f"{card.name} requires credentials: " + "; ".join(lines),
         hint="Put the secret in an environment variable and name it with --api-key-env or --bearer-env "
-        "(or the agent's apiKeyEnv in the agents file).",
+        "(or the agent's apiKeyEnv in the agents file); for OAuth, give the client (oauth: in the agents file).",
     )
 
 

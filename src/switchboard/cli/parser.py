@@ -86,6 +86,14 @@ def _common(p: argparse.ArgumentParser) -> None:
     a.add_argument("--api-key-env", metavar="VAR", help="environment variable holding an API key")
     a.add_argument("--bearer", metavar="TOKEN", help="bearer token (prefer --bearer-env: argv is visible to others)")
     a.add_argument("--api-key", metavar="KEY", help="API key (prefer --api-key-env)")
+    a.add_argument("--client-id", metavar="ID", help="OAuth client id (overrides the agents file's oauth.clientId)")
+    a.add_argument("--client-secret-env", metavar="VAR", help="environment variable holding the OAuth client secret")
+    a.add_argument(
+        "--oauth-flow",
+        choices=("clientCredentials", "authorizationCode", "deviceCode"),
+        help="OAuth flow to run (default: from the card; client credentials when a secret is given)",
+    )
+    a.add_argument("--no-browser", action="store_true", help="print the sign-in URL, do not open a browser")
     a.add_argument(
         "--svc-param",
         metavar="K:V",

@@ -1,0 +1,448 @@
+"""OAuth2 and OpenID Connect: access tokens obtained from what the card declares, kept fresh, sent as bearer.
+
+The card names a scheme (OAuth2 flows with their endpoints, or an OpenID Connect discovery URL) and the scopes
+its security requirement asks for; the person names the client (agents file `oauth:` or --client-id, the secret
+in an environment variable). `OAuthBearer` is the httpx.Auth a transport sends with: it asks its `TokenSource`
+for a token (cached, refreshed before expiry, else obtained by the flow), only for requests to the agent's own
+origin, and renews once on a 401 when that needs no person. Token requests go to the issuer's endpoints only.
+Every token and secret is registered with the redactor the moment it is known. Tokens live in memory for the
+process; a `TokenStore` (token_store.py) keeps them across runs when the person asked for it (--remember).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncGenerator, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import urlsplit
+
+import httpx
+
+from ..safe_text import strip_controls
+from .errors import AuthFailedError, UsageError
+from .user_input import is_loopback
+
+if TYPE_CHECKING:
+    from .auth import Redactor
+    from .model import SecurityScheme
+
+FLOWS = ("clientCredentials", "authorizationCode", "deviceCode")
+RENEW_MARGIN = 30.0  # seconds before expiry a token is renewed, so it never expires on the way
+AUTHORIZATION_WAIT = 300.0  # seconds the loopback listener waits for the person to sign in
+DISCOVERY_SUFFIX = "/.well-known/openid-configuration"
+# Tokens of this process, shared by every link to the same agent and client (the TUI opens many).
+_MEMORY: dict[str, dict[str, Any]] = {}
+
+
+class Interaction(Protocol):
+    """How a flow that needs the person talks to them: the CLI prints to stderr, the TUI shows a pane."""
+
+    open_browser: bool
+
+    def device_code(self, prompt: DevicePrompt) -> None: ...
+
+    def authorization_url(self, url: str) -> None: ...
+
+    def done(self) -> None: ...
+
+
+class TokenStore(Protocol):
+    """Where remembered tokens live (token_store.py): the OS keyring, or a 0600 file."""
+
+    def load(self, key: str) -> dict[str, Any] | None: ...
+
+    def save(self, key: str, token: dict[str, Any]) -> None: ...
+
+    def delete(self, key: str) -> bool: ...
+
+
+@dataclass(frozen=True)
+class DevicePrompt:
+    verification_uri: str
+    user_code: str
+    verification_uri_complete: str | None
+    expires_in: int
+
+
+@dataclass(frozen=True)
+class OAuthClient:
+    """The person's OAuth settings for one agent. `client_secret` comes from the environment, never a file."""
+
+    client_id: str
+    client_secret: str | None = None
+    client_secret_env: str | None = None  # for messages
+    flow: str | None = None  # one of FLOWS; None: chosen from what the card offers and the secret
+    resource: str | None = None  # RFC 8707 resource; None: the agent's URL
+    send_resource: bool = True  # False: for providers that use `audience` and refuse `resource`
+    scopes: tuple[str, ...] | None = None  # None: the card's requirement
+    scheme: str | None = None  # the card's scheme to use; None: the first this client can satisfy
+    interaction: Interaction | None = None
+    store: TokenStore | None = None  # remembered tokens are read from here, and rotated ones written back
+    remember: bool = False  # also keep new tokens in `store` (auth login --remember)
+    timeout: float = 30.0
+
+    def __repr__(self) -> str:
+        return f"OAuthClient(client_id={self.client_id!r}, secret={'set' if self.client_secret else None})"
+
+    def flow_for(self, offered: list[str]) -> str | None:
+        """The flow to run among those offered: the configured one, else client credentials with a secret,
+        else the device code (works without a browser), else the authorization code."""
+        if self.flow:
+            return self.flow if self.flow in offered else None
+        order = ("clientCredentials",) if self.client_secret else ("deviceCode", "authorizationCode")
+        return next((flow for flow in order if flow in offered), None)
+
+
+@dataclass
+class Endpoints:
+    flow: str
+    token_url: str
+    authorization_url: str | None = None
+    device_url: str | None = None
+    issuer: str | None = None
+
+
+@dataclass
+class Choice:
+    """A scheme of the card this client can satisfy, and the scopes its requirement asks for."""
+
+    scheme_name: str
+    scheme: SecurityScheme
+    scopes: list[str] = field(default_factory=list)
+
+    def offered_flows(self) -> list[str]:
+        return [name for name in FLOWS if isinstance((self.scheme.flows or {}).get(name), dict)]
+
+
+def choose(name: str, scheme: SecurityScheme, scopes: list[str], client: OAuthClient) -> Choice | None:
+    """`Choice` when `client` can satisfy the card's scheme `name` (None: try the next requirement)."""
+    if client.scheme and client.scheme != name:
+        return None
+    if scheme.type == "openIdConnect":
+        return Choice(name, scheme, scopes) if scheme.open_id_connect_url else None
+    if scheme.type != "oauth2":
+        return None
+    choice = Choice(name, scheme, scopes)
+    return choice if client.flow_for(choice.offered_flows()) else None
+
+
+def _check_endpoint(url: str | None, what: str) -> str:
+    """An endpoint secrets go to: https, or http on loopback only (a test or local issuer)."""
+    parts = urlsplit(url or "")
+    if parts.scheme == "https" or (parts.scheme == "http" and is_loopback(parts.hostname or "")):
+        return url  # type: ignore[return-value]
+    raise AuthFailedError(
+        f"the {what} {strip_controls(str(url))[:200]!r} is not an https URL; no credentials are sent to it",
+        hint="The agent's card names its OAuth endpoints; ask its operator to serve them over https.",
+    )
+
+
+def _failure(what: str, url: str, exc: BaseException) -> AuthFailedError:
+    """A token or discovery request that got no usable answer (exit 4, like every auth failure)."""
+    reason = strip_controls(str(exc) or type(exc).__name__)[:200]
+    return AuthFailedError(
+        f"cannot reach the issuer for the {what} at {url}: {reason}",
+        hint="Check that the identity provider is up and that the agent's card names it right.",
+        url=url,
+    )
+
+
+def grant_failed(exc: Any, client: OAuthClient, flow: str, url: str) -> AuthFailedError:
+    """The issuer refused a grant: the reason in plain words, and what to do."""
+    error, said = exc.error, strip_controls(exc.description or "")[:200]
+    detail = f" ({said})" if said else ""
+    secret = f"the secret in {client.client_secret_env}" if client.client_secret_env else "the client secret"
+    messages = {
+        "invalid_client": (
+            f"the issuer refused the client {client.client_id!r}: wrong client id or secret{detail}",
+            f"Check the client id and {secret}.",
+        ),
+        "unauthorized_client": (
+            f"the client {client.client_id!r} may not use the {flow} flow at this issuer{detail}",
+            "Choose another flow (oauth.flow in the agents file, or --oauth-flow), or ask the issuer's admin.",
+        ),
+        "access_denied": (
+            f"the sign-in was refused (consent denied){detail}",
+            "Run the command again and approve the request at the issuer.",
+        ),
+        "expired_token": (
+            f"the device code expired before the sign-in finished{detail}",
+            "Run the command again and enter the code sooner.",
+        ),
+        "invalid_grant": (
+            f"the issuer refused the grant: the code or refresh token is invalid or expired{detail}",
+            "Sign in again: switchboard auth login AGENT.",
+        ),
+        "invalid_scope": (
+            f"the issuer refused the scopes asked for{detail}",
+            "Check the scopes (oauth.scopes in the agents file); the card's requirement names them.",
+        ),
+        "invalid_target": (
+            f"the issuer refused the resource (RFC 8707) asked for{detail}",
+            "Set oauth.resource in the agents file to the value the issuer expects, or false to send none.",
+        ),
+    }
+    text, hint = messages.get(
+        error, (f"the issuer answered {error}{detail}", "Run with --verbose, and check the client settings.")
+    )
+    return AuthFailedError(f"{flow} sign-in for client {client.client_id!r} failed: {text}", hint=hint, url=url)
+
+
+class TokenSource:
+    """Access tokens for one agent, one client and one set of scopes: from memory, refreshed, or acquired."""
+
+    def __init__(
+        self, choice: Choice, client: OAuthClient, resource: str, redactor: Redactor, *, interactive: bool = True
+    ) -> None:
+        self.choice, self.client, self.redactor = choice, client, redactor
+        self.resource = (client.resource or resource) if client.send_resource else None
+        scopes = client.scopes if client.scopes is not None else choice.scopes
+        self.scope = " ".join(scopes) or None
+        self.interactive = interactive  # False: never start a flow that needs the person (auth status)
+        self._endpoints: Endpoints | None = None
+        self._from_store = False  # a remembered token: its successors are remembered too (refresh tokens rotate)
+        self._lock = asyncio.Lock()
+        if client.client_secret:
+            redactor.add(client.client_secret)
+
+    # --- where the tokens come from ---------------------------------------------------------------
+
+    async def endpoints(self) -> Endpoints:
+        """The flow and its endpoints: from the card's flow, or from the issuer's discovery document."""
+        if self._endpoints is None:
+            scheme = self.choice.scheme
+            if scheme.type == "openIdConnect":
+                self._endpoints = await self._discover(scheme.open_id_connect_url or "")
+            else:
+                flow = self.client.flow_for(self.choice.offered_flows()) or ""
+                info = scheme.flows[flow]  # type: ignore[index]
+                self._endpoints = Endpoints(
+                    flow,
+                    _check_endpoint(info.get("tokenUrl"), "token endpoint"),
+                    authorization_url=info.get("authorizationUrl"),
+                    device_url=info.get("deviceAuthorizationUrl"),
+                )
+        return self._endpoints
+
+    async def _discover(self, url: str) -> Endpoints:
+        _check_endpoint(url, "OpenID Connect discovery URL")
+        try:
+            async with httpx.AsyncClient(timeout=self.client.timeout, follow_redirects=False) as http:
+                response = await http.get(url, headers={"Accept": "application/json"})
+            config = response.json() if response.status_code == 200 else None
+        except (httpx.HTTPError, ValueError) as exc:
+            raise _failure("OpenID Connect discovery", url, exc) from None
+        if not isinstance(config, dict):
+            raise AuthFailedError(
+                f"the OpenID Connect discovery document at {url} could not be read (HTTP {response.status_code})",
+                hint="The card's openIdConnectUrl should point at the issuer's .well-known/openid-configuration.",
+                url=url,
+            )
+        issuer = str(config.get("issuer", ""))
+        # OpenID Connect Discovery 4.3: the document must belong to the issuer it was fetched from.
+        if url.rstrip("/") != issuer.rstrip("/") + DISCOVERY_SUFFIX:
+            raise AuthFailedError(
+                f"the discovery document at {url} names another issuer ({strip_controls(issuer)[:100]!r})",
+                hint="The card's openIdConnectUrl must be the issuer's own discovery URL.",
+                url=url,
+            )
+        offered = [
+            flow
+            for flow, key in (
+                ("clientCredentials", "token_endpoint"),
+                ("authorizationCode", "authorization_endpoint"),
+                ("deviceCode", "device_authorization_endpoint"),
+            )
+            if config.get(key)
+        ]
+        flow = self.client.flow_for(offered)
+        if flow is None:
+            raise UsageError(
+                f"the issuer {issuer} offers none of the flows this client can run ({', '.join(offered)})",
+                hint="Set oauth.flow in the agents file (or --oauth-flow), or give a client secret.",
+            )
+        return Endpoints(
+            flow,
+            _check_endpoint(config.get("token_endpoint"), "token endpoint"),
+            authorization_url=config.get("authorization_endpoint"),
+            device_url=config.get("device_authorization_endpoint"),
+            issuer=issuer,
+        )
+
+    def person_scope(self) -> str | None:
+        """The scopes for a flow with the person: the card's, with offline_access (a refresh token, so the person
+        signs in once, not at every expiry) and openid for an OpenID Connect scheme, unless scopes were given."""
+        if self.client.scopes is not None:
+            return self.scope
+        extra = ["openid"] if self.choice.scheme.type == "openIdConnect" else []
+        return " ".join([*extra, *(self.scope or "").split(), "offline_access"])
+
+    async def key(self) -> str:
+        """Names this source's tokens in memory and in the store: token endpoint, client, resource, scopes."""
+        ends = await self.endpoints()
+        return f"{ends.token_url} {self.client.client_id} {self.resource or '-'} {self.scope or '-'}"
+
+    # --- the token -------------------------------------------------------------------------------
+
+    async def cached(self) -> dict[str, Any] | None:
+        """The token held for this source (memory, else the store), whatever its age; None when none."""
+        key = await self.key()
+        token = _MEMORY.get(key)
+        if token is None and self.client.store is not None:
+            token = self.client.store.load(key)
+            if token is not None:
+                _MEMORY[key] = token
+                self._from_store = True
+        if token is not None:
+            self._register(token)
+        return token
+
+    async def token(self, *, renew: bool = False) -> str:
+        """A valid access token (renewed when it expires within RENEW_MARGIN seconds, or `renew`)."""
+        async with self._lock:
+            token = await self.cached()
+            if token and not renew and not _expiring(token):
+                return token["access_token"]
+            if token and token.get("refresh_token"):
+                try:
+                    return await self._keep(await self._refresh(token))
+                except AuthFailedError:
+                    if not self.interactive and (await self.endpoints()).flow != "clientCredentials":
+                        raise
+                    # the refresh token is dead: sign in again below
+            if not self.interactive and (await self.endpoints()).flow != "clientCredentials":
+                raise AuthFailedError(
+                    f"not signed in to the agent's issuer as client {self.client.client_id!r}",
+                    hint="Run switchboard auth login AGENT (with --remember to keep the token across runs).",
+                )
+            return await self._keep(await self._acquire())
+
+    def renews_silently(self) -> bool:
+        """Whether a new token can come without the person: client credentials, or a refresh token."""
+        token = _MEMORY.get(self._key_now() or "")
+        return bool(self.client.client_secret or (token and token.get("refresh_token")))
+
+    def _key_now(self) -> str | None:
+        ends = self._endpoints
+        return f"{ends.token_url} {self.client.client_id} {self.resource or '-'} {self.scope or '-'}" if ends else None
+
+    async def forget(self) -> bool:
+        """Drop the tokens held in memory and in the store; whether there were any."""
+        key = await self.key()
+        had = _MEMORY.pop(key, None) is not None
+        if self.client.store is not None:
+            had = self.client.store.delete(key) or had
+        return had
+
+    async def _keep(self, token: dict[str, Any]) -> str:
+        self._register(token)
+        if "expires_at" not in token and isinstance(token.get("expires_in"), int | float):
+            token["expires_at"] = time.time() + token["expires_in"]
+        key = await self.key()
+        _MEMORY[key] = token
+        if self.client.store is not None and (self.client.remember or self._from_store):
+            self.client.store.save(key, token)
+        return token["access_token"]
+
+    def _register(self, token: dict[str, Any]) -> None:
+        for name in ("access_token", "refresh_token", "id_token"):
+            if isinstance(token.get(name), str):
+                self.redactor.add(token[name])
+
+    async def _grant(self, call: Callable[[], Any], flow: str, url: str) -> dict[str, Any]:
+        from .oauth_grants import GrantError
+
+        try:
+            token = await call()
+        except GrantError as exc:
+            raise grant_failed(exc, self.client, flow, url) from None
+        except httpx.HTTPError as exc:
+            raise _failure(f"{flow} token", url, exc) from None
+        if not isinstance(token.get("access_token"), str) or not token["access_token"]:
+            raise AuthFailedError(f"the issuer at {url} answered without an access token", url=url)
+        self._register(token)
+        return token
+
+    async def _refresh(self, token: dict[str, Any]) -> dict[str, Any]:
+        from . import oauth_grants
+
+        ends, client = await self.endpoints(), self.client
+        fresh = await self._grant(
+            lambda: oauth_grants.refresh(
+                ends.token_url,
+                client.client_id,
+                client.client_secret,
+                token["refresh_token"],
+                resource=self.resource,
+                timeout=client.timeout,
+            ),
+            "refresh",
+            ends.token_url,
+        )
+        fresh.setdefault("refresh_token", token["refresh_token"])  # a provider that does not rotate it
+        return fresh
+
+    async def _acquire(self) -> dict[str, Any]:
+        from . import oauth_flows, oauth_grants
+
+        ends, client = await self.endpoints(), self.client
+        if ends.flow == "clientCredentials":
+            if not client.client_secret:
+                raise UsageError(
+                    f"the client credentials flow needs a client secret for {client.client_id!r}",
+                    hint="Name the variable holding it: oauth.clientSecretEnv in the agents file, or "
+                    "--client-secret-env VAR.",
+                )
+            secret = client.client_secret
+            return await self._grant(
+                lambda: oauth_grants.client_credentials(
+                    ends.token_url,
+                    client.client_id,
+                    secret,
+                    scope=self.scope,
+                    resource=self.resource,
+                    timeout=client.timeout,
+                ),
+                "clientCredentials",
+                ends.token_url,
+            )
+        if ends.flow == "deviceCode":
+            device_url = _check_endpoint(ends.device_url, "device authorization endpoint")
+            run = oauth_flows.device_flow(self, ends.token_url, device_url)
+        else:
+            authorize = _check_endpoint(ends.authorization_url, "authorization endpoint")
+            run = oauth_flows.authorization_code_flow(self, ends.token_url, authorize)
+        return await self._grant(lambda: run, ends.flow, ends.token_url)
+
+
+def _expiring(token: dict[str, Any]) -> bool:
+    expires_at = token.get("expires_at")
+    return isinstance(expires_at, int | float) and expires_at - RENEW_MARGIN <= time.time()
+
+
+class OAuthBearer(httpx.Auth):
+    """Puts the source's access token on requests to the agent's origin, and renews it once on a 401 when no
+    person is needed for that. Requests to any other origin go out without it."""
+
+    requires_response_body = False
+
+    def __init__(self, source: TokenSource, origin: str) -> None:
+        self.source = source
+        self.origin = origin
+
+    def sync_auth_flow(self, request: httpx.Request):  # the transports are async only
+        raise RuntimeError("OAuthBearer works with httpx.AsyncClient only")
+
+    async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        from .auth import origin_of
+
+        if origin_of(str(request.url)) != self.origin:
+            yield request
+            return
+        request.headers["Authorization"] = f"Bearer {await self.source.token()}"
+        response = yield request
+        if response.status_code == 401 and self.source.renews_silently():
+            request.headers["Authorization"] = f"Bearer {await self.source.token(renew=True)}"
+            yield request
