@@ -319,6 +319,33 @@ class TokenSource:
                 )
             return await self._keep(await self._acquire())
 
+    async def sign_in(self) -> dict[str, Any]:
+        """Run the flow now, whatever is held (auth login), and keep the new token: its public facts."""
+        async with self._lock:
+            await self._keep(await self._acquire())
+        return await self.facts()
+
+    async def facts(self) -> dict[str, Any]:
+        """What a person may see about the held token (auth status): never the token itself."""
+        ends = await self.endpoints()
+        token = await self.cached()
+        facts: dict[str, Any] = {
+            "scheme": self.choice.scheme_name,
+            "flow": ends.flow,
+            "clientId": self.client.client_id,
+            "tokenEndpoint": ends.token_url,
+            "resource": self.resource,
+            "signedIn": bool(token),
+        }
+        if token:
+            expires_at = token.get("expires_at")
+            if isinstance(expires_at, int | float):
+                facts["expiresIn"] = max(0, int(expires_at - time.time()))
+            facts["scope"] = token.get("scope") or self.scope
+            facts["refreshToken"] = bool(token.get("refresh_token"))
+            facts["idToken"] = bool(token.get("id_token"))
+        return facts
+
     def renews_silently(self) -> bool:
         """Whether a new token can come without the person: client credentials, or a refresh token."""
         token = _MEMORY.get(self._key_now() or "")

@@ -88,6 +88,9 @@ HANDLERS = {
     ("export", None): ("export", "export_run"),
     ("web", None): ("web", "serve_web"),
     ("serve", None): ("serve", "serve"),
+    ("auth", "login"): ("auth", "login"),
+    ("auth", "status"): ("auth", "status"),
+    ("auth", "logout"): ("auth", "logout"),
 }
 
 

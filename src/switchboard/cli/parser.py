@@ -193,6 +193,7 @@ def build_parser() -> Parser:
     listing.add_argument("--history", type=int, metavar="N")
     _common(listing)
 
+    _auth_commands(commands)
     _workflow_commands(commands)
     _export_command(commands)
     _web_command(commands)
@@ -240,6 +241,28 @@ examples:
   switchboard run examples/workflows/briefing.yaml --validate
   switchboard runs list
 """
+
+
+def _auth_commands(commands) -> None:
+    auth = commands.add_parser("auth", help="OAuth sign-in: login, status, logout").add_subparsers(
+        dest="subcommand", metavar="SUBCOMMAND"
+    )
+    login = auth.add_parser(
+        "login", help="sign in to the issuer the agent's card names (device code, browser, or client secret)"
+    )
+    login.add_argument("agent", nargs="?", help="the agent")
+    login.add_argument(
+        "--remember",
+        action="store_true",
+        help="keep the token for later commands: OS keyring, else a 0600 file in the config dir (with a warning)",
+    )
+    _common(login)
+    status = auth.add_parser("status", help="whether a token is held for the agent, its scope and expiry")
+    status.add_argument("agent", nargs="?", help="the agent")
+    _common(status)
+    logout = auth.add_parser("logout", help="forget the agent's remembered token")
+    logout.add_argument("agent", nargs="?", help="the agent")
+    _common(logout)
 
 
 def _workflow_commands(commands) -> None:
