@@ -5,20 +5,15 @@ code read from stderr, entered at oidc-provider over HTTP; --remember on a box w
 from __future__ import annotations
 
 import json
-import os
-import re
 import stat
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
-from oidc_user import enter_device_code
+from oauth_cli_support import environment, login_with_device_code, switchboard
 
 pytestmark = pytest.mark.interop
-REPO = Path(__file__).resolve().parents[2]
-DEVICE_LINE = re.compile(r"open (\S+) and enter the code (\S+) ")
 
 
 @pytest.fixture
@@ -31,48 +26,6 @@ def home(tmp_path, oidc_provider, oauth_agent):
         "    oauth: {clientId: switchboard-cli, flow: deviceCode}\n"
     )
     return tmp_path
-
-
-def environment(home: Path, provider) -> dict[str, str]:
-    env = {**os.environ, "SWITCHBOARD_HOME": str(home), "PYTHONPATH": str(REPO / "src")}
-    env["SVC_SECRET"] = provider.service_secret
-    # No keyring backend, as on a headless server: --remember falls back to the 0600 file.
-    env["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
-    for name in ("A2ACLI_API_KEY", "A2ACLI_BEARER"):
-        env.pop(name, None)
-    return env
-
-
-def switchboard(home: Path, provider, *args: str) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "switchboard", "--agents", str(home / "agents.yaml"), *args]
-    return subprocess.run(argv, capture_output=True, text=True, env=environment(home, provider), timeout=120)
-
-
-def login_with_device_code(home: Path, provider, *extra: str) -> tuple[int, str, str]:
-    """Run `auth login me`, read the code from its stderr, enter it as the person, wait for the command."""
-    argv = [sys.executable, "-m", "switchboard", "--agents", str(home / "agents.yaml"), "auth", "login", "me", *extra]
-    process = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment(home, provider)
-    )
-    stderr_lines: list[str] = []
-    played: list[BaseException | str] = []
-    assert process.stderr is not None
-    for line in process.stderr:
-        stderr_lines.append(line)
-        found = DEVICE_LINE.search(line)
-        if found:
-
-            def play(uri: str = found.group(1), code: str = found.group(2)) -> None:
-                try:
-                    played.append(enter_device_code(uri, code))
-                except BaseException as exc:
-                    played.append(exc)
-
-            threading.Thread(target=play, daemon=True).start()
-    stdout = process.stdout.read() if process.stdout else ""
-    code = process.wait(60)
-    assert played and isinstance(played[0], str), (played, stderr_lines)
-    return code, stdout, "".join(stderr_lines)
 
 
 def secrets_in(home: Path, provider) -> list[str]:
@@ -117,7 +70,7 @@ def test_unset_secret_variable_is_named(home, oidc_provider):
 
 
 def test_device_login_remember_status_send_logout(home, oidc_provider):
-    code, stdout, stderr = login_with_device_code(home, oidc_provider, "--remember")
+    code, stdout, stderr = login_with_device_code(home, oidc_provider, "me", "--remember")
     assert code == 0, stderr
     assert "Signed in: yes" in stdout and "Flow: deviceCode" in stdout
     store = home / "config" / "oauth-tokens.json"
