@@ -186,7 +186,7 @@ async def test_an_http_token_endpoint_off_loopback_gets_no_secret():
 async def test_no_client_for_an_oauth_card_says_how_to_give_one(oauth_agent):
     with pytest.raises(CredentialsMissingError) as caught:
         await open_link(AgentEntry(name="oauth", url=oauth_agent.url), credentials=Credentials())
-    assert "clientId" in caught.value.message
+    assert "client id" in caught.value.message and "clientId" in (caught.value.hint or "")
 
 
 # --- flows with a person: device code, authorization code + PKCE ------------------------------------

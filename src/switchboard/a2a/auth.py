@@ -109,7 +109,7 @@ class _Target:
 
 
 def _attach(
-    name: str, scheme: SecurityScheme, scopes: list[str], creds: Credentials, plan: AuthPlan, target: _Target | None
+    name: str, scheme: SecurityScheme, scopes: list[str], creds: Credentials, plan: AuthPlan, audience: _Target | None
 ) -> bool:
     """Add what `scheme` needs to `plan`; False when the credentials cannot satisfy it."""
     if scheme.type == "apiKey":
@@ -125,14 +125,15 @@ def _attach(
         if creds.bearer:
             plan.headers["Authorization"] = f"Bearer {creds.bearer}"
             return True
-        if creds.oauth is None or target is None or scheme.type == "http":
+        if creds.oauth is None or audience is None or scheme.type == "http":
             return False
         from .oauth import OAuthBearer, TokenSource, choose
 
         choice = choose(name, scheme, scopes, creds.oauth)
         if choice is None:
             return False
-        plan.oauth = OAuthBearer(TokenSource(choice, creds.oauth, target.url, target.redactor), origin_of(target.url))
+        source = TokenSource(choice, creds.oauth, audience.url, audience.redactor)
+        plan.oauth = OAuthBearer(source, origin_of(audience.url))
         return True
     return False
 
@@ -150,10 +151,7 @@ def describe_scheme(name: str, scheme: SecurityScheme) -> str:
     if scheme.type in ("oauth2", "openIdConnect"):
         flows = ", ".join(k for k, v in (scheme.flows or {}).items() if isinstance(v, dict))
         how = f"{scheme.type}{f' ({flows})' if flows else ''}"
-        return (
-            f"{name}: {how}: a client id (oauth.clientId in the agents file, or --client-id) and for client "
-            f"credentials its secret (--client-secret-env VAR), or a token (--bearer-env VAR)"
-        )
+        return f"{name}: {how}: a token obtained with your client id (oauth: in the agents file, or --client-id)"
     return f"{name}: {scheme.type} (not supported by this tool)"
 
 
@@ -193,7 +191,9 @@ def plan_auth(
     raise CredentialsMissingError(
         f"{card.name} requires credentials: " + "; ".join(lines),
         hint="Put the secret in an environment variable and name it with --api-key-env or --bearer-env "
-        "(or the agent's apiKeyEnv in the agents file); for OAuth, give the client (oauth: in the agents file).",
+        "(or the agent's apiKeyEnv in the agents file). For OAuth2 / OpenID Connect, name your client: "
+        "oauth: {clientId: ID} in the agents file or --client-id ID, with --client-secret-env VAR for client "
+        "credentials (see the README's OAuth section).",
     )
 
 

@@ -57,6 +57,7 @@ async def explain(error: AuthFailedError, status: int, header: str | None, agent
     detail = f" ({said})" if said else ""
     where = f" Its authorization server: {', '.join(servers)}." if servers else ""
     if status == 403 and code == "insufficient_scope":
+        detail = "" if scope and scope in said else detail  # the description often says just that
         error.message = f"{agent_url} refused the request: the token lacks the scope {scope or '(unnamed)'}{detail}"
         error.hint = (
             f"Ask for it: oauth.scopes in the agents file (e.g. scopes: [{scope}]), then sign in again with "

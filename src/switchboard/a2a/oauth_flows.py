@@ -11,7 +11,7 @@ import webbrowser
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
-from .errors import AuthFailedError, UsageError
+from .errors import AuthFailedError, CredentialsMissingError
 from .oauth import AUTHORIZATION_WAIT, DevicePrompt
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ SLOW_DOWN_STEP = 5  # RFC 8628 section 3.5: each slow_down adds this many second
 
 def _interaction(source: TokenSource):
     if source.client.interaction is None:
-        raise UsageError(
+        raise CredentialsMissingError(
             "signing in to this agent needs a person (a device code or a browser), and none is at hand here",
             hint="Run switchboard auth login AGENT --remember first, or use a client secret (clientCredentials).",
         )
