@@ -16,6 +16,7 @@ agents:
       scopes: [a2a:send]           # default: the card's security requirement
       resource: https://...        # RFC 8707 resource (default: the agent's URL); false sends none
       scheme: corp-sso             # which of the card's schemes (default: the first the client can satisfy)
+      issuer: https://sso.example  # secrets go only to this origin, whatever the card names
 ```
 
 Secrets are never written here: only the names of the environment variables that hold them.
@@ -38,7 +39,7 @@ from .a2a.errors import UsageError
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 BINDINGS = ("jsonrpc", "rest")  # `binding:`, as --binding names them
 OAUTH_FLOWS = ("clientCredentials", "authorizationCode", "deviceCode")
-OAUTH_KEYS = ("clientId", "clientSecretEnv", "flow", "scopes", "resource", "scheme")
+OAUTH_KEYS = ("clientId", "clientSecretEnv", "flow", "scopes", "resource", "scheme", "issuer")
 
 
 @dataclass
@@ -52,6 +53,7 @@ class OAuthSettings:
     resource: str | None = None
     send_resource: bool = True
     scheme: str | None = None
+    issuer: str | None = None  # the only origin the secret, codes and refresh tokens may go to
 
 
 @dataclass
@@ -245,7 +247,7 @@ def oauth_settings(raw: Any, where: str) -> OAuthSettings:
     resource = raw.get("resource")
     if resource is not None and resource is not False and not isinstance(resource, str):
         raise UsageError(f"{where}.resource must be a URL, or false to send none", hint=hint)
-    for key in ("clientSecretEnv", "scheme"):
+    for key in ("clientSecretEnv", "scheme", "issuer"):
         if raw.get(key) is not None and not isinstance(raw.get(key), str):
             raise UsageError(f"{where}.{key} must be a string", hint=hint)
     return OAuthSettings(
@@ -256,6 +258,7 @@ def oauth_settings(raw: Any, where: str) -> OAuthSettings:
         resource=resource if isinstance(resource, str) else None,
         send_resource=resource is not False,
         scheme=raw.get("scheme"),
+        issuer=raw.get("issuer"),
     )
 
 

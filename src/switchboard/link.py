@@ -64,6 +64,7 @@ def oauth_client(
         send_resource=settings.send_resource,
         scopes=tuple(settings.scopes) if settings.scopes is not None else None,
         scheme=settings.scheme,
+        issuer=settings.issuer,
         interaction=interaction,
         store=TokenStore(config_dir(), warn),
         remember=remember,

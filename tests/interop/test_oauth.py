@@ -29,6 +29,7 @@ SERVICE, PUBLIC = "switchboard-service", "switchboard-cli"
 def fresh_memory():
     """Each test signs in from nothing: tokens of the process are shared by design, not across tests."""
     oauth._MEMORY.clear()
+    oauth._DISCOVERED.clear()
     yield
     oauth._MEMORY.clear()
 
@@ -164,6 +165,14 @@ async def test_an_expiring_token_is_renewed_before_use(oidc_provider, oauth_agen
     old = held_token()["access_token"]
     await say(oauth_agent.url, client)
     assert held_token()["access_token"] != old
+
+
+async def test_an_issuer_pinned_in_the_agents_file_keeps_the_secret_from_any_other(oidc_provider, oauth_agent):
+    with pytest.raises(AuthFailedError, match=r"not on the issuer https://sso\.example\.com"):
+        await say(oauth_agent.url, service(oidc_provider, issuer="https://sso.example.com"))
+    assert await say(oauth_agent.url, service(oidc_provider, issuer=oidc_provider.issuer)) == (
+        "quick reply to: quick hello"
+    )
 
 
 async def test_unreachable_issuer_is_an_auth_error():

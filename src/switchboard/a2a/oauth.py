@@ -34,6 +34,8 @@ AUTHORIZATION_WAIT = 300.0  # seconds the loopback listener waits for the person
 DISCOVERY_SUFFIX = "/.well-known/openid-configuration"
 # Tokens of this process, shared by every link to the same agent and client (the TUI opens many).
 _MEMORY: dict[str, dict[str, Any]] = {}
+# Discovery documents read in this process, by URL: a link per conversation need not read them again.
+_DISCOVERED: dict[str, dict[str, Any]] = {}
 
 
 class Interaction(Protocol):
@@ -78,6 +80,7 @@ class OAuthClient:
     send_resource: bool = True  # False: for providers that use `audience` and refuse `resource`
     scopes: tuple[str, ...] | None = None  # None: the card's requirement
     scheme: str | None = None  # the card's scheme to use; None: the first this client can satisfy
+    issuer: str | None = None  # the only origin secrets and codes may go to; None: the card's endpoints (https)
     interaction: Interaction | None = None
     store: TokenStore | None = None  # remembered tokens are read from here, and rotated ones written back
     remember: bool = False  # also keep new tokens in `store` (auth login --remember)
@@ -128,15 +131,24 @@ def choose(name: str, scheme: SecurityScheme, scopes: list[str], client: OAuthCl
     return choice if client.flow_for(choice.offered_flows()) else None
 
 
-def _check_endpoint(url: str | None, what: str) -> str:
-    """An endpoint secrets go to: https, or http on loopback only (a test or local issuer)."""
+def _check_endpoint(url: str | None, what: str, issuer: str | None = None) -> str:
+    """An endpoint secrets go to: https, or http on loopback only (a test or local issuer); with `issuer` (the
+    person's oauth.issuer), on that origin only, whatever the card says."""
+    from .auth import origin_of
+
     parts = urlsplit(url or "")
-    if parts.scheme == "https" or (parts.scheme == "http" and is_loopback(parts.hostname or "")):
-        return url  # type: ignore[return-value]
-    raise AuthFailedError(
-        f"the {what} {strip_controls(str(url))[:200]!r} is not an https URL; no credentials are sent to it",
-        hint="The agent's card names its OAuth endpoints; ask its operator to serve them over https.",
-    )
+    if not (parts.scheme == "https" or (parts.scheme == "http" and is_loopback(parts.hostname or ""))):
+        raise AuthFailedError(
+            f"the {what} {strip_controls(str(url))[:200]!r} is not an https URL; no credentials are sent to it",
+            hint="The agent's card names its OAuth endpoints; ask its operator to serve them over https.",
+        )
+    if issuer and origin_of(url or "") != origin_of(issuer):
+        raise AuthFailedError(
+            f"the card names the {what} {strip_controls(str(url))[:200]!r}, not on the issuer {issuer} the agents "
+            "file trusts; no credentials are sent to it",
+            hint="If the agent moved to another identity provider, change oauth.issuer in the agents file.",
+        )
+    return url  # type: ignore[return-value]
 
 
 def _failure(what: str, url: str, exc: BaseException) -> AuthFailedError:
@@ -220,26 +232,28 @@ class TokenSource:
                 info = scheme.flows[flow]  # type: ignore[index]
                 self._endpoints = Endpoints(
                     flow,
-                    _check_endpoint(info.get("tokenUrl"), "token endpoint"),
+                    _check_endpoint(info.get("tokenUrl"), "token endpoint", self.client.issuer),
                     authorization_url=info.get("authorizationUrl"),
                     device_url=info.get("deviceAuthorizationUrl"),
                 )
         return self._endpoints
 
     async def _discover(self, url: str) -> Endpoints:
-        _check_endpoint(url, "OpenID Connect discovery URL")
-        try:
-            async with httpx.AsyncClient(timeout=self.client.timeout, follow_redirects=False) as http:
-                response = await http.get(url, headers={"Accept": "application/json"})
-            config = response.json() if response.status_code == 200 else None
-        except (httpx.HTTPError, ValueError) as exc:
-            raise _failure("OpenID Connect discovery", url, exc) from None
-        if not isinstance(config, dict):
-            raise AuthFailedError(
-                f"the OpenID Connect discovery document at {url} could not be read (HTTP {response.status_code})",
-                hint="The card's openIdConnectUrl should point at the issuer's .well-known/openid-configuration.",
-                url=url,
-            )
+        _check_endpoint(url, "OpenID Connect discovery URL", self.client.issuer)
+        config = _DISCOVERED.get(url)
+        if config is None:
+            try:
+                async with httpx.AsyncClient(timeout=self.client.timeout, follow_redirects=False) as http:
+                    response = await http.get(url, headers={"Accept": "application/json"})
+                config = response.json() if response.status_code == 200 else None
+            except (httpx.HTTPError, ValueError) as exc:
+                raise _failure("OpenID Connect discovery", url, exc) from None
+            if not isinstance(config, dict):
+                raise AuthFailedError(
+                    f"the OpenID Connect discovery document at {url} could not be read (HTTP {response.status_code})",
+                    hint="The card's openIdConnectUrl should point at the issuer's .well-known/openid-configuration.",
+                    url=url,
+                )
         issuer = str(config.get("issuer", ""))
         # OpenID Connect Discovery 4.3: the document must belong to the issuer it was fetched from.
         if url.rstrip("/") != issuer.rstrip("/") + DISCOVERY_SUFFIX:
@@ -248,6 +262,7 @@ class TokenSource:
                 hint="The card's openIdConnectUrl must be the issuer's own discovery URL.",
                 url=url,
             )
+        _DISCOVERED[url] = config
         offered = [
             flow
             for flow, key in (
@@ -265,7 +280,7 @@ class TokenSource:
             )
         return Endpoints(
             flow,
-            _check_endpoint(config.get("token_endpoint"), "token endpoint"),
+            _check_endpoint(config.get("token_endpoint"), "token endpoint", self.client.issuer),
             authorization_url=config.get("authorization_endpoint"),
             device_url=config.get("device_authorization_endpoint"),
             issuer=issuer,
@@ -436,10 +451,10 @@ class TokenSource:
                 ends.token_url,
             )
         if ends.flow == "deviceCode":
-            device_url = _check_endpoint(ends.device_url, "device authorization endpoint")
+            device_url = _check_endpoint(ends.device_url, "device authorization endpoint", client.issuer)
             run = oauth_flows.device_flow(self, ends.token_url, device_url)
         else:
-            authorize = _check_endpoint(ends.authorization_url, "authorization endpoint")
+            authorize = _check_endpoint(ends.authorization_url, "authorization endpoint", client.issuer)
             run = oauth_flows.authorization_code_flow(self, ends.token_url, authorize)
         return await self._grant(lambda: run, ends.flow, ends.token_url)
 
