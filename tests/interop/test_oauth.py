@@ -240,3 +240,17 @@ async def test_authorization_code_refused(oidc_provider, oauth_agent):
         await say(oauth_agent.url, OAuthClient(PUBLIC, flow="authorizationCode", interaction=person))
     person.joined()
     assert "consent denied" in caught.value.message
+
+
+async def test_a_dead_refresh_token_without_a_person_says_sign_in_again(oidc_provider, oauth_agent):
+    person = PlayedUser()
+    client = OAuthClient(PUBLIC, flow="deviceCode", interaction=person)
+    await say(oauth_agent.url, client)
+    person.joined()
+    token = held_token()
+    token["expires_at"], token["refresh_token"] = 0, "no-such-refresh-token"
+    unattended = OAuthClient(PUBLIC, flow="deviceCode")  # a workflow step: nobody to show a code to
+    with pytest.raises(AuthFailedError) as caught:
+        await say(oauth_agent.url, unattended)
+    assert "invalid or expired" in caught.value.message and "auth login" in (caught.value.hint or "")
+    assert caught.value.exit_code == 4 and len(person.prompts) == 1

@@ -324,8 +324,9 @@ class TokenSource:
                 try:
                     return await self._keep(await self._refresh(token))
                 except AuthFailedError:
-                    if not self.interactive and (await self.endpoints()).flow != "clientCredentials":
-                        raise
+                    nobody = not self.interactive or self.client.interaction is None
+                    if nobody and (await self.endpoints()).flow != "clientCredentials":
+                        raise  # the refresh token is dead and nobody is here to sign in: say so
                     # the refresh token is dead: sign in again below
             if not self.interactive and (await self.endpoints()).flow != "clientCredentials":
                 raise AuthFailedError(

@@ -48,16 +48,16 @@ async def device_flow(source: TokenSource, token_url: str, device_url: str) -> d
     if not all(isinstance(v, str) and v for v in (device_code, user_code, uri)):
         raise AuthFailedError(f"the device authorization endpoint {device_url} answered without a code", url=device_url)
     source.redactor.add(device_code)  # type: ignore[arg-type]  # it redeems for a token, like a password
-    expires_in = int(start.get("expires_in") or 600)
+    expires_in = int(start["expires_in"]) if isinstance(start.get("expires_in"), int | float) else 600
     complete = start.get("verification_uri_complete")
     interaction.device_code(DevicePrompt(uri, user_code, complete if isinstance(complete, str) else None, expires_in))  # type: ignore[arg-type]
     interval = max(1, int(start.get("interval") or DEFAULT_INTERVAL))
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + expires_in
+    remaining = float(expires_in)  # counted in the waits the issuer asked for: what the code's lifetime is made of
     try:
         while True:
             # The issuer's pace, not a guess: polling faster earns slow_down, then refusals.
             await asyncio.sleep(interval)
+            remaining -= interval
             try:
                 return await oauth_grants.device_token(
                     token_url, client.client_id, client.client_secret, device_code, timeout=client.timeout
@@ -67,7 +67,7 @@ async def device_flow(source: TokenSource, token_url: str, device_url: str) -> d
                     interval += SLOW_DOWN_STEP
                 elif exc.error != "authorization_pending":
                     raise
-            if loop.time() >= deadline:
+            if remaining <= 0:
                 raise oauth_grants.GrantError("expired_token", None)
     finally:
         interaction.done()
