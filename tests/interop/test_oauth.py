@@ -11,7 +11,7 @@ import threading
 import pytest
 from oidc_user import authorize, enter_device_code
 
-from switchboard.a2a import oauth
+from switchboard.a2a import oauth, oauth_endpoints
 from switchboard.a2a.auth import Credentials, Redactor
 from switchboard.a2a.client import new_message
 from switchboard.a2a.errors import AuthFailedError, CredentialsMissingError
@@ -29,7 +29,7 @@ SERVICE, PUBLIC = "switchboard-service", "switchboard-cli"
 def fresh_memory():
     """Each test signs in from nothing: tokens of the process are shared by design, not across tests."""
     oauth._MEMORY.clear()
-    oauth._DISCOVERED.clear()
+    oauth_endpoints._DISCOVERED.clear()
     yield
     oauth._MEMORY.clear()
 

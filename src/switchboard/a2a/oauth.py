@@ -16,13 +16,12 @@ import time
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
-from urllib.parse import urlsplit
 
 import httpx
 
-from ..safe_text import strip_controls
 from .errors import AuthFailedError, UsageError
-from .user_input import is_loopback
+from .oauth_endpoints import Endpoints, check_endpoint, discover
+from .oauth_errors import grant_failed, unreachable
 
 if TYPE_CHECKING:
     from .auth import Redactor
@@ -31,11 +30,8 @@ if TYPE_CHECKING:
 FLOWS = ("clientCredentials", "authorizationCode", "deviceCode")
 RENEW_MARGIN = 30.0  # seconds before expiry a token is renewed, so it never expires on the way
 AUTHORIZATION_WAIT = 300.0  # seconds the loopback listener waits for the person to sign in
-DISCOVERY_SUFFIX = "/.well-known/openid-configuration"
 # Tokens of this process, shared by every link to the same agent and client (the TUI opens many).
 _MEMORY: dict[str, dict[str, Any]] = {}
-# Discovery documents read in this process, by URL: a link per conversation need not read them again.
-_DISCOVERED: dict[str, dict[str, Any]] = {}
 
 
 class Interaction(Protocol):
@@ -99,15 +95,6 @@ class OAuthClient:
 
 
 @dataclass
-class Endpoints:
-    flow: str
-    token_url: str
-    authorization_url: str | None = None
-    device_url: str | None = None
-    issuer: str | None = None
-
-
-@dataclass
 class Choice:
     """A scheme of the card this client can satisfy, and the scopes its requirement asks for."""
 
@@ -129,77 +116,6 @@ def choose(name: str, scheme: SecurityScheme, scopes: list[str], client: OAuthCl
         return None
     choice = Choice(name, scheme, scopes)
     return choice if client.flow_for(choice.offered_flows()) else None
-
-
-def _check_endpoint(url: str | None, what: str, issuer: str | None = None) -> str:
-    """An endpoint secrets go to: https, or http on loopback only (a test or local issuer); with `issuer` (the
-    person's oauth.issuer), on that origin only, whatever the card says."""
-    from .auth import origin_of
-
-    parts = urlsplit(url or "")
-    if not (parts.scheme == "https" or (parts.scheme == "http" and is_loopback(parts.hostname or ""))):
-        raise AuthFailedError(
-            f"the {what} {strip_controls(str(url))[:200]!r} is not an https URL; no credentials are sent to it",
-            hint="The agent's card names its OAuth endpoints; ask its operator to serve them over https.",
-        )
-    if issuer and origin_of(url or "") != origin_of(issuer):
-        raise AuthFailedError(
-            f"the card names the {what} {strip_controls(str(url))[:200]!r}, not on the issuer {issuer} the agents "
-            "file trusts; no credentials are sent to it",
-            hint="If the agent moved to another identity provider, change oauth.issuer in the agents file.",
-        )
-    return url  # type: ignore[return-value]
-
-
-def _failure(what: str, url: str, exc: BaseException) -> AuthFailedError:
-    """A token or discovery request that got no usable answer (exit 4, like every auth failure)."""
-    reason = strip_controls(str(exc) or type(exc).__name__)[:200]
-    return AuthFailedError(
-        f"cannot reach the issuer for the {what} at {url}: {reason}",
-        hint="Check that the identity provider is up and that the agent's card names it right.",
-        url=url,
-    )
-
-
-def grant_failed(exc: Any, client: OAuthClient, flow: str, url: str) -> AuthFailedError:
-    """The issuer refused a grant: the reason in plain words, and what to do."""
-    error, said = exc.error, strip_controls(exc.description or "")[:200]
-    detail = f" ({said})" if said else ""
-    secret = f"the secret in {client.client_secret_env}" if client.client_secret_env else "the client secret"
-    messages = {
-        "invalid_client": (
-            f"the issuer refused the client {client.client_id!r}: wrong client id or secret{detail}",
-            f"Check the client id and {secret}.",
-        ),
-        "unauthorized_client": (
-            f"the client {client.client_id!r} may not use the {flow} flow at this issuer{detail}",
-            "Choose another flow (oauth.flow in the agents file, or --oauth-flow), or ask the issuer's admin.",
-        ),
-        "access_denied": (
-            f"the sign-in was refused (consent denied){detail}",
-            "Run the command again and approve the request at the issuer.",
-        ),
-        "expired_token": (
-            f"the device code expired before the sign-in finished{detail}",
-            "Run the command again and enter the code sooner.",
-        ),
-        "invalid_grant": (
-            f"the issuer refused the grant: the code or refresh token is invalid or expired{detail}",
-            "Sign in again: switchboard auth login AGENT.",
-        ),
-        "invalid_scope": (
-            f"the issuer refused the scopes asked for{detail}",
-            "Check the scopes (oauth.scopes in the agents file); the card's requirement names them.",
-        ),
-        "invalid_target": (
-            f"the issuer refused the resource (RFC 8707) asked for{detail}",
-            "Set oauth.resource in the agents file to the value the issuer expects, or false to send none.",
-        ),
-    }
-    text, hint = messages.get(
-        error, (f"the issuer answered {error}{detail}", "Run with --verbose, and check the client settings.")
-    )
-    return AuthFailedError(f"{flow} sign-in for client {client.client_id!r} failed: {text}", hint=hint, url=url)
 
 
 class TokenSource:
@@ -226,65 +142,17 @@ class TokenSource:
         if self._endpoints is None:
             scheme = self.choice.scheme
             if scheme.type == "openIdConnect":
-                self._endpoints = await self._discover(scheme.open_id_connect_url or "")
+                self._endpoints = await discover(scheme.open_id_connect_url or "", self.client)
             else:
                 flow = self.client.flow_for(self.choice.offered_flows()) or ""
                 info = scheme.flows[flow]  # type: ignore[index]
                 self._endpoints = Endpoints(
                     flow,
-                    _check_endpoint(info.get("tokenUrl"), "token endpoint", self.client.issuer),
+                    check_endpoint(info.get("tokenUrl"), "token endpoint", self.client.issuer),
                     authorization_url=info.get("authorizationUrl"),
                     device_url=info.get("deviceAuthorizationUrl"),
                 )
         return self._endpoints
-
-    async def _discover(self, url: str) -> Endpoints:
-        _check_endpoint(url, "OpenID Connect discovery URL", self.client.issuer)
-        config = _DISCOVERED.get(url)
-        if config is None:
-            try:
-                async with httpx.AsyncClient(timeout=self.client.timeout, follow_redirects=False) as http:
-                    response = await http.get(url, headers={"Accept": "application/json"})
-                config = response.json() if response.status_code == 200 else None
-            except (httpx.HTTPError, ValueError) as exc:
-                raise _failure("OpenID Connect discovery", url, exc) from None
-            if not isinstance(config, dict):
-                raise AuthFailedError(
-                    f"the OpenID Connect discovery document at {url} could not be read (HTTP {response.status_code})",
-                    hint="The card's openIdConnectUrl should point at the issuer's .well-known/openid-configuration.",
-                    url=url,
-                )
-        issuer = str(config.get("issuer", ""))
-        # OpenID Connect Discovery 4.3: the document must belong to the issuer it was fetched from.
-        if url.rstrip("/") != issuer.rstrip("/") + DISCOVERY_SUFFIX:
-            raise AuthFailedError(
-                f"the discovery document at {url} names another issuer ({strip_controls(issuer)[:100]!r})",
-                hint="The card's openIdConnectUrl must be the issuer's own discovery URL.",
-                url=url,
-            )
-        _DISCOVERED[url] = config
-        offered = [
-            flow
-            for flow, key in (
-                ("clientCredentials", "token_endpoint"),
-                ("authorizationCode", "authorization_endpoint"),
-                ("deviceCode", "device_authorization_endpoint"),
-            )
-            if config.get(key)
-        ]
-        flow = self.client.flow_for(offered)
-        if flow is None:
-            raise UsageError(
-                f"the issuer {issuer} offers none of the flows this client can run ({', '.join(offered)})",
-                hint="Set oauth.flow in the agents file (or --oauth-flow), or give a client secret.",
-            )
-        return Endpoints(
-            flow,
-            _check_endpoint(config.get("token_endpoint"), "token endpoint", self.client.issuer),
-            authorization_url=config.get("authorization_endpoint"),
-            device_url=config.get("device_authorization_endpoint"),
-            issuer=issuer,
-        )
 
     def person_scope(self) -> str | None:
         """The scopes for a flow with the person: the card's, with offline_access (a refresh token, so the person
@@ -402,7 +270,7 @@ class TokenSource:
         except GrantError as exc:
             raise grant_failed(exc, self.client, flow, url) from None
         except httpx.HTTPError as exc:
-            raise _failure(f"{flow} token", url, exc) from None
+            raise unreachable(f"{flow} token", url, exc) from None
         if not isinstance(token.get("access_token"), str) or not token["access_token"]:
             raise AuthFailedError(f"the issuer at {url} answered without an access token", url=url)
         self._register(token)
@@ -452,10 +320,10 @@ class TokenSource:
                 ends.token_url,
             )
         if ends.flow == "deviceCode":
-            device_url = _check_endpoint(ends.device_url, "device authorization endpoint", client.issuer)
+            device_url = check_endpoint(ends.device_url, "device authorization endpoint", client.issuer)
             run = oauth_flows.device_flow(self, ends.token_url, device_url)
         else:
-            authorize = _check_endpoint(ends.authorization_url, "authorization endpoint", client.issuer)
+            authorize = check_endpoint(ends.authorization_url, "authorization endpoint", client.issuer)
             run = oauth_flows.authorization_code_flow(self, ends.token_url, authorize)
         return await self._grant(lambda: run, ends.flow, ends.token_url)
 
