@@ -47,6 +47,7 @@ def _show(args: Any, facts: dict[str, Any], where: str | None) -> None:
     if facts["signedIn"]:
         out.field("Refresh token", "yes" if facts.get("refreshToken") else "no")
     out.field("Remembered in", where)
+    out.field("Note", facts.get("note"))
 
 
 async def _closing(run, args: Any) -> int:
