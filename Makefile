@@ -8,6 +8,8 @@ BIN := $(VENV)/bin
 A2A03_PIN := a2a-sdk[http-server]==0.3.26 uvicorn
 # The reference server on the official JavaScript SDK (@a2a-js/sdk), installed from its committed lock file.
 JS_AGENT := tests/interop/agents/js
+# The OpenID Provider (oidc-provider) the OAuth tests and the demo fleet sign in at, from its committed lock file.
+OIDC := tests/interop/oidc
 
 BROWSER_DIR := .browser
 
@@ -30,6 +32,10 @@ $(JS_AGENT)/node_modules/.stamp: $(JS_AGENT)/package.json $(JS_AGENT)/package-lo
 	cd $(JS_AGENT) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+$(OIDC)/node_modules/.stamp: $(OIDC)/package.json $(OIDC)/package-lock.json
+	cd $(OIDC) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # The browser tests' headless Chromium: Debian's chromium-headless-shell and the libraries this machine lacks, fetched
 # with apt-get into a private state directory and unpacked without root (no browser vendor's download).
 $(BROWSER_DIR)/.stamp: tests/web/fetch_browser.sh
@@ -49,7 +55,7 @@ lint: $(VENV)/.stamp
 	$(BIN)/ruff format --check
 	$(BIN)/lint-imports
 
-test: $(VENV)/.stamp $(VENV03)/.stamp $(JS_AGENT)/node_modules/.stamp $(BROWSER_DIR)/.stamp lint
+test: $(VENV)/.stamp $(VENV03)/.stamp $(JS_AGENT)/node_modules/.stamp $(OIDC)/node_modules/.stamp $(BROWSER_DIR)/.stamp lint
 	SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/pytest
 
 screenshots: $(VENV)/.stamp
@@ -72,4 +78,4 @@ bench-faults: $(VENV)/.bench-stamp
 	$(BIN)/python bench/faults/load.py
 
 clean:
-	rm -rf $(VENV) $(VENV03) $(JS_AGENT)/node_modules $(BROWSER_DIR)
+	rm -rf $(VENV) $(VENV03) $(JS_AGENT)/node_modules $(OIDC)/node_modules $(BROWSER_DIR)

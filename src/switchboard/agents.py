@@ -12,6 +12,14 @@ agents:
     auth: {scheme: basic, user: ada, env: VAR}       # HTTP Basic: the password is in $VAR
     tls: {cert: client.pem, key: client.key, ca: ca.pem}   # mutual TLS; paths relative to this file
     cardKeys: [planner.jwks.json]  # keys that sign this agent's card (pinned: only they count)
+    oauth:                         # OAuth2 / OpenID Connect, when the card declares it
+      clientId: switchboard-cli
+      clientSecretEnv: WRITER_SECRET   # client credentials only; the secret stays in the environment
+      flow: deviceCode             # clientCredentials | authorizationCode | deviceCode (default: from the card)
+      scopes: [a2a:send]           # default: the card's security requirement
+      resource: https://...        # RFC 8707 resource (default: the agent's URL); false sends none
+      scheme: corp-sso             # which of the card's schemes (default: the first the client can satisfy)
+      issuer: https://sso.example  # secrets go only to this origin, whatever the card names
 ```
 
 Secrets are never written here: only the names of the environment variables that hold them.
@@ -33,6 +41,22 @@ from .a2a.errors import UsageError
 
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 BINDINGS = ("jsonrpc", "rest")  # `binding:`, as --binding names them
+OAUTH_FLOWS = ("clientCredentials", "authorizationCode", "deviceCode")
+OAUTH_KEYS = ("clientId", "clientSecretEnv", "flow", "scopes", "resource", "scheme", "issuer")
+
+
+@dataclass
+class OAuthSettings:
+    """An agent's `oauth:` block: the client and how to use it (the secret's variable, never the secret)."""
+
+    client_id: str
+    client_secret_env: str | None = None
+    flow: str | None = None
+    scopes: list[str] | None = None
+    resource: str | None = None
+    send_resource: bool = True
+    scheme: str | None = None
+    issuer: str | None = None  # the only origin the secret, codes and refresh tokens may go to
 
 
 @dataclass(frozen=True)
@@ -60,6 +84,7 @@ class AgentEntry:
     basic_env: str | None = None
     tls: ClientTls | None = None  # mutual TLS: the client certificate to present
     card_keys: list[str] = field(default_factory=list)  # key files that pin this agent's card signatures
+    oauth: OAuthSettings | None = None
     # values that came from ${VAR}: secrets to redact wherever they might show
     interpolated: list[str] = field(default_factory=list, repr=False)
     # the entry as written in the file, uninterpolated, so saving the file never writes a secret
@@ -104,6 +129,7 @@ ENTRY_KEYS = (
     "trustInterfaceOrigin",
     "tls",
     "cardKeys",
+    "oauth",
     "skills",
     "description",
     "runtime",  # the workflow engine's word for protocol
@@ -210,6 +236,11 @@ def _entry(
     else:
         warnings.append(f"{where} ({name}): trustInterfaceOrigin must be true or false; false assumed")
     _trust_keys(raw, entry, Path(source).parent if source.endswith((".yaml", ".yml")) else None, problems, at("tls"))
+    if raw.get("oauth") is not None:
+        try:
+            entry.oauth = oauth_settings(raw["oauth"], f"{at('oauth')}{named}: oauth")
+        except UsageError as exc:
+            problems.append(Problem(exc.message, exc.hint or FORMAT_HINT))
     if isinstance(raw.get("skills"), list):
         entry.skills = [s for s in raw["skills"] if isinstance(s, dict)]
     entry.interpolated = [u for u in used if u]
@@ -245,6 +276,45 @@ def _trust_keys(raw: dict[str, Any], entry: AgentEntry, base: Path | None, probl
             )
         else:
             entry.card_keys = [p for k in keys if (p := path(k))]
+
+
+def oauth_settings(raw: Any, where: str) -> OAuthSettings:
+    """An `oauth:` block read and checked (a UsageError naming `where` for a mistake)."""
+    from .a2a.user_input import did_you_mean
+
+    hint = "oauth takes: " + ", ".join(OAUTH_KEYS) + " (clientId is required). " + FORMAT_HINT
+    if not isinstance(raw, dict):
+        raise UsageError(f"{where} must be a mapping", hint=hint)
+    for key in raw:
+        if key not in OAUTH_KEYS:
+            raise UsageError(f"{where} has an unknown key {key!r}.{did_you_mean(str(key), OAUTH_KEYS)}", hint=hint)
+    client_id = raw.get("clientId")
+    if not isinstance(client_id, str) or not client_id.strip():
+        raise UsageError(f"{where} needs a clientId", hint=hint)
+    flow = raw.get("flow")
+    if flow is not None and flow not in OAUTH_FLOWS:
+        raise UsageError(f"{where}.flow {flow!r} is not one of {', '.join(OAUTH_FLOWS)}", hint=hint)
+    scopes = raw.get("scopes")
+    if isinstance(scopes, str):
+        scopes = scopes.split()
+    if scopes is not None and not (isinstance(scopes, list) and all(isinstance(s, str) for s in scopes)):
+        raise UsageError(f"{where}.scopes must be a list of scope names", hint=hint)
+    resource = raw.get("resource")
+    if resource is not None and resource is not False and not isinstance(resource, str):
+        raise UsageError(f"{where}.resource must be a URL, or false to send none", hint=hint)
+    for key in ("clientSecretEnv", "scheme", "issuer"):
+        if raw.get(key) is not None and not isinstance(raw.get(key), str):
+            raise UsageError(f"{where}.{key} must be a string", hint=hint)
+    return OAuthSettings(
+        client_id=client_id.strip(),
+        client_secret_env=raw.get("clientSecretEnv"),
+        flow=flow,
+        scopes=scopes,
+        resource=resource if isinstance(resource, str) else None,
+        send_resource=resource is not False,
+        scheme=raw.get("scheme"),
+        issuer=raw.get("issuer"),
+    )
 
 
 def _raise(problems: list[Problem], source: str) -> None:

@@ -34,10 +34,64 @@ from .a2a.transports.base import Transport
 from .a2a.transports.tasks_api import TasksApiTransport
 from .a2a.turn import TaskView
 from .a2a.wire.common import Notes
-from .agents import AgentEntry
+from .agents import AgentEntry, OAuthSettings
 
 
-def entry_credentials(entry: AgentEntry | None) -> Credentials:
+def oauth_client(
+    settings: OAuthSettings | None,
+    *,
+    client_id: str | None = None,
+    client_secret_env: str | None = None,
+    flow: str | None = None,
+    interaction=None,
+    remember: bool = False,
+):
+    """The OAuth client for an agent: its `oauth:` block with the command line's overrides, the secret read from
+    the variable named (an unset one raises), remembered tokens read from the token store. None: no client."""
+    from dataclasses import replace
+
+    from .a2a.oauth import OAuthClient
+    from .a2a.token_store import TokenStore
+    from .paths import config_dir
+
+    if settings is None and not client_id:
+        return None
+    settings = replace(settings) if settings else OAuthSettings(client_id=client_id or "")
+    settings.client_id = client_id or settings.client_id
+    settings.client_secret_env = client_secret_env or settings.client_secret_env
+    settings.flow = flow or settings.flow
+    secret = _client_secret(settings.client_secret_env) if settings.client_secret_env else None
+    warn = getattr(interaction, "warn", None)
+    return OAuthClient(
+        client_id=settings.client_id,
+        client_secret=secret,
+        client_secret_env=settings.client_secret_env,
+        flow=settings.flow,
+        resource=settings.resource,
+        send_resource=settings.send_resource,
+        scopes=tuple(settings.scopes) if settings.scopes is not None else None,
+        scheme=settings.scheme,
+        issuer=settings.issuer,
+        interaction=interaction,
+        store=TokenStore(config_dir(), warn),
+        remember=remember,
+    )
+
+
+def _client_secret(name: str) -> str:
+    from .a2a.errors import CredentialsMissingError
+    from .a2a.user_input import check_secret
+
+    value = os.environ.get(name)
+    if not value:
+        raise CredentialsMissingError(
+            f"the environment variable {name} named for the OAuth client secret is not set",
+            hint=f"export {name}=... before running, or name another variable (oauth.clientSecretEnv).",
+        )
+    return check_secret(value, f"the environment variable {name} (OAuth client secret)")
+
+
+def entry_credentials(entry: AgentEntry | None, interaction=None) -> Credentials:
     """Credentials named by the agents file, else the A2ACLI_* variables; an unset named variable raises."""
     found = credentials_from_env(
         bearer_env=entry.bearer_env if entry else None,
@@ -45,7 +99,8 @@ def entry_credentials(entry: AgentEntry | None) -> Credentials:
         basic_user=entry.basic_user if entry else None,
         basic_password_env=entry.basic_env if entry else None,
     )
-    return replace(found, client_cert=bool(entry and entry.tls and entry.tls.cert))
+    client = oauth_client(entry.oauth if entry else None, interaction=interaction)
+    return replace(found, client_cert=bool(entry and entry.tls and entry.tls.cert), oauth=client)
 
 
 def agent_http_client(
@@ -75,6 +130,7 @@ def known_secrets(entry: AgentEntry | None) -> list[str]:
     They go to the redactor before the first request, since even a card may quote them back. Never raises.
     """
     names = [entry.api_key_env, entry.bearer_env, entry.basic_env] if entry else []
+    names += [entry.oauth.client_secret_env] if entry and entry.oauth else []
     names += [DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, DEFAULT_BASIC_PASSWORD_ENV]
     return [os.environ[n] for n in names if n and os.environ.get(n)] + (list(entry.interpolated) if entry else [])
 

@@ -58,3 +58,7 @@ def reference_server(request: pytest.FixtureRequest, server_pool: ServerPool) ->
 @pytest.fixture(scope="session", params=KINDS, ids=KINDS)
 def auth_server(request: pytest.FixtureRequest, server_pool: ServerPool) -> RunningServer:
     return server_pool.get(request.param, AUTH_API_KEY)
+
+
+# The OpenID Provider and the agents behind it (tests/interop/oauth_fixtures.py).
+from oauth_fixtures import narrow_oauth_agent, oauth_agent, oidc_provider  # noqa: E402, F401

@@ -8,12 +8,18 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import quote, quote_plus, urlsplit
 
 from .errors import CredentialsMissingError, UsageError
 from .model import AgentCard, SecurityScheme
 from .user_input import check_secret
 from .user_input import is_loopback as is_loopback  # its home is user_input; callers import it here too
+
+if TYPE_CHECKING:
+    import httpx
+
+    from .oauth import OAuthClient
 
 # Environment variables the A2A CLI spec names for the credential flags.
 DEFAULT_BEARER_ENV = "A2ACLI_BEARER"
@@ -34,6 +40,7 @@ class Credentials:
     basic_user: str | None = None  # HTTP Basic: user and password go together or not at all
     basic_password: str | None = None
     client_cert: bool = False  # a client certificate goes with every TLS connection (mutual TLS)
+    oauth: OAuthClient | None = None  # OAuth2 / OIDC: tokens obtained from what the card declares
 
     @property
     def basic(self) -> str | None:
@@ -46,12 +53,13 @@ class Credentials:
     @property
     def secrets(self) -> list[str]:
         pair = f"{self.basic_user}:{self.basic_password}" if self.basic else None
-        return [s for s in (self.bearer, self.api_key, self.basic_password, pair) if s]
+        client_secret = self.oauth.client_secret if self.oauth else None
+        return [s for s in (self.bearer, self.api_key, self.basic_password, pair, client_secret) if s]
 
     def __repr__(self) -> str:  # never print a secret by accident
         return (
             f"Credentials(bearer={'set' if self.bearer else None}, api_key={'set' if self.api_key else None}, "
-            f"basic={'set' if self.basic else None})"
+            f"basic={'set' if self.basic else None}, oauth={self.oauth!r})"
         )
 
 
@@ -105,10 +113,11 @@ class AuthPlan:
     params: dict[str, str] = field(default_factory=dict)
     cookies: dict[str, str] = field(default_factory=dict)
     scheme_name: str | None = None
+    oauth: httpx.Auth | None = None  # OAuthBearer: a token per request, obtained and renewed as needed
 
     @property
     def empty(self) -> bool:
-        return not (self.headers or self.params or self.cookies)
+        return not (self.headers or self.params or self.cookies or self.oauth)
 
     def request_headers(self) -> dict[str, str]:
         """The headers to put on one request, cookies included as a Cookie header: per request, never in a
@@ -119,7 +128,17 @@ class AuthPlan:
         return {**self.headers, "Cookie": cookie}
 
 
-def _attach(scheme: SecurityScheme, creds: Credentials, plan: AuthPlan) -> bool:
+@dataclass
+class _Target:
+    """What an OAuth token is for: the agent's URL (the RFC 8707 resource) and the redactor for its tokens."""
+
+    url: str
+    redactor: Redactor
+
+
+def _attach(
+    name: str, scheme: SecurityScheme, scopes: list[str], creds: Credentials, plan: AuthPlan, audience: _Target | None
+) -> bool:
     """Add what `scheme` needs to `plan`; False when the credentials cannot satisfy it."""
     if scheme.type == "apiKey":
         if not creds.api_key:
@@ -138,9 +157,18 @@ def _attach(scheme: SecurityScheme, creds: Credentials, plan: AuthPlan) -> bool:
     http_bearer = scheme.type == "http" and (scheme.scheme or "bearer").lower() == "bearer"
     # An OAuth2 / OIDC access token obtained elsewhere is presented as a bearer token.
     if http_bearer or scheme.type in ("oauth2", "openIdConnect"):
-        if not creds.bearer:
+        if creds.bearer:
+            plan.headers["Authorization"] = f"Bearer {creds.bearer}"
+            return True
+        if creds.oauth is None or audience is None or scheme.type == "http":
             return False
-        plan.headers["Authorization"] = f"Bearer {creds.bearer}"
+        from .oauth import OAuthBearer, TokenSource, choose
+
+        choice = choose(name, scheme, scopes, creds.oauth)
+        if choice is None:
+            return False
+        source = TokenSource(choice, creds.oauth, audience.url, audience.redactor)
+        plan.oauth = OAuthBearer(source, origin_of(audience.url))
         return True
     return False
 
@@ -166,12 +194,16 @@ def describe_scheme(name: str, scheme: SecurityScheme) -> str:
     if scheme.type == "http":
         return f"{name}: HTTP {scheme.scheme or 'bearer'} token (--bearer-env VAR or {DEFAULT_BEARER_ENV})"
     if scheme.type in ("oauth2", "openIdConnect"):
-        return f"{name}: {scheme.type} access token as bearer (--bearer-env VAR or {DEFAULT_BEARER_ENV})"
+        flows = ", ".join(k for k, v in (scheme.flows or {}).items() if isinstance(v, dict))
+        how = f"{scheme.type}{f' ({flows})' if flows else ''}"
+        return f"{name}: {how}: a token obtained with your client id (oauth: in the agents file, or --client-id)"
     return f"{name}: {scheme.type} (not supported by this tool)"
 
 
-def plan_auth(card: AgentCard | None, creds: Credentials) -> AuthPlan:
-    """Choose how to present `creds` to the agent behind `card`.
+def plan_auth(
+    card: AgentCard | None, creds: Credentials, *, url: str | None = None, redactor: Redactor | None = None
+) -> AuthPlan:
+    """Choose how to present `creds` to the agent behind `card` (at `url`: where OAuth tokens are for).
 
     The first security requirement the credentials satisfy wins. When the card requires security and
     nothing satisfies it, this raises CredentialsMissingError with a hint naming the scheme. When the
@@ -190,9 +222,13 @@ def plan_auth(card: AgentCard | None, creds: Credentials) -> AuthPlan:
         if creds.api_key:
             plan.headers[DEFAULT_API_KEY_HEADER] = creds.api_key
         return plan
+    target = _Target(url, redactor or Redactor()) if url else None
     for requirement in requirements:
         trial = AuthPlan()
-        if requirement and all(name in schemes and _attach(schemes[name], creds, trial) for name in requirement):
+        if requirement and all(
+            name in schemes and _attach(name, schemes[name], requirement[name], creds, trial, target)
+            for name in requirement
+        ):
             trial.scheme_name = ", ".join(requirement)
             return trial
     if not (card and card.security):
@@ -203,7 +239,9 @@ def plan_auth(card: AgentCard | None, creds: Credentials) -> AuthPlan:
         f"{card.name} requires credentials: " + "; ".join(lines),
         hint="Put the secret in an environment variable and name it with --api-key-env, --bearer-env or "
         "--basic-password-env (or the agent's apiKeyEnv or auth in the agents file); a client certificate with "
-        "--client-cert and --client-key (or tls: in the agents file).",
+        "--client-cert and --client-key (or tls: in the agents file). For OAuth2 / OpenID Connect, name your "
+        "client: oauth: {clientId: ID} in the agents file or --client-id ID, with --client-secret-env VAR for "
+        "client credentials (see the README's OAuth section).",
     )
 
 

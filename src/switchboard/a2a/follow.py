@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .errors import (
+    AuthFailedError,
+    CredentialsMissingError,
     InvalidResponseError,
     ProtocolError,
     SwitchboardError,
@@ -221,8 +223,10 @@ async def _lost_send(
     client: Transport, message: Message, problem: SwitchboardError, policy: FollowPolicy
 ) -> AsyncIterator[TurnEvent | str]:
     """After a send failed before its task id arrived: Notices, then the task id found (a str), or raise."""
-    if isinstance(problem, ProtocolError | UnavailableError) or not client.lists_tasks:
-        raise problem  # refused by the agent, never delivered, or no way to tell whether it got there
+    if isinstance(problem, ProtocolError | UnavailableError | AuthFailedError | CredentialsMissingError):
+        raise problem  # refused by the agent (or its issuer), or never delivered
+    if not client.lists_tasks:
+        raise problem  # no way to tell whether it got there
     yield Notice(f"the request failed before the agent's answer arrived ({problem.message}); looking for its task")
     for attempt in range(1, 4):  # the agent may still be storing the task it made
         task_id = await find_task_for_message(client, message.message_id)

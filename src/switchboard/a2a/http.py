@@ -324,9 +324,11 @@ async def open_response(
     on_retry: Callable[[str], None] | None = None,
     stream: bool = False,
     timeout: httpx.Timeout | float | None = None,
+    auth: httpx.Auth | None = None,
 ) -> tuple[httpx.Response, int]:
     """The retry loop behind `tapped_request`; with `stream` the body is left unread and the tap exchange
-    open: the caller reads the body, closes the response and calls `tap.done(exchange)`."""
+    open: the caller reads the body, closes the response and calls `tap.done(exchange)`. `auth` (an OAuth
+    bearer) sets its header as the request leaves, so the tap shows it by name only."""
     policy = retry or NO_RETRY
     attempt = 0
     while True:
@@ -349,9 +351,10 @@ async def open_response(
                 "holding credentials.",
                 url=url,
             ) from None
-        exchange = tap.request(method, str(request.url), header_pairs(request.headers), content) if tap else 0
+        recorded = header_pairs(request.headers) + ([("Authorization", "Bearer [redacted]")] if auth else [])
+        exchange = tap.request(method, str(request.url), recorded, content) if tap else 0
         try:
-            response = await http.send(request, stream=stream)
+            response = await http.send(request, stream=stream, auth=auth)
             if not stream:
                 await response.aread()
         except (httpx.HTTPError, UnicodeError, OverflowError, BaseExceptionGroup) as exc:

@@ -96,6 +96,9 @@ HANDLERS = {
     ("worker", None): ("temporal", "worker"),
     ("temporal", "dev"): ("temporal", "temporal"),
     ("temporal", "key"): ("temporal", "temporal"),
+    ("auth", "login"): ("auth", "login"),
+    ("auth", "status"): ("auth", "status"),
+    ("auth", "logout"): ("auth", "logout"),
 }
 # With --temporal HOST:PORT these commands act on runs kept by a Temporal server.
 ON_TEMPORAL = {

@@ -78,6 +78,9 @@ def _command(args: Any, target: Target, command: list[str], after_agent: list[st
         "ca_cert",
         "a2a_version",
         "binding",
+        "client_id",
+        "client_secret_env",
+        "oauth_flow",
     ):
         value = getattr(args, flag, None)
         if value:
@@ -153,8 +156,48 @@ def credentials_for(args: Any, entry: AgentEntry | None) -> Credentials:
     )
     bearer = check_secret(args.bearer, "--bearer") if args.bearer else from_env.bearer
     api_key = check_secret(args.api_key, "--api-key") if args.api_key else from_env.api_key
+    from ..link import oauth_client
+
+    oauth = oauth_client(
+        entry.oauth if entry else None,
+        client_id=getattr(args, "client_id", None),
+        client_secret_env=getattr(args, "client_secret_env", None),
+        flow=getattr(args, "oauth_flow", None),
+        interaction=StderrInteraction(open_browser=not getattr(args, "no_browser", False)),
+        remember=getattr(args, "remember", False),
+    )
     tls = tls_for(args, entry)
-    return replace(from_env, bearer=bearer, api_key=api_key, client_cert=bool(tls and tls.cert))
+    return replace(from_env, bearer=bearer, api_key=api_key, client_cert=bool(tls and tls.cert), oauth=oauth)
+
+
+class StderrInteraction:
+    """The CLI's side of a sign-in that needs the person: what to open and type, on stderr (stdout is results)."""
+
+    def __init__(self, open_browser: bool = True) -> None:
+        self.open_browser = open_browser
+
+    def device_code(self, prompt) -> None:
+        minutes = max(1, prompt.expires_in // 60)
+        print(
+            f"To sign in, open {strip_controls(prompt.verification_uri)} and enter the code "
+            f"{strip_controls(prompt.user_code)} (within {minutes} min).",
+            file=sys.stderr,
+            flush=True,
+        )
+        if prompt.verification_uri_complete:
+            print(f"Or open {strip_controls(prompt.verification_uri_complete)}", file=sys.stderr, flush=True)
+        print("Waiting for the sign-in...", file=sys.stderr, flush=True)
+
+    def authorization_url(self, url: str) -> None:
+        how = "Opening your browser; if it does not open, visit" if self.open_browser else "To sign in, open"
+        print(f"{how}: {strip_controls(url)}", file=sys.stderr, flush=True)
+        print("Waiting for the sign-in...", file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        pass
+
+    def warn(self, text: str) -> None:
+        warn(text)
 
 
 def tls_for(args: Any, entry: AgentEntry | None) -> ClientTls | None:

@@ -93,6 +93,14 @@ def _common(p: argparse.ArgumentParser) -> None:
     a.add_argument("--client-cert", metavar="FILE", help="client certificate (PEM) for mutual TLS")
     a.add_argument("--client-key", metavar="FILE", help="the client certificate's private key (PEM)")
     a.add_argument("--ca-cert", metavar="FILE", help="CA certificates (PEM) to trust for the agent's server")
+    a.add_argument("--client-id", metavar="ID", help="OAuth client id (overrides the agents file's oauth.clientId)")
+    a.add_argument("--client-secret-env", metavar="VAR", help="environment variable holding the OAuth client secret")
+    a.add_argument(
+        "--oauth-flow",
+        choices=("clientCredentials", "authorizationCode", "deviceCode"),
+        help="OAuth flow to run (default: from the card; client credentials when a secret is given)",
+    )
+    a.add_argument("--no-browser", action="store_true", help="print the sign-in URL, do not open a browser")
     a.add_argument(
         "--svc-param",
         metavar="K:V",
@@ -209,6 +217,7 @@ def build_parser() -> Parser:
     listing.add_argument("--history", type=int, metavar="N")
     _common(listing)
 
+    _auth_commands(commands)
     _workflow_commands(commands)
     _export_command(commands)
     _replay_command(commands)
@@ -269,6 +278,28 @@ examples:
   switchboard run examples/workflows/briefing.yaml --validate
   switchboard runs list
 """
+
+
+def _auth_commands(commands) -> None:
+    auth = commands.add_parser("auth", help="OAuth sign-in: login, status, logout").add_subparsers(
+        dest="subcommand", metavar="SUBCOMMAND"
+    )
+    login = auth.add_parser(
+        "login", help="sign in to the issuer the agent's card names (device code, browser, or client secret)"
+    )
+    login.add_argument("agent", nargs="?", help="the agent")
+    login.add_argument(
+        "--remember",
+        action="store_true",
+        help="keep the token for later commands: OS keyring, else a 0600 file in the config dir (with a warning)",
+    )
+    _common(login)
+    status = auth.add_parser("status", help="whether a token is held for the agent, its scope and expiry")
+    status.add_argument("agent", nargs="?", help="the agent")
+    _common(status)
+    logout = auth.add_parser("logout", help="forget the agent's remembered token")
+    logout.add_argument("agent", nargs="?", help="the agent")
+    _common(logout)
 
 
 def _workflow_commands(commands) -> None:

@@ -16,7 +16,7 @@ from ..a2a.tap import Tap
 from ..agent_status import AgentStatus, check_agent
 from ..agents import AgentEntry, AgentsFile, load_agents
 from ..config import load_settings, save_settings
-from ..link import AgentLink, known_secrets, open_link
+from ..link import AgentLink, entry_credentials, known_secrets, open_link
 from .commands import SwitchboardCommands
 from .themes import load_themes, state_defaults
 from .widgets.wire_view import BODY_READ
@@ -157,7 +157,10 @@ class SwitchboardApp(App):
     async def open_link(self, entry: AgentEntry) -> AgentLink:
         if self._link_opener is not None:
             return await self._link_opener(entry)
-        return await open_link(entry, http=self.http, tap=self.tap)
+        from .screens.sign_in import TuiInteraction
+
+        credentials = entry_credentials(entry, interaction=TuiInteraction(self))  # OAuth sign-ins show a pane
+        return await open_link(entry, http=self.http, tap=self.tap, credentials=credentials)
 
     def agents(self) -> list[AgentEntry]:
         """The agents file's entries, then the extra (demo) agents whose names it does not use."""

@@ -93,7 +93,7 @@ class HttpTransport(Transport):
         # One redactor for the tap and for error messages, which may quote what the agent echoed back.
         self.redactor = tap.redactor if tap else Redactor()
         self.redactor.add(*credentials.secrets)
-        self.auth: AuthPlan = plan_auth(card, credentials)
+        self.auth: AuthPlan = plan_auth(card, credentials, url=self.endpoint.url, redactor=self.redactor)
         self._headers = {"Content-Type": self.CONTENT_TYPE, **(extra_headers or {})}
         if self.endpoint.version == "1.0":
             self._headers["A2A-Version"] = "1.0"
@@ -171,6 +171,18 @@ class HttpTransport(Transport):
             )
         return error
 
+    async def _read_answer(self, op: str, url: str, response: httpx.Response, text: str) -> Any:
+        """`_answer`, with a refusal explained from its WWW-Authenticate challenge (scope, error, servers)."""
+        try:
+            return self._answer(op, url, response.status_code, text)
+        except AuthFailedError as error:
+            if not self.withheld:
+                from ..challenge import explain
+
+                challenge = response.headers.get("www-authenticate")
+                await explain(error, response.status_code, challenge, url, self.http, self.auth.oauth is not None)
+            raise
+
     def _request_headers(self, accept: str) -> dict[str, str]:
         return {**self._headers, **self.auth.request_headers(), "Accept": accept}
 
@@ -195,7 +207,7 @@ class HttpTransport(Transport):
 
     async def _call(self, op: str, params: dict[str, Any]) -> Any:
         response, _, url = await self._open(op, params, self.ACCEPT_JSON, stream=False)
-        return self._answer(op, url, response.status_code, response.text)
+        return await self._read_answer(op, url, response, response.text)
 
     async def _call_bounded(
         self, op: str, params: dict[str, Any], bound: int, *, timeout: httpx.Timeout | float | None = None
@@ -207,7 +219,7 @@ class HttpTransport(Transport):
         text = answer.content.decode(response.encoding or "utf-8", errors="replace")
         if not 200 <= response.status_code < 300:
             text = text[:4096]
-        return self._answer(op, url, response.status_code, text), answer.size if answer.skimmed else None
+        return await self._read_answer(op, url, response, text), answer.size if answer.skimmed else None
 
     # --- operations ------------------------------------------------------------------------------------
 
@@ -333,7 +345,7 @@ class HttpTransport(Transport):
                 await response.aread()
                 if tap:
                     tap.response(exchange, response.status_code, header_pairs(response.headers), response.content)
-                result = self._answer(op, url, response.status_code, response.text)
+                result = await self._read_answer(op, url, response, response.text)
                 yield self._decode(self.codec.decode_event, result, "the stream result")
                 return
             if tap:

@@ -69,6 +69,7 @@ class JsonRpcTransport(HttpTransport):
             on_retry=self.retried,
             stream=stream,
             timeout=timeout,
+            auth=self.auth.oauth,
         )
         return response, exchange, url
 

@@ -115,6 +115,7 @@ class RestTransport(HttpTransport):
             on_retry=self.retried,
             stream=stream,
             timeout=timeout,
+            auth=self.auth.oauth,
         )
         return response, exchange, url
 

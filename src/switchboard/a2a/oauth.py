@@ -1,0 +1,359 @@
+"""OAuth2 and OpenID Connect: access tokens obtained from what the card declares, kept fresh, sent as bearer.
+
+The card names a scheme (OAuth2 flows with their endpoints, or an OpenID Connect discovery URL) and the scopes
+its security requirement asks for; the person names the client (agents file `oauth:` or --client-id, the secret
+in an environment variable). `OAuthBearer` is the httpx.Auth a transport sends with: it asks its `TokenSource`
+for a token (cached, refreshed before expiry, else obtained by the flow), only for requests to the agent's own
+origin, and renews once on a 401 when that needs no person. Token requests go to the issuer's endpoints only.
+Every token and secret is registered with the redactor the moment it is known. Tokens live in memory for the
+process; a `TokenStore` (token_store.py) keeps them across runs when the person asked for it (--remember).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncGenerator, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+import httpx
+
+from .errors import AuthFailedError, UsageError
+from .oauth_endpoints import Endpoints, check_endpoint, discover
+from .oauth_errors import grant_failed, unreachable
+
+if TYPE_CHECKING:
+    from .auth import Redactor
+    from .model import SecurityScheme
+
+FLOWS = ("clientCredentials", "authorizationCode", "deviceCode")
+RENEW_MARGIN = 30.0  # seconds before expiry a token is renewed, so it never expires on the way
+AUTHORIZATION_WAIT = 300.0  # seconds the loopback listener waits for the person to sign in
+# Tokens of this process, shared by every link to the same agent and client (the TUI opens many).
+_MEMORY: dict[str, dict[str, Any]] = {}
+
+
+class Interaction(Protocol):
+    """How a flow that needs the person talks to them: the CLI prints to stderr, the TUI shows a pane."""
+
+    open_browser: bool
+
+    def device_code(self, prompt: DevicePrompt) -> None: ...
+
+    def authorization_url(self, url: str) -> None: ...
+
+    def done(self) -> None: ...
+
+
+class TokenStore(Protocol):
+    """Where remembered tokens live (token_store.py): the OS keyring, or a 0600 file."""
+
+    def load(self, key: str) -> dict[str, Any] | None: ...
+
+    def save(self, key: str, token: dict[str, Any]) -> None: ...
+
+    def delete(self, key: str) -> bool: ...
+
+
+@dataclass(frozen=True)
+class DevicePrompt:
+    verification_uri: str
+    user_code: str
+    verification_uri_complete: str | None
+    expires_in: int
+
+
+@dataclass(frozen=True)
+class OAuthClient:
+    """The person's OAuth settings for one agent. `client_secret` comes from the environment, never a file."""
+
+    client_id: str
+    client_secret: str | None = None
+    client_secret_env: str | None = None  # for messages
+    flow: str | None = None  # one of FLOWS; None: chosen from what the card offers and the secret
+    resource: str | None = None  # RFC 8707 resource; None: the agent's URL
+    send_resource: bool = True  # False: for providers that use `audience` and refuse `resource`
+    scopes: tuple[str, ...] | None = None  # None: the card's requirement
+    scheme: str | None = None  # the card's scheme to use; None: the first this client can satisfy
+    issuer: str | None = None  # the only origin secrets and codes may go to; None: the card's endpoints (https)
+    interaction: Interaction | None = None
+    store: TokenStore | None = None  # remembered tokens are read from here, and rotated ones written back
+    remember: bool = False  # also keep new tokens in `store` (auth login --remember)
+    timeout: float = 30.0
+
+    def __repr__(self) -> str:
+        return f"OAuthClient(client_id={self.client_id!r}, secret={'set' if self.client_secret else None})"
+
+    def flow_for(self, offered: list[str]) -> str | None:
+        """The flow to run among those offered: the configured one, else client credentials with a secret,
+        else the device code (works without a browser), else the authorization code."""
+        if self.flow:
+            return self.flow if self.flow in offered else None
+        order = ("clientCredentials",) if self.client_secret else ("deviceCode", "authorizationCode")
+        return next((flow for flow in order if flow in offered), None)
+
+
+@dataclass
+class Choice:
+    """A scheme of the card this client can satisfy, and the scopes its requirement asks for."""
+
+    scheme_name: str
+    scheme: SecurityScheme
+    scopes: list[str] = field(default_factory=list)
+
+    def offered_flows(self) -> list[str]:
+        return [name for name in FLOWS if isinstance((self.scheme.flows or {}).get(name), dict)]
+
+
+def choose(name: str, scheme: SecurityScheme, scopes: list[str], client: OAuthClient) -> Choice | None:
+    """`Choice` when `client` can satisfy the card's scheme `name` (None: try the next requirement)."""
+    if client.scheme and client.scheme != name:
+        return None
+    if scheme.type == "openIdConnect":
+        return Choice(name, scheme, scopes) if scheme.open_id_connect_url else None
+    if scheme.type != "oauth2":
+        return None
+    choice = Choice(name, scheme, scopes)
+    return choice if client.flow_for(choice.offered_flows()) else None
+
+
+class TokenSource:
+    """Access tokens for one agent, one client and one set of scopes: from memory, refreshed, or acquired."""
+
+    def __init__(
+        self, choice: Choice, client: OAuthClient, resource: str, redactor: Redactor, *, interactive: bool = True
+    ) -> None:
+        self.choice, self.client, self.redactor = choice, client, redactor
+        self.resource = (client.resource or resource) if client.send_resource else None
+        scopes = client.scopes if client.scopes is not None else choice.scopes
+        self.scope = " ".join(scopes) or None
+        self.interactive = interactive  # False: never start a flow that needs the person (auth status)
+        self._endpoints: Endpoints | None = None
+        self._from_store = False  # a remembered token: its successors are remembered too (refresh tokens rotate)
+        self._lock = asyncio.Lock()
+        if client.client_secret:
+            redactor.add(client.client_secret)
+
+    # --- where the tokens come from ---------------------------------------------------------------
+
+    async def endpoints(self) -> Endpoints:
+        """The flow and its endpoints: from the card's flow, or from the issuer's discovery document."""
+        if self._endpoints is None:
+            scheme = self.choice.scheme
+            if scheme.type == "openIdConnect":
+                self._endpoints = await discover(scheme.open_id_connect_url or "", self.client)
+            else:
+                flow = self.client.flow_for(self.choice.offered_flows()) or ""
+                info = scheme.flows[flow]  # type: ignore[index]
+                self._endpoints = Endpoints(
+                    flow,
+                    check_endpoint(info.get("tokenUrl"), "token endpoint", self.client.issuer),
+                    authorization_url=info.get("authorizationUrl"),
+                    device_url=info.get("deviceAuthorizationUrl"),
+                )
+        return self._endpoints
+
+    def person_scope(self) -> str | None:
+        """The scopes for a flow with the person: the card's, with offline_access (a refresh token, so the person
+        signs in once, not at every expiry) and openid for an OpenID Connect scheme, unless scopes were given."""
+        if self.client.scopes is not None:
+            return self.scope
+        extra = ["openid"] if self.choice.scheme.type == "openIdConnect" else []
+        return " ".join([*extra, *(self.scope or "").split(), "offline_access"])
+
+    async def key(self) -> str:
+        """Names this source's tokens in memory and in the store: token endpoint, client, resource, scopes."""
+        ends = await self.endpoints()
+        return f"{ends.token_url} {self.client.client_id} {self.resource or '-'} {self.scope or '-'}"
+
+    # --- the token -------------------------------------------------------------------------------
+
+    async def cached(self) -> dict[str, Any] | None:
+        """The token held for this source (memory, else the store), whatever its age; None when none."""
+        key = await self.key()
+        token = _MEMORY.get(key)
+        if token is None and self.client.store is not None:
+            token = self.client.store.load(key)
+            if token is not None:
+                _MEMORY[key] = token
+                self._from_store = True
+        if token is not None:
+            self._register(token)
+        return token
+
+    async def token(self, *, renew: bool = False) -> str:
+        """A valid access token (renewed when it expires within RENEW_MARGIN seconds, or `renew`)."""
+        async with self._lock:
+            token = await self.cached()
+            if token and not renew and not _expiring(token):
+                return token["access_token"]
+            if token and token.get("refresh_token"):
+                try:
+                    return await self._keep(await self._refresh(token))
+                except AuthFailedError:
+                    nobody = not self.interactive or self.client.interaction is None
+                    if nobody and (await self.endpoints()).flow != "clientCredentials":
+                        raise  # the refresh token is dead and nobody is here to sign in: say so
+                    # the refresh token is dead: sign in again below
+            if not self.interactive and (await self.endpoints()).flow != "clientCredentials":
+                raise AuthFailedError(
+                    f"not signed in to the agent's issuer as client {self.client.client_id!r}",
+                    hint="Run switchboard auth login AGENT (with --remember to keep the token across runs).",
+                )
+            return await self._keep(await self._acquire())
+
+    async def sign_in(self) -> dict[str, Any]:
+        """Run the flow now, whatever is held (auth login), and keep the new token: its public facts."""
+        async with self._lock:
+            await self._keep(await self._acquire())
+        return await self.facts()
+
+    async def facts(self) -> dict[str, Any]:
+        """What a person may see about the held token (auth status): never the token itself."""
+        ends = await self.endpoints()
+        token = await self.cached()
+        facts: dict[str, Any] = {
+            "scheme": self.choice.scheme_name,
+            "flow": ends.flow,
+            "clientId": self.client.client_id,
+            "tokenEndpoint": ends.token_url,
+            "resource": self.resource,
+            "signedIn": bool(token),
+        }
+        if token:
+            expires_at = token.get("expires_at")
+            if isinstance(expires_at, int | float):
+                facts["expiresIn"] = max(0, int(expires_at - time.time()))
+            facts["scope"] = token.get("scope") or self.scope
+            facts["refreshToken"] = bool(token.get("refresh_token"))
+            facts["idToken"] = bool(token.get("id_token"))
+        return facts
+
+    def renews_silently(self) -> bool:
+        """Whether a new token can come without the person: client credentials, or a refresh token."""
+        token = _MEMORY.get(self._key_now() or "")
+        return bool(self.client.client_secret or (token and token.get("refresh_token")))
+
+    def _key_now(self) -> str | None:
+        ends = self._endpoints
+        return f"{ends.token_url} {self.client.client_id} {self.resource or '-'} {self.scope or '-'}" if ends else None
+
+    async def forget(self) -> bool:
+        """Drop the tokens held in memory and in the store; whether there were any."""
+        key = await self.key()
+        had = _MEMORY.pop(key, None) is not None
+        if self.client.store is not None:
+            had = self.client.store.delete(key) or had
+        return had
+
+    async def _keep(self, token: dict[str, Any]) -> str:
+        self._register(token)
+        if "expires_at" not in token and isinstance(token.get("expires_in"), int | float):
+            token["expires_at"] = time.time() + token["expires_in"]
+        key = await self.key()
+        _MEMORY[key] = token
+        if self.client.store is not None and (self.client.remember or self._from_store):
+            self.client.store.save(key, token)
+        return token["access_token"]
+
+    def _register(self, token: dict[str, Any]) -> None:
+        for name in ("access_token", "refresh_token", "id_token"):
+            if isinstance(token.get(name), str):
+                self.redactor.add(token[name])
+
+    async def _grant(self, call: Callable[[], Any], flow: str, url: str) -> dict[str, Any]:
+        from .oauth_grants import GrantError
+
+        try:
+            token = await call()
+        except GrantError as exc:
+            raise grant_failed(exc, self.client, flow, url) from None
+        except httpx.HTTPError as exc:
+            raise unreachable(f"{flow} token", url, exc) from None
+        if not isinstance(token.get("access_token"), str) or not token["access_token"]:
+            raise AuthFailedError(f"the issuer at {url} answered without an access token", url=url)
+        self._register(token)
+        return token
+
+    async def _refresh(self, token: dict[str, Any]) -> dict[str, Any]:
+        from . import oauth_grants
+
+        ends, client = await self.endpoints(), self.client
+        fresh = await self._grant(
+            lambda: oauth_grants.refresh(
+                ends.token_url,
+                client.client_id,
+                client.client_secret,
+                token["refresh_token"],
+                resource=self.resource,
+                timeout=client.timeout,
+            ),
+            "refresh",
+            ends.token_url,
+        )
+        fresh.setdefault("refresh_token", token["refresh_token"])  # a provider that does not rotate it
+        return fresh
+
+    async def _acquire(self) -> dict[str, Any]:
+        from . import oauth_flows, oauth_grants
+
+        ends, client = await self.endpoints(), self.client
+        if ends.flow == "clientCredentials":
+            if not client.client_secret:
+                raise UsageError(
+                    f"the client credentials flow needs a client secret for {client.client_id!r}",
+                    hint="Name the variable holding it: oauth.clientSecretEnv in the agents file, or "
+                    "--client-secret-env VAR.",
+                )
+            secret = client.client_secret
+            return await self._grant(
+                lambda: oauth_grants.client_credentials(
+                    ends.token_url,
+                    client.client_id,
+                    secret,
+                    scope=self.scope,
+                    resource=self.resource,
+                    timeout=client.timeout,
+                ),
+                "clientCredentials",
+                ends.token_url,
+            )
+        if ends.flow == "deviceCode":
+            device_url = check_endpoint(ends.device_url, "device authorization endpoint", client.issuer)
+            run = oauth_flows.device_flow(self, ends.token_url, device_url)
+        else:
+            authorize = check_endpoint(ends.authorization_url, "authorization endpoint", client.issuer)
+            run = oauth_flows.authorization_code_flow(self, ends.token_url, authorize)
+        return await self._grant(lambda: run, ends.flow, ends.token_url)
+
+
+def _expiring(token: dict[str, Any]) -> bool:
+    expires_at = token.get("expires_at")
+    return isinstance(expires_at, int | float) and expires_at - RENEW_MARGIN <= time.time()
+
+
+class OAuthBearer(httpx.Auth):
+    """Puts the source's access token on requests to the agent's origin, and renews it once on a 401 when no
+    person is needed for that. Requests to any other origin go out without it."""
+
+    requires_response_body = False
+
+    def __init__(self, source: TokenSource, origin: str) -> None:
+        self.source = source
+        self.origin = origin
+
+    def sync_auth_flow(self, request: httpx.Request):  # the transports are async only
+        raise RuntimeError("OAuthBearer works with httpx.AsyncClient only")
+
+    async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        from .auth import origin_of
+
+        if origin_of(str(request.url)) != self.origin:
+            yield request
+            return
+        request.headers["Authorization"] = f"Bearer {await self.source.token()}"
+        response = yield request
+        if response.status_code == 401 and self.source.renews_silently():
+            request.headers["Authorization"] = f"Bearer {await self.source.token(renew=True)}"
+            yield request

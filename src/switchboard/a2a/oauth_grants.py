@@ -1,0 +1,149 @@
+"""Token endpoint requests, through authlib: the only module that imports it (its httpx integration is marked
+deprecated, so the version is pinned and everything it does for us stays behind these few functions).
+
+Each function posts one grant and returns the token response as a dict, or raises: an OAuth error answer as
+GrantError (its `error` code kept, so the device flow can tell `authorization_pending` from a refusal), a network
+failure as the httpx error it is. Callers own the redaction of what comes back.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import httpx
+
+with warnings.catch_warnings():
+    # "The httpx module is deprecated; please use httpx2": authlib's own shim, harmless with the pinned version.
+    # Its deprecate module adds an "always" filter when imported, so it goes first and the "ignore" after.
+    import authlib.deprecate  # noqa: F401
+
+    warnings.simplefilter("ignore")
+    from authlib.common.security import generate_token
+    from authlib.integrations.base_client.errors import OAuthError
+    from authlib.integrations.httpx_client import AsyncOAuth2Client
+
+DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+
+
+class GrantError(Exception):
+    """The token endpoint answered with an OAuth error (RFC 6749 section 5.2)."""
+
+    def __init__(self, error: str, description: str | None) -> None:
+        super().__init__(error)
+        self.error = error
+        self.description = description
+
+
+def _client(client_id: str, client_secret: str | None, timeout: float, **kwargs: Any) -> AsyncOAuth2Client:
+    # A confidential client authenticates with HTTP Basic; a public one sends only its id in the body.
+    method = "client_secret_basic" if client_secret else "none"
+    return AsyncOAuth2Client(
+        client_id=client_id,
+        client_secret=client_secret,
+        token_endpoint_auth_method=method,
+        timeout=timeout,
+        follow_redirects=False,
+        **kwargs,
+    )
+
+
+async def _fetch(client: AsyncOAuth2Client, call, *args: Any, **kwargs: Any) -> dict[str, Any]:
+    async with client:
+        try:
+            token = await call(client, *args, **kwargs)
+        except OAuthError as exc:
+            raise GrantError(exc.error or "error", exc.description) from None
+        except httpx.HTTPStatusError as exc:
+            raise GrantError("http_error", f"HTTP {exc.response.status_code}") from None
+    return dict(token)
+
+
+def _params(resource: str | None, scope: str | None, **extra: Any) -> dict[str, Any]:
+    params = {k: v for k, v in extra.items() if v is not None}
+    if resource:
+        params["resource"] = resource  # RFC 8707: the token is minted for this agent only
+    if scope:
+        params["scope"] = scope
+    return params
+
+
+async def client_credentials(
+    token_url: str, client_id: str, client_secret: str, *, scope: str | None, resource: str | None, timeout: float
+) -> dict[str, Any]:
+    client = _client(client_id, client_secret, timeout)
+    params = _params(resource, scope)
+    return await _fetch(client, AsyncOAuth2Client.fetch_token, token_url, grant_type="client_credentials", **params)
+
+
+async def refresh(
+    token_url: str,
+    client_id: str,
+    client_secret: str | None,
+    refresh_token: str,
+    *,
+    resource: str | None,
+    timeout: float,
+) -> dict[str, Any]:
+    client = _client(client_id, client_secret, timeout)
+    params = _params(resource, None)
+    return await _fetch(client, AsyncOAuth2Client.refresh_token, token_url, refresh_token=refresh_token, **params)
+
+
+def authorization_url(
+    authorize_url: str, client_id: str, redirect_uri: str, *, scope: str | None, resource: str | None
+) -> tuple[str, str, str]:
+    """The URL to send the person to, its `state` and the PKCE code verifier (S256) to redeem the code with.
+    `prompt=consent` because a provider grants a refresh token (offline_access) only with it."""
+    verifier = generate_token(64)
+    client = AsyncOAuth2Client(client_id=client_id, code_challenge_method="S256", redirect_uri=redirect_uri)
+    url, state = client.create_authorization_url(
+        authorize_url, code_verifier=verifier, **_params(resource, scope, prompt="consent")
+    )
+    return url, state, verifier
+
+
+async def authorization_code(
+    token_url: str,
+    client_id: str,
+    client_secret: str | None,
+    *,
+    code: str,
+    verifier: str,
+    redirect_uri: str,
+    resource: str | None,
+    timeout: float,
+) -> dict[str, Any]:
+    client = _client(client_id, client_secret, timeout, redirect_uri=redirect_uri)
+    params = _params(resource, None, code=code, code_verifier=verifier, redirect_uri=redirect_uri)
+    return await _fetch(client, AsyncOAuth2Client.fetch_token, token_url, **params)
+
+
+async def device_authorization(
+    device_url: str, client_id: str, client_secret: str | None, *, scope: str | None, resource: str | None, timeout
+) -> dict[str, Any]:
+    """RFC 8628 section 3.1: the device code, the user code and where the person enters it. authlib has no
+    client for this request; it is one form POST."""
+    data = {"client_id": client_id, **_params(resource, scope)}
+    auth = (client_id, client_secret) if client_secret else None
+    async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as http:
+        response = await http.post(device_url, data=data, auth=auth)  # type: ignore[arg-type]
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise GrantError("http_error", f"HTTP {response.status_code}, not JSON")
+    if "error" in body or response.status_code >= 400:
+        raise GrantError(str(body.get("error", "http_error")), body.get("error_description"))
+    return body
+
+
+async def device_token(
+    token_url: str, client_id: str, client_secret: str | None, device_code: str, *, timeout: float
+) -> dict[str, Any]:
+    """One poll of the token endpoint for a device code (the loop and its pace are the caller's)."""
+    client = _client(client_id, client_secret, timeout)
+    return await _fetch(
+        client, AsyncOAuth2Client.fetch_token, token_url, grant_type=DEVICE_GRANT, device_code=device_code
+    )

@@ -1,0 +1,157 @@
+"""A2A agent on a2a-sdk 1.3 behind OAuth2: its card declares OAuth2 (client credentials, authorization code with
+PKCE, device code) and OpenID Connect schemes, and every call but the card's GETs needs a bearer JWT from the
+issuer, checked against its JWKS: issuer, audience (this agent's URL), expiry and scope.
+
+    python oauth_server.py --issuer URL [--port N] [--card-scope S] [--required-scope S] [--exit-on-stdin-eof]
+
+A missing or bad token is a 401 with `WWW-Authenticate: Bearer ... error="invalid_token"`, a token without the
+required scope a 403 with `error="insufficient_scope"`, both naming the RFC 9728 protected-resource document
+(served at /.well-known/oauth-protected-resource) in `resource_metadata`. --required-scope beyond --card-scope
+makes an agent whose card asks for less than it needs (the 403 path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import hosting
+import httpx
+from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.tasks import InMemoryTaskStore
+from a2a.types import a2a_pb2 as pb
+from authlib.jose import JsonWebKey, JsonWebToken
+from authlib.jose.errors import JoseError
+from sdk13_server import ScriptedExecutor
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+METADATA_PATH = "/.well-known/oauth-protected-resource"
+
+
+def build_card(url: str, issuer: str, scope: str) -> pb.AgentCard:
+    scopes = {scope: "talk to the agent"}
+    flows = {
+        "service": pb.OAuthFlows(
+            client_credentials=pb.ClientCredentialsOAuthFlow(token_url=f"{issuer}/token", scopes=scopes)
+        ),
+        "user": pb.OAuthFlows(
+            authorization_code=pb.AuthorizationCodeOAuthFlow(
+                authorization_url=f"{issuer}/auth",
+                token_url=f"{issuer}/token",
+                refresh_url=f"{issuer}/token",
+                scopes=scopes,
+                pkce_required=True,
+            )
+        ),
+        "device": pb.OAuthFlows(
+            device_code=pb.DeviceCodeOAuthFlow(
+                device_authorization_url=f"{issuer}/device/auth",
+                token_url=f"{issuer}/token",
+                refresh_url=f"{issuer}/token",
+                scopes=scopes,
+            )
+        ),
+    }
+    card = pb.AgentCard(
+        name="OAuth Agent (sdk 1.3)",
+        description="Answers like the reference agent, to callers holding a token from the test issuer.",
+        supported_interfaces=[pb.AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version="1.0")],
+        version="1.0.0",
+        capabilities=pb.AgentCapabilities(streaming=True),
+        default_input_modes=["text/plain"],
+        default_output_modes=["text/plain"],
+        skills=[pb.AgentSkill(id="greet", name="Greeter", description="Greets.", tags=["test"])],
+    )
+    for name, flow in flows.items():
+        card.security_schemes[name].CopyFrom(
+            pb.SecurityScheme(oauth2_security_scheme=pb.OAuth2SecurityScheme(flows=flow))
+        )
+    oidc = pb.OpenIdConnectSecurityScheme(open_id_connect_url=f"{issuer}/.well-known/openid-configuration")
+    card.security_schemes["oidc"].CopyFrom(pb.SecurityScheme(open_id_connect_security_scheme=oidc))
+    for name in (*flows, "oidc"):  # any one of them will do
+        card.security_requirements.append(pb.SecurityRequirement(schemes={name: pb.StringList(list=[scope])}))
+    return card
+
+
+class BearerGate:
+    """ASGI wrapper: every request but GETs under /.well-known/ needs a valid bearer JWT with the scope."""
+
+    def __init__(self, app: hosting.ASGIApp, *, url: str, issuer: str, scope: str) -> None:
+        self.app, self.url, self.issuer, self.scope = app, url, issuer, scope
+        config = httpx.get(f"{issuer}/.well-known/openid-configuration").json()
+        self.keys = JsonWebKey.import_key_set(httpx.get(config["jwks_uri"]).json())
+        self.jwt = JsonWebToken(["RS256"])  # the only algorithm the issuer signs with: no "none", no HMAC
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        if scope["type"] != "http" or (scope["method"] == "GET" and scope["path"].startswith("/.well-known/")):
+            await self.app(scope, receive, send)
+            return
+        status, error, why = self._check(dict(scope["headers"]).get(b"authorization", b"").decode("latin-1"))
+        if status == 200:
+            await self.app(scope, receive, send)
+            return
+        challenge = f'Bearer realm="{self.url}", resource_metadata="{self.url.rstrip("/")}{METADATA_PATH}"'
+        if error:
+            challenge += f', error="{error}", error_description="{why}"'
+        if error == "insufficient_scope":
+            challenge += f', scope="{self.scope}"'
+        body = json.dumps({"error": error or "unauthorized", "error_description": why}).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"www-authenticate", challenge.encode()),
+        ]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    def _check(self, header: str) -> tuple[int, str | None, str]:
+        kind, _, token = header.partition(" ")
+        if kind.lower() != "bearer" or not token:
+            return 401, None, "a bearer token is required"
+        try:
+            claims = self.jwt.decode(
+                token,
+                self.keys,
+                claims_options={
+                    "iss": {"essential": True, "value": self.issuer},
+                    "aud": {"essential": True, "value": self.url},
+                    "exp": {"essential": True},
+                },
+            )
+            claims.validate(leeway=0)
+        except (JoseError, ValueError) as exc:
+            return 401, "invalid_token", str(exc).replace('"', "'")
+        if self.scope not in str(claims.get("scope", "")).split():
+            return 403, "insufficient_scope", f"the token lacks the scope {self.scope}"
+        return 200, None, ""
+
+
+def build_app(url: str, issuer: str, card_scope: str, required_scope: str) -> hosting.ASGIApp:
+    card = build_card(url, issuer, card_scope)
+    handler = DefaultRequestHandler(agent_executor=ScriptedExecutor(), task_store=InMemoryTaskStore(), agent_card=card)
+
+    async def metadata(_request):
+        return JSONResponse({"resource": url, "authorization_servers": [issuer], "scopes_supported": [required_scope]})
+
+    routes = [Route(METADATA_PATH, metadata), *create_agent_card_routes(card), *create_jsonrpc_routes(handler, "/")]
+    return BearerGate(Starlette(routes=routes), url=url, issuer=issuer, scope=required_scope)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="A2A agent behind OAuth2, for the switchboard OAuth tests.")
+    parser.add_argument("--issuer", required=True, help="the OpenID Provider's issuer URL")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--card-scope", default="a2a:send", help="the scope the card's requirements name")
+    parser.add_argument("--required-scope", default=None, help="the scope a token must carry (default: the card's)")
+    parser.add_argument("--exit-on-stdin-eof", action="store_true")
+    args = parser.parse_args()
+    sock = hosting.bind(args.port)
+    app = build_app(hosting.base_url(sock), args.issuer, args.card_scope, args.required_scope or args.card_scope)
+    hosting.serve(app, sock, exit_on_stdin_eof=args.exit_on_stdin_eof)
+
+
+if __name__ == "__main__":
+    main()

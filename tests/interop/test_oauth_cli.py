@@ -1,0 +1,99 @@
+"""`switchboard auth login|status|logout` and OAuth on `send`, as a person at a shell would run them: the device
+code read from stderr, entered at oidc-provider over HTTP; --remember on a box without a keyring backend (the
+0600 file, with its warning); no token, refresh token or client secret in any output or in the agents file."""
+
+from __future__ import annotations
+
+import json
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from oauth_cli_support import environment, login_with_device_code, switchboard
+
+pytestmark = pytest.mark.interop
+
+
+@pytest.fixture
+def home(tmp_path, oidc_provider, oauth_agent):
+    (tmp_path / "agents.yaml").write_text(
+        "agents:\n"
+        f"  - name: svc\n    url: {oauth_agent.url}\n"
+        "    oauth: {clientId: switchboard-service, clientSecretEnv: SVC_SECRET}\n"
+        f"  - name: me\n    url: {oauth_agent.url}\n"
+        "    oauth: {clientId: switchboard-cli, flow: deviceCode}\n"
+    )
+    return tmp_path
+
+
+def secrets_in(home: Path, provider) -> list[str]:
+    """Every secret switchboard holds for these agents: the client secret and each remembered token."""
+    found = [provider.service_secret]
+    store = home / "config" / "oauth-tokens.json"
+    if store.exists():
+        for token in json.loads(store.read_text()).values():
+            found += [token[k] for k in ("access_token", "refresh_token", "id_token") if token.get(k)]
+    return found
+
+
+def test_client_credentials_from_the_agents_file(home, oidc_provider):
+    done = switchboard(home, oidc_provider, "send", "svc", "quick hi", "--verbose")
+    assert done.returncode == 0, done.stderr
+    assert "quick reply to: quick hi" in done.stdout
+    assert "Authorization: Bearer [redacted]" in done.stderr
+    for secret in secrets_in(home, oidc_provider):
+        assert secret not in done.stdout + done.stderr
+
+
+def test_wrong_client_secret_exit_4_with_hint(home, oidc_provider):
+    env_home = home
+    (env_home / "agents.yaml").write_text(
+        (env_home / "agents.yaml").read_text().replace("clientSecretEnv: SVC_SECRET", "clientSecretEnv: NOT_IT")
+    )
+    argv = [sys.executable, "-m", "switchboard", "--agents", str(home / "agents.yaml"), "send", "svc", "hi"]
+    env = {**environment(home, oidc_provider), "NOT_IT": "wrong-secret-value"}
+    done = subprocess.run([*argv, "-o", "json"], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 4
+    error = json.loads(done.stdout or done.stderr)["error"]
+    assert "wrong client id or secret" in error["message"] and "NOT_IT" in error["hint"]
+    assert "wrong-secret-value" not in done.stdout + done.stderr
+
+
+def test_unset_secret_variable_is_named(home, oidc_provider):
+    env = environment(home, oidc_provider)
+    del env["SVC_SECRET"]
+    argv = [sys.executable, "-m", "switchboard", "--agents", str(home / "agents.yaml"), "send", "svc", "hi"]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 4 and "SVC_SECRET" in done.stderr
+
+
+def test_device_login_remember_status_send_logout(home, oidc_provider):
+    code, stdout, stderr = login_with_device_code(home, oidc_provider, "me", "--remember")
+    assert code == 0, stderr
+    assert "Signed in: yes" in stdout and "Flow: deviceCode" in stdout
+    store = home / "config" / "oauth-tokens.json"
+    assert f"no OS keyring here: the token is kept in {store}" in stderr
+    assert stat.S_IMODE(store.stat().st_mode) == 0o600
+    secrets = secrets_in(home, oidc_provider)
+    assert len(secrets) >= 3, "an access and a refresh token are remembered"
+
+    status = switchboard(home, oidc_provider, "auth", "status", "me", "-o", "json")
+    assert status.returncode == 0, status.stderr
+    facts = json.loads(status.stdout)
+    assert facts["signedIn"] and facts["refreshToken"] and facts["rememberedIn"] == str(store)
+
+    sent = switchboard(home, oidc_provider, "send", "me", "quick hi", "--verbose")
+    assert sent.returncode == 0, sent.stderr
+    assert "enter the code" not in sent.stderr  # the remembered token, no second sign-in
+
+    logout = switchboard(home, oidc_provider, "auth", "logout", "me")
+    assert logout.returncode == 0 and "removed" in logout.stdout
+    after = switchboard(home, oidc_provider, "auth", "status", "me")
+    assert "Signed in: no" in after.stdout
+
+    outputs = stdout + stderr + status.stdout + status.stderr + sent.stdout + sent.stderr + logout.stdout
+    for secret in secrets:
+        assert secret not in outputs
+    assert all(secret not in (home / "agents.yaml").read_text() for secret in secrets)

@@ -1,0 +1,65 @@
+"""The TUI signs in with the device code: the sign-in pane shows the verification address and the user code, the
+person enters it (played over HTTP), the pane closes by itself and the conversation goes on."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from oidc_user import enter_device_code
+from textual.widgets import DataTable
+
+from switchboard.a2a import oauth
+from switchboard.agents import AgentEntry, OAuthSettings
+from switchboard.tui.app import SwitchboardApp
+from switchboard.tui.screens.sign_in import SignInScreen
+from switchboard.tui.widgets.conversation_view import ConversationView
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
+from tui_support import until
+
+pytestmark = pytest.mark.interop
+SIZE = (120, 40)
+
+
+async def test_the_device_code_pane_shows_the_code_and_closes_when_signed_in(
+    oidc_provider, oauth_agent, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    oauth._MEMORY.clear()
+    settings = OAuthSettings(client_id="switchboard-cli", flow="deviceCode")
+    agent = AgentEntry("me", oauth_agent.url, oauth=settings)
+    app = SwitchboardApp(tmp_path / "agents.yaml", extra_agents=[agent], steady=True)
+    async with app.run_test(size=SIZE) as pilot:
+        table = pilot.app.screen.query_one(DataTable)
+        await until(lambda: "me" in [row.value for row in table.rows])
+        table.move_cursor(row=[row.value for row in table.rows].index("me"))
+        await pilot.press("enter")
+        view = pilot.app.screen.query(ConversationView).last()
+        await until(lambda: view.conversation is not None)
+        view.query_one("#message").focus()
+        await pilot.press(*"quick hi", "enter")
+
+        await until(lambda: isinstance(pilot.app.screen, SignInScreen))
+        pane = pilot.app.screen
+        assert pane.url.startswith(oidc_provider.issuer) and pane.code
+        assert pane.query_one("#sign-in-code").render().plain == pane.code  # type: ignore[union-attr]
+        errors: list[BaseException] = []
+
+        def play() -> None:
+            try:
+                enter_device_code(pane.url, pane.code or "")
+            except BaseException as exc:
+                errors.append(exc)
+
+        person = threading.Thread(target=play, daemon=True)
+        person.start()
+        await until(lambda: not isinstance(pilot.app.screen, SignInScreen), timeout=60)
+        await until(lambda: len(view.conversation.turns) == 1 and not view.running, timeout=30)
+        await until(lambda: view.conversation.last.view.output_text == "quick reply to: quick hi")
+        person.join(10)
+        assert not errors, errors
+    oauth._MEMORY.clear()
