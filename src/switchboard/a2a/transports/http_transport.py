@@ -22,7 +22,7 @@ from httpx_sse import EventSource
 from ..auth import AuthPlan, Credentials, Redactor, origin_of, plan_auth
 from ..bounded_read import read_tapped
 from ..cards import BINDING_NAMES, Endpoint, choose_endpoint, parse_card
-from ..errors import AuthFailedError, InvalidResponseError, SwitchboardError, UsageError
+from ..errors import AuthFailedError, InvalidResponseError, ProtocolError, SwitchboardError, UsageError, for_operation
 from ..http import DEFAULT_RETRY, RetryPolicy, header_pairs, http_status_error, new_http_client
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
 from ..tap import Tap
@@ -195,7 +195,14 @@ class HttpTransport(Transport):
 
     async def _call(self, op: str, params: dict[str, Any]) -> Any:
         response, _, url = await self._open(op, params, self.ACCEPT_JSON, stream=False)
-        return self._answer(op, url, response.status_code, response.text)
+        return self._answer_to(op, url, response.status_code, response.text)
+
+    def _answer_to(self, op: str, url: str, status: int, text: str) -> Any:
+        """`_answer`, its protocol error given the hint that fits `op`."""
+        try:
+            return self._answer(op, url, status, text)
+        except ProtocolError as exc:
+            raise for_operation(exc, op) from None
 
     async def _call_bounded(
         self, op: str, params: dict[str, Any], bound: int, *, timeout: httpx.Timeout | float | None = None
@@ -207,7 +214,7 @@ class HttpTransport(Transport):
         text = answer.content.decode(response.encoding or "utf-8", errors="replace")
         if not 200 <= response.status_code < 300:
             text = text[:4096]
-        return self._answer(op, url, response.status_code, text), answer.size if answer.skimmed else None
+        return self._answer_to(op, url, response.status_code, text), answer.size if answer.skimmed else None
 
     # --- operations ------------------------------------------------------------------------------------
 
@@ -333,7 +340,7 @@ class HttpTransport(Transport):
                 await response.aread()
                 if tap:
                     tap.response(exchange, response.status_code, header_pairs(response.headers), response.content)
-                result = self._answer(op, url, response.status_code, response.text)
+                result = self._answer_to(op, url, response.status_code, response.text)
                 yield self._decode(self.codec.decode_event, result, "the stream result")
                 return
             if tap:
@@ -342,7 +349,10 @@ class HttpTransport(Transport):
                 async for sse in EventSource(response).aiter_sse():
                     if tap:
                         tap.frame(exchange, sse.event, sse.data)
-                    event = self._frame(sse.event, sse.data)
+                    try:
+                        event = self._frame(sse.event, sse.data)
+                    except ProtocolError as exc:
+                        raise for_operation(exc, op) from None
                     if event is not None:
                         yield event
             except httpx.HTTPError as exc:

@@ -17,6 +17,7 @@ from ...a2a.cards import fetch_card
 from ...a2a.errors import SwitchboardError
 from ...a2a.user_input import check_agent_ref, check_agent_url
 from ...agents import add_agent, new_entry_raw
+from ..hints import error_text
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -63,7 +64,7 @@ class AddAgentScreen(ModalScreen[str | None]):
         try:  # the same check as the agents file's and the command line's
             (check_agent_url if protocol == "tasks" else check_agent_ref)(url, "the URL")
         except SwitchboardError as exc:
-            self._status(f"{exc.message}\n{exc.hint or ''}".strip(), "$error")
+            self._status(error_text(exc, code=False), "$error")
             return
         if env and not _ENV_NAME.match(env):
             self._status("That is not an environment variable name (letters, digits, _).", "$error")
@@ -73,7 +74,7 @@ class AddAgentScreen(ModalScreen[str | None]):
             try:
                 resolved = await fetch_card(url, self.app.http, tap=self.app.tap)
             except SwitchboardError as exc:
-                self._status(f"{exc.message}\n{exc.hint or ''}".strip(), "$error")
+                self._status(error_text(exc, code=False), "$error")
                 return
             name = name or re.sub(r"[^a-z0-9-]+", "-", resolved.card.name.lower()).strip("-") or "agent"
         elif not name:
