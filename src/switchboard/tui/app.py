@@ -33,6 +33,10 @@ class SwitchboardApp(App):
     BINDINGS = [
         Binding("f2", "toggle_wire", "Wire", id="toggle_wire"),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+        # Priority: the focus moves when the app reads the key, so keys typed right after a Tab go to the next
+        # field. Left to the focused widget, they were already queued to it (a URL got the name typed after it).
+        Binding("tab", "focus_next", "Next field", id="focus.next", show=False, priority=True),
+        Binding("shift+tab", "focus_previous", "Previous field", id="focus.previous", show=False, priority=True),
     ]
 
     def __init__(

@@ -34,7 +34,7 @@ class AddAgentScreen(ModalScreen[str | None]):
             yield Input(placeholder="writer", id="name")
             yield Label("Protocol")
             yield Select([("A2A", "a2a"), ("REST task API", "tasks")], value="a2a", allow_blank=False, id="protocol")
-            yield Label("Credential: name of the environment variable that holds it (never the secret)")
+            yield Label("Credential: the name of the environment variable that holds it, never the secret")
             with Horizontal(classes="credential-row"):
                 yield Select([("API key", "apiKey"), ("Bearer token", "bearer")], value="apiKey", allow_blank=False,
                              id="credential-kind")  # fmt: skip
@@ -46,6 +46,19 @@ class AddAgentScreen(ModalScreen[str | None]):
 
     def _status(self, text: str, style: str = "$text-muted") -> None:
         self.query_one("#add-status", Static).update(Content.styled(text, style))
+
+    @on(Input.Changed, "#url")
+    def _check_as_typed(self, event: Input.Changed) -> None:
+        """What is wrong with the URL, said while it is typed (the same check as on Add)."""
+        url = event.value.strip()
+        protocol = self.query_one("#protocol", Select).value
+        try:
+            if url:
+                (check_agent_url if protocol == "tasks" else check_agent_ref)(url, "the URL")
+        except SwitchboardError as exc:
+            self._status(exc.message, "$warning")
+        else:
+            self._status("")
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#add")
