@@ -18,7 +18,7 @@ from ..config import load_settings, save_settings
 from ..link import AgentLink, known_secrets, open_link
 from .commands import SwitchboardCommands
 from .themes import load_themes, state_defaults
-from .widgets.wire_view import BODY_READ
+from .widgets.wire_view import BODY_KEPT, TAP_BYTES
 
 Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
 LinkOpener = Callable[[AgentEntry], Awaitable[AgentLink]]
@@ -63,7 +63,7 @@ class SwitchboardApp(App):
         self.registry: AgentsFile = load_agents(agents_path)
         self.startup_warnings += self.registry.warnings
         # The wire view is the only reader of the app's tap: bodies are kept as far as it reads them.
-        self.tap = Tap(max_records=self.settings.wire_records, max_body=BODY_READ)
+        self.tap = Tap(max_records=self.settings.wire_records, max_body=BODY_KEPT, max_bytes=TAP_BYTES)
         self.http = http or new_http_client()
         self._checker = checker
         self._link_opener = link_opener
