@@ -4,12 +4,16 @@ exchange decoded, searchable and copyable, secrets redacted as the tap records t
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from textual.widgets import Input, TextArea
+from tui_support import until
 
-from switchboard.tui.scenes import TASK, build_app, settle
+from switchboard.a2a.model import Task, TaskState, TaskStatus
+from switchboard.tui.scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from switchboard.tui.screens.wire_detail import WireDetailScreen
+from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.wire_view import WireView
 from switchboard.tui.wire_text import frame_summary
 
@@ -115,3 +119,32 @@ async def test_a_double_click_opens_the_record_under_the_pointer(tmp_path):
         await settle(pilot, 0.3)
         assert isinstance(app.screen, WireDetailScreen)
         assert '"name": "Writer"' in app.screen.query_one(TextArea).text
+
+
+async def test_a_turn_that_ends_while_the_wire_view_is_read_leaves_the_focus_there(tmp_path):
+    release = asyncio.Event()
+
+    class SlowLink(ScriptedLink):
+        async def follow(self, message, policy=None):
+            self.sent.append(message)
+            yield Task(id=TASK, context_id=CONTEXT, status=TaskStatus(state=TaskState.WORKING))
+            await release.wait()
+            yield Task(id=TASK, context_id=CONTEXT, status=TaskStatus(state=TaskState.COMPLETED))
+
+    link = SlowLink("writer", card("writer"), [])
+    app = build_app(tmp_path, links={"writer": link})
+    async with app.run_test(size=(130, 40)) as pilot:
+        await settle(pilot, 0.2)
+        await pilot.press("enter")
+        await settle(pilot, 0.2)
+        await pilot.press(*"hello", "enter")
+        await until(lambda: link.sent)
+        await pilot.press("f2")
+        await settle(pilot, 0.2)
+        wire = app.screen.query_one(WireView)
+        assert app.focused is wire
+        release.set()
+        view = app.screen.query_one(ConversationView)
+        await until(lambda: not view.running)
+        await settle(pilot, 0.3)
+        assert app.focused is wire  # the up/down/enter the person types still go to the wire view

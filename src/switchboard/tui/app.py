@@ -30,6 +30,8 @@ class SwitchboardApp(App):
     TITLE = "switchboard"
     CSS_PATH = "app.tcss"
     COMMANDS = App.COMMANDS | {SwitchboardCommands}
+    # Below 22 rows a screen is `-short` (app.tcss): what can go goes, so the transcript and the fields keep room.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (22, "-tall")]
     BINDINGS = [
         Binding("f2", "toggle_wire", "Wire", id="toggle_wire"),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),

@@ -273,7 +273,9 @@ class ConversationView(Vertical):
         if self._gone():
             return
         if state is None:
-            if in_shown_tab(self):  # a turn ending in a background tab leaves the person where they are
+            # A turn ending in a background tab, or while the person is elsewhere (the wire view), leaves them there.
+            focused = self.screen.focused
+            if in_shown_tab(self) and (focused is None or self in focused.ancestors_with_self):
                 for area in self.query("Composer #message"):
                     area.focus()
             return
