@@ -44,6 +44,10 @@ class AddAgentScreen(ModalScreen[str | None]):
                 yield Button("Add", variant="primary", id="add")
                 yield Button("Cancel", id="cancel")
 
+    def on_mount(self) -> None:
+        for field in self.query(Input):  # steady: no blinking cursor (the snapshots, a screen reader)
+            field.cursor_blink = not getattr(self.app, "steady", False)
+
     def _status(self, text: str, style: str = "$text-muted") -> None:
         self.query_one("#add-status", Static).update(Content.styled(text, style))
 

@@ -46,7 +46,10 @@ class WireDetailScreen(ModalScreen[None]):
             yield TextArea(self.text, read_only=True, soft_wrap=True, id="wire-text")
 
     def on_mount(self) -> None:
+        steady = getattr(self.app, "steady", False)  # no blinking cursor (the snapshots)
+        self.query_one(Input).cursor_blink = not steady
         area = self.query_one(TextArea)
+        area.cursor_blink = not steady
         area.focus()
         area.move_cursor((self.start, 0))
         area.scroll_to(y=self.start, animate=False)
