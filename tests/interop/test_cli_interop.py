@@ -265,3 +265,24 @@ def test_a_forced_binding_is_spoken_where_the_card_offers_it_and_else_refused_na
         assert run.returncode == 2, run.stderr
         assert "does not offer" in run.stderr and "Drop --binding" in run.stderr
         assert " > POST " not in run.stderr  # refused before anything was sent
+
+
+def test_subscribing_to_a_finished_task_prints_the_task_and_no_warning(cli, reference_server):
+    done = fields(cli("send", reference_server.url, "fail please").stdout)
+    assert done["State"] == "failed"
+    run = cli("task", "subscribe", reference_server.url, done["Task ID"])
+    assert run.returncode == 0, run.stderr
+    assert fields(run.stdout)["State"] == "failed"
+    # A normal case: the task had ended, and that is the answer; its outcome is the one line about it.
+    assert run.stderr.strip() == "warning: the task ended failed"
+    unknown = cli("task", "subscribe", reference_server.url, "no-such-task")
+    assert unknown.returncode == 1 and "Code: TaskNotFoundError" in unknown.stderr
+    assert "stream broke" not in unknown.stderr
+
+
+def test_a_refused_message_to_a_finished_task_hints_at_a_new_task(cli, reference_server):
+    done = fields(cli("send", reference_server.url, "fail please").stdout)
+    run = cli("send", reference_server.url, "more", "--task-id", done["Task ID"], "-o", "json")
+    error = json.loads(run.stdout).get("error") if run.returncode else None
+    if error and error["code"] == "UnsupportedOperationError":
+        assert "new task" in error["hint"]

@@ -5,10 +5,26 @@ from __future__ import annotations
 
 import pytest
 
-from switchboard.tui.scenes import SCENES, SIZE, THEME_SCENE, build_app, scene_links
+from switchboard.tui.scenes import SCENES, SIZE, THEME_SCENE, build_app, scene_links, settle
 from switchboard.tui.themes import load_themes
 
 THEMES = [theme.name for theme in load_themes()[0]]
+SMALL = {"80x24": (80, 24), "60x15": (60, 15)}  # the smallest usual terminal, and one below it
+
+
+async def add_agent_scene(pilot) -> None:
+    await settle(pilot)
+    await pilot.press("a")
+    await settle(pilot)
+
+
+async def wire_detail_scene(pilot) -> None:
+    await SCENES["wire"](pilot)
+    await pilot.press("up", "up", "enter")
+    await settle(pilot)
+
+
+SMALL_SCENES = {**SCENES, "add-agent": add_agent_scene, "wire-detail": wire_detail_scene}
 
 
 @pytest.fixture
@@ -24,6 +40,27 @@ def scene_app(tmp_path, monkeypatch):
 @pytest.mark.parametrize("name", list(SCENES))
 def test_scene(name, scene_app, snap_compare):
     assert snap_compare(scene_app(), run_before=SCENES[name], terminal_size=SIZE)
+
+
+@pytest.mark.parametrize("size", list(SMALL))
+@pytest.mark.parametrize("name", list(SMALL_SCENES))
+def test_scene_on_a_small_terminal(name, size, scene_app, snap_compare):
+    assert snap_compare(scene_app(), run_before=SMALL_SCENES[name], terminal_size=SMALL[size])
+
+
+@pytest.mark.parametrize("size", list(SMALL))
+@pytest.mark.parametrize("name", list(SMALL_SCENES))
+async def test_the_focused_field_is_in_view_on_a_small_terminal(name, size, scene_app):
+    """What has the focus is where the person can see it: keys typed go somewhere they can see."""
+    app = scene_app()
+    async with app.run_test(size=SMALL[size]) as pilot:
+        await SMALL_SCENES[name](pilot)
+        focused = app.focused
+        assert focused is not None
+        region = focused.region
+        assert region.height > 0 and app.screen.region.contains_region(region), (focused, region)
+        under, _ = app.screen.get_widget_at(*region.center)
+        assert under is focused or focused in under.ancestors, (focused, under)
 
 
 @pytest.mark.parametrize("theme", THEMES)

@@ -162,7 +162,7 @@ async def test_an_html_page_is_an_invalid_card():
     async with mock_http(handler) as http:
         with pytest.raises(CardInvalidError) as caught:
             await fetch_card("http://127.0.0.1:9101", http)
-    assert "did not answer with JSON" in caught.value.message
+    assert "answered with a web page (text/html), not JSON" in caught.value.message
     assert caught.value.url == "http://127.0.0.1:9101" + CARD_PATH
 
 

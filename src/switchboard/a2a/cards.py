@@ -152,7 +152,11 @@ async def fetch_card(
         if url.endswith(LEGACY_CARD_PATH) and url != urls[0]:
             notes.add(f"card served only at the legacy path {LEGACY_CARD_PATH}")
         try:
-            card = parse_card(parse_json(url, response.text), notes)
+            data = parse_json(url, response.text, response.headers.get("content-type"))
+        except SwitchboardError as exc:  # not JSON: what it is, and what to give instead
+            raise CardInvalidError(exc.message, hint=exc.hint, url=url) from None
+        try:
+            card = parse_card(data, notes)
         except SwitchboardError as exc:
             raise CardInvalidError(exc.message, hint="The agent's card is not valid JSON for A2A.", url=url) from None
         return ResolvedCard(card, url, notes)

@@ -40,8 +40,7 @@ _PROTOCOL_HINTS = {
     "TaskNotFoundError": "Check the task id (agents may forget finished tasks); for a v1.0 agent "
     "`switchboard task list AGENT` shows the tasks it knows.",
     "TaskNotCancelableError": "The task already finished; `switchboard task get AGENT TASK_ID` shows its state.",
-    "UnsupportedOperationError": "The agent does not allow this here (a finished task takes no new messages; "
-    "start a new task with --context-id to stay in the same context).",
+    "UnsupportedOperationError": "The agent does not allow this operation here.",
     "VersionNotSupportedError": "The agent does not speak this protocol version; try --a2a-version 0.3 or 1.0.",
     "MethodNotFoundError": "The agent does not implement this operation for its protocol version.",
     "InvalidParamsError": "The agent rejected the request parameters; run with --verbose to see the exchange.",
@@ -162,6 +161,8 @@ class InvalidResponseError(SwitchboardError):
 class ProtocolError(SwitchboardError):
     """A JSON-RPC error the agent returned, under its A2A name."""
 
+    operation: str | None = None  # what was asked ("send", "list", ...), when known: hints depend on it
+
     def __init__(
         self, rpc_code: int, message: str, *, data: Any = None, url: str | None = None, hint: str | None = None
     ) -> None:
@@ -251,3 +252,30 @@ def rest_error_from(
     if code is None:
         return None
     return ProtocolError(code, message or f"HTTP {status}", url=url)
+
+
+# (error, operation) -> the hint that fits what was tried: "not supported" means another thing for each.
+_OPERATION_HINTS = {
+    ("UnsupportedOperationError", "send"): "A finished task takes no new messages: start a new task "
+    "(--context-id keeps the same context).",
+    ("UnsupportedOperationError", "stream"): "A finished task takes no new messages: start a new task "
+    "(--context-id keeps the same context).",
+    ("UnsupportedOperationError", "list"): "This agent does not list its tasks (the operation is optional); "
+    "read one task with `switchboard task get AGENT TASK_ID`.",
+    ("MethodNotFoundError", "list"): "This agent does not list its tasks (the operation is optional); "
+    "read one task with `switchboard task get AGENT TASK_ID`.",
+    ("UnsupportedOperationError", "subscribe"): "The task has finished or the agent does not stream it; "
+    "`switchboard task get AGENT TASK_ID` shows its state.",
+    ("UnsupportedOperationError", "cancel"): "The agent does not cancel this task; "
+    "`switchboard task get AGENT TASK_ID` shows its state.",
+    ("UnsupportedOperationError", "extended_card"): "The agent offers no extended card here.",
+}
+
+
+def for_operation(error: SwitchboardError, op: str) -> SwitchboardError:
+    """`error` with the hint that fits the operation that failed, when the error's own hint is the generic one."""
+    if isinstance(error, ProtocolError):
+        error.operation = op
+        if error.hint == _PROTOCOL_HINTS.get(error.code):
+            error.hint = _OPERATION_HINTS.get((error.code, op), error.hint)
+    return error

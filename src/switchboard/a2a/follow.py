@@ -451,10 +451,13 @@ async def _follow(
         except ProtocolError as exc:
             if view.task_id is None:
                 raise  # nothing to reconcile: the request itself was refused
+            if message is None and first and not reattached and exc.code == "TaskNotFoundError":
+                raise  # no such task: nothing to read either
             # An error frame mid-stream (an executor crash), or subscribing to a task that has finished:
             # the task itself says how it ended.
             problem = exc
-            yield Notice(f"the agent reported {exc.code}: {exc.message}", "warning")
+            if not (message is None and first and not reattached):  # that case is read below, quietly if it ended
+                yield Notice(f"the agent reported {exc.code}: {exc.message}", "warning")
         except SwitchboardError as exc:
             # The request failed before any event: unreachable, a gateway error, an answer that is not A2A.
             if view.task_id is None and (message is None or reattached):
@@ -465,6 +468,16 @@ async def _follow(
             await events.aclose()  # a stream left before its end (v0.3 final, the grace) lets go of its connection
         if turn.over and not reattached:
             return
+        if message is None and first and not reattached:
+            # A subscribe that gave nothing: stacks refuse one to a task that has ended (each with its own error,
+            # or by closing the stream). A normal case, not a fault: the task is the answer if it did end.
+            task = await _get_with_retry(client, view.task_id, policy)
+            view.apply(task)
+            yield task
+            if turn.over:
+                return
+            if isinstance(problem, ProtocolError):
+                yield Notice(f"the agent reported {problem.code}: {problem.message}", "warning")
         if view.task_id is None:
             problem = problem or InvalidResponseError(
                 f"the stream from {client.url} closed before the agent said anything",

@@ -22,6 +22,7 @@ import httpx
 if TYPE_CHECKING:
     import ssl
 
+from ..safe_text import strip_controls
 from .auth import origin_of
 from .errors import (
     AuthFailedError,
@@ -256,8 +257,9 @@ def http_status_error(url: str, status: int, body: str) -> SwitchboardError:
     )
 
 
-def parse_json(url: str, text: str) -> Any:
-    """The JSON in an answer, or an InvalidResponseError (also for nesting or numbers too big to read)."""
+def parse_json(url: str, text: str, content_type: str | None = None) -> Any:
+    """The JSON in an answer, or an InvalidResponseError (also for nesting or numbers too big to read). With the
+    answer's `content_type`, an answer that is not JSON says what it is (a web page is the usual one)."""
     try:
         return json.loads(text)
     except RecursionError:
@@ -269,6 +271,15 @@ def parse_json(url: str, text: str) -> Any:
     except ValueError as exc:
         # json.JSONDecodeError says where; a ValueError (an integer of thousands of digits) says what.
         reason = f"{exc.msg} at line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else str(exc)[:100]
+        kind = (content_type or "").split(";")[0].strip().lower()
+        if kind and "json" not in kind:
+            page = "a web page" if kind in ("text/html", "application/xhtml+xml") else "content"
+            raise InvalidResponseError(
+                f"{url} answered with {page} ({strip_controls(kind)[:60]}), not JSON",
+                hint="The URL points at something other than an A2A agent: give the agent's base URL or the URL of "
+                "its card; run with --verbose to see the answer.",
+                url=url,
+            ) from None
         raise InvalidResponseError(
             f"{url} did not answer with JSON ({reason})",
             hint="The URL may point at a web page rather than an A2A endpoint; run with --verbose to see it.",

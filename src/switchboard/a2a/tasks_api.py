@@ -333,7 +333,7 @@ class TasksApiClient:
             if task_id is not None and status in (404, 409):
                 raise self._task_error(url, task_id, status, self._redactor.text(response.text))
             raise http_status_error(url, status, self._redactor.text(response.text))
-        payload = parse_json(url, response.text)
+        payload = parse_json(url, response.text, response.headers.get("content-type"))
         notes = Notes()
         try:
             snapshot = self._read(payload, notes)

@@ -19,7 +19,7 @@ from ..config import load_settings, save_settings
 from ..link import AgentLink, entry_credentials, known_secrets, open_link
 from .commands import SwitchboardCommands
 from .themes import load_themes, state_defaults
-from .widgets.wire_view import BODY_READ
+from .widgets.wire_view import BODY_KEPT, TAP_BYTES
 
 Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
 LinkOpener = Callable[[AgentEntry], Awaitable[AgentLink]]
@@ -31,9 +31,15 @@ class SwitchboardApp(App):
     TITLE = "switchboard"
     CSS_PATH = "app.tcss"
     COMMANDS = App.COMMANDS | {SwitchboardCommands}
+    # Below 22 rows a screen is `-short` (app.tcss): what can go goes, so the transcript and the fields keep room.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (22, "-tall")]
     BINDINGS = [
         Binding("f2", "toggle_wire", "Wire", id="toggle_wire"),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+        # Priority: the focus moves when the app reads the key, so keys typed right after a Tab go to the next
+        # field. Left to the focused widget, they were already queued to it (a URL got the name typed after it).
+        Binding("tab", "focus_next", "Next field", id="focus.next", show=False, priority=True),
+        Binding("shift+tab", "focus_previous", "Previous field", id="focus.previous", show=False, priority=True),
     ]
 
     def __init__(
@@ -61,7 +67,7 @@ class SwitchboardApp(App):
         self.registry: AgentsFile = load_agents(agents_path)
         self.startup_warnings += self.registry.warnings
         # The wire view is the only reader of the app's tap: bodies are kept as far as it reads them.
-        self.tap = Tap(max_records=self.settings.wire_records, max_body=BODY_READ)
+        self.tap = Tap(max_records=self.settings.wire_records, max_body=BODY_KEPT, max_bytes=TAP_BYTES)
         self.http = http or new_http_client()
         self._checker = checker
         self._link_opener = link_opener

@@ -22,7 +22,7 @@ from httpx_sse import EventSource
 from ..auth import AuthPlan, Credentials, Redactor, origin_of, plan_auth
 from ..bounded_read import read_tapped
 from ..cards import BINDING_NAMES, Endpoint, choose_endpoint, parse_card
-from ..errors import AuthFailedError, InvalidResponseError, SwitchboardError, UsageError
+from ..errors import AuthFailedError, InvalidResponseError, ProtocolError, SwitchboardError, UsageError, for_operation
 from ..http import DEFAULT_RETRY, RetryPolicy, header_pairs, http_status_error, new_http_client
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
 from ..tap import Tap
@@ -172,7 +172,8 @@ class HttpTransport(Transport):
         return error
 
     async def _read_answer(self, op: str, url: str, response: httpx.Response, text: str) -> Any:
-        """`_answer`, with a refusal explained from its WWW-Authenticate challenge (scope, error, servers)."""
+        """`_answer`, with a refusal explained from its WWW-Authenticate challenge (scope, error, servers), and a
+        protocol error given the hint that fits `op`."""
         try:
             return self._answer(op, url, response.status_code, text)
         except AuthFailedError as error:
@@ -182,6 +183,8 @@ class HttpTransport(Transport):
                 challenge = response.headers.get("www-authenticate")
                 await explain(error, response.status_code, challenge, url, self.http, self.auth.oauth is not None)
             raise
+        except ProtocolError as exc:
+            raise for_operation(exc, op) from None  # its hint fits what was tried
 
     def _request_headers(self, accept: str) -> dict[str, str]:
         return {**self._headers, **self.auth.request_headers(), "Accept": accept}
@@ -354,7 +357,10 @@ class HttpTransport(Transport):
                 async for sse in EventSource(response).aiter_sse():
                     if tap:
                         tap.frame(exchange, sse.event, sse.data)
-                    event = self._frame(sse.event, sse.data)
+                    try:
+                        event = self._frame(sse.event, sse.data)
+                    except ProtocolError as exc:
+                        raise for_operation(exc, op) from None
                     if event is not None:
                         yield event
             except httpx.HTTPError as exc:

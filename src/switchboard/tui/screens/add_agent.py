@@ -17,6 +17,7 @@ from ...a2a.cards import fetch_card
 from ...a2a.errors import SwitchboardError
 from ...a2a.user_input import check_agent_ref, check_agent_url
 from ...agents import add_agent, new_entry_raw
+from ..hints import error_text
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -33,7 +34,7 @@ class AddAgentScreen(ModalScreen[str | None]):
             yield Input(placeholder="writer", id="name")
             yield Label("Protocol")
             yield Select([("A2A", "a2a"), ("REST task API", "tasks")], value="a2a", allow_blank=False, id="protocol")
-            yield Label("Credential: name of the environment variable that holds it (never the secret)")
+            yield Label("Credential: the name of the environment variable that holds it, never the secret")
             with Horizontal(classes="credential-row"):
                 yield Select([("API key", "apiKey"), ("Bearer token", "bearer")], value="apiKey", allow_blank=False,
                              id="credential-kind")  # fmt: skip
@@ -43,8 +44,25 @@ class AddAgentScreen(ModalScreen[str | None]):
                 yield Button("Add", variant="primary", id="add")
                 yield Button("Cancel", id="cancel")
 
+    def on_mount(self) -> None:
+        for field in self.query(Input):  # steady: no blinking cursor (the snapshots, a screen reader)
+            field.cursor_blink = not getattr(self.app, "steady", False)
+
     def _status(self, text: str, style: str = "$text-muted") -> None:
         self.query_one("#add-status", Static).update(Content.styled(text, style))
+
+    @on(Input.Changed, "#url")
+    def _check_as_typed(self, event: Input.Changed) -> None:
+        """What is wrong with the URL, said while it is typed (the same check as on Add)."""
+        url = event.value.strip()
+        protocol = self.query_one("#protocol", Select).value
+        try:
+            if url:
+                (check_agent_url if protocol == "tasks" else check_agent_ref)(url, "the URL")
+        except SwitchboardError as exc:
+            self._status(exc.message, "$warning")
+        else:
+            self._status("")
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#add")
@@ -63,7 +81,7 @@ class AddAgentScreen(ModalScreen[str | None]):
         try:  # the same check as the agents file's and the command line's
             (check_agent_url if protocol == "tasks" else check_agent_ref)(url, "the URL")
         except SwitchboardError as exc:
-            self._status(f"{exc.message}\n{exc.hint or ''}".strip(), "$error")
+            self._status(error_text(exc, code=False), "$error")
             return
         if env and not _ENV_NAME.match(env):
             self._status("That is not an environment variable name (letters, digits, _).", "$error")
@@ -73,7 +91,7 @@ class AddAgentScreen(ModalScreen[str | None]):
             try:
                 resolved = await fetch_card(url, self.app.http, tap=self.app.tap)
             except SwitchboardError as exc:
-                self._status(f"{exc.message}\n{exc.hint or ''}".strip(), "$error")
+                self._status(error_text(exc, code=False), "$error")
                 return
             name = name or re.sub(r"[^a-z0-9-]+", "-", resolved.card.name.lower()).strip("-") or "agent"
         elif not name:

@@ -298,7 +298,19 @@ class MainScreen(Screen):
         self.notify("\n".join(outcome), severity="information" if canceled else "warning", timeout=30, markup=False)
 
     def toggle_wire(self) -> None:
-        self.query_one(WireView).toggle_class("-hidden")
+        """Show the wire view with the focus in it (its keys choose and open records); hidden, the focus goes back
+        where it was."""
+        wire = self.query_one(WireView)
+        wire.toggle_class("-hidden")
+        if not wire.has_class("-hidden"):
+            self._before_wire = self.focused
+            wire.focus()
+        elif wire.has_focus or self.focused is None:
+            before = getattr(self, "_before_wire", None)
+            if before is not None and before.is_attached and before.display:
+                before.focus()
+            else:
+                self.focus_next()
 
     def shown_view(self) -> tuple[str, ConversationView | RunView] | None:
         """The conversation or run of the shown tab, with its kind; None on the agents and workflows tabs."""

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Static
 from ...a2a.errors import SwitchboardError
 from ...agent_status import AgentStatus
 from ...safe_text import strip_controls
+from ..hints import tui_hint
 from .tables import RowTable, fill_table
 
 COLUMNS = ("", "Agent", "Protocol", "Stream", "Auth", "Skills", "Address")
@@ -139,8 +140,9 @@ class AgentsPane(Vertical):
         lines: list[str] = []
         if status.error is not None:
             lines.append(f"{status.entry.url} — {status.error.message}")
-            if status.error.hint:
-                lines.append(status.error.hint)
+            hint = tui_hint(status.error)
+            if hint:
+                lines.append(hint)
         elif status.card is not None:
             card = status.card
             lines.append(f"{card.name}  ·  {card.description}" if card.description else card.name)

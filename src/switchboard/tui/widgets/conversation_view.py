@@ -39,6 +39,7 @@ from ...conversation import Conversation, Turn
 from ...link import AgentLink
 from ...paths import data_dir
 from ...safe_text import strip_controls
+from ..hints import error_text
 from .composer import Composer
 from .markdown_pages import TranscriptScroll
 from .prompt_pane import PromptPane
@@ -150,7 +151,7 @@ class ConversationView(Vertical):
                 self.link = await self.app.open_link(self.status.entry)
             except SwitchboardError as exc:
                 self._link_error = exc
-                await self._say(f"{exc.code}: {exc.message}" + (f"\n{exc.hint}" if exc.hint else ""), "turn-error")
+                await self._say(error_text(exc), "turn-error")
                 return
         self.conversation = Conversation(self.link, tap=self.app.tap)
         self._head()
@@ -272,7 +273,9 @@ class ConversationView(Vertical):
         if self._gone():
             return
         if state is None:
-            if in_shown_tab(self):  # a turn ending in a background tab leaves the person where they are
+            # A turn ending in a background tab, or while the person is elsewhere (the wire view), leaves them there.
+            focused = self.screen.focused
+            if in_shown_tab(self) and (focused is None or self in focused.ancestors_with_self):
                 for area in self.query("Composer #message"):
                     area.focus()
             return

@@ -12,7 +12,7 @@ import asyncio
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Button, Input, Static
@@ -58,12 +58,13 @@ class PromptPane(Vertical):
             classes="prompt-title",
         )
         text = strip_controls("".join(p.text for p in self.question if isinstance(p, TextPart)))
-        yield Static(Content(text) if text else Content.styled("(no question text)", "italic"), classes="question")
-        for part in self.question:
-            if isinstance(part, DataPart):
-                yield JsonBlock(part.data)
-            elif isinstance(part, FilePart):
-                yield FileRow(part)
+        with VerticalScroll(classes="prompt-body", can_focus=False):
+            yield Static(Content(text) if text else Content.styled("(no question text)", "italic"), classes="question")
+            for part in self.question:
+                if isinstance(part, DataPart):
+                    yield JsonBlock(part.data)
+                elif isinstance(part, FilePart):
+                    yield FileRow(part)
         with Horizontal(classes="prompt-row"):
             yield Input(
                 placeholder="credential (masked, kept in memory only)" if self.secret else "your answer",
@@ -78,8 +79,17 @@ class PromptPane(Vertical):
         field = self.query_one(Input)
         field.cursor_blink = not getattr(self.app, "steady", False)
         if in_shown_tab(self):
-            field.focus()
-            self.scroll_visible()
+            field.focus(scroll_visible=False)
+            # Once laid out: the answer field in view (on a short terminal the pane is taller than the transcript).
+            self.call_after_refresh(self._show_field)
+
+    def on_resize(self) -> None:
+        if self.query_one(Input).has_focus:  # the terminal changed size: the field it has stays in view
+            self.call_after_refresh(self._show_field)
+
+    def _show_field(self) -> None:
+        self.scroll_visible(animate=False)
+        self.query_one(".prompt-row").scroll_visible(animate=False, top=False)
 
     @on(Input.Submitted, "#prompt-input")
     @on(Button.Pressed, "#prompt-send")

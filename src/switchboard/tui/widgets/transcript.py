@@ -20,6 +20,7 @@ from ...a2a.model import DataPart, FilePart, Part, TaskStatus, TextPart
 from ...a2a.turn import ArtifactView, TaskView
 from ...conversation import Turn
 from ...safe_text import strip_controls
+from ..hints import error_text
 from ..themes import state_variable
 from .markdown_pages import PAGE, FrozenPages, LivePage, page_cut
 
@@ -329,7 +330,7 @@ class TurnView(Column):
         if self.turn.error is not None and not self._errored:
             self._errored = True
             error = self.turn.error
-            text = f"{error.code}: {strip_controls(error.message)}" + (f"\n{error.hint}" if error.hint else "")
+            text = strip_controls(error_text(error))
             await self.mount(Static(Content(text), classes="turn-error"))
 
     async def add_notes(self, notes: list[str]) -> None:

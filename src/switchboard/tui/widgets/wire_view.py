@@ -1,24 +1,30 @@
 """The wire view: every HTTP request and response and every SSE frame, timed, secrets already redacted.
 
-The app's Tap holds the records (the newest `wire_records`, a setting, within a memory bound); the view is a
-window over them, a line each, cut to its width. It lays nothing out per record: its height is the tap's count,
-and a line is drawn only when it comes into view. Hidden, it does nothing; shown, it follows the tap, at most
-once per frame whatever the rate.
+A list and a detail. The list: the app's Tap holds the records (the newest `wire_records`, a setting, within a
+memory bound); the view is a window over them, a line each, cut to its width. It lays nothing out per record: its
+height is the tap's count, and a line is drawn only when it comes into view. Hidden, it does nothing; shown, it
+follows the tap, at most once per frame whatever the rate. A cursor picks a record (↑↓, a click); enter (or a
+double click) opens its whole exchange (screens/wire_detail.py).
 """
 
 from __future__ import annotations
 
 from rich.segment import Segment
 from rich.text import Text
-from textual.geometry import Size
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...a2a.tap import WireRecord
 from ...safe_text import strip_controls
+from ..wire_text import frame_summary
 
 BODY_SHOWN = 160  # characters of a body on its line
-BODY_READ = BODY_SHOWN * 4  # the most of a body the view reads (some are escapes, which go): the app's tap keeps this
+BODY_READ = BODY_SHOWN * 4  # the most of a body a line reads (some are escapes, which go)
+BODY_KEPT = 16384  # characters of each body the app's tap keeps, for the detail
+TAP_BYTES = 6 * 2**20  # the memory the app's tap holds in bodies at most (a flood keeps fewer records)
 KEPT_LINES = 64  # lines kept drawn at least; more when the view is taller
 ARROWS = {"request": "→", "response": "←", "sse": "⇠", "error": "✕", "note": "·"}
 STYLES = {"request": "bold cyan", "response": "bold green", "sse": "magenta", "error": "bold red", "note": "dim"}
@@ -33,9 +39,10 @@ def record_text(record: WireRecord) -> Text:
     line.append(f" {ARROWS.get(record.kind, '?')} ", style=STYLES.get(record.kind, ""))
     if record.kind == "request":
         line.append(f"{record.method} {strip_controls(record.url)}", style="bold")
-        interesting = {k: v for k, v in record.headers.items() if k.lower() not in ("host", "user-agent")}
-        if interesting:
-            line.append("  " + "  ".join(f"{k}: {strip_controls(v)}" for k, v in interesting.items()), style="dim")
+        # The headers are in the detail; the line keeps the one that says which wire this is.
+        version = next((v for k, v in record.headers.items() if k.lower() == "a2a-version"), "")
+        if version:
+            line.append(f"  A2A-Version: {strip_controls(version)}", style="dim")
     elif record.kind == "response":
         line.append(f"HTTP {record.status}", style="bold")
         content_type = next((v for k, v in record.headers.items() if k.lower() == "content-type"), "")
@@ -43,7 +50,11 @@ def record_text(record: WireRecord) -> Text:
             line.append(f"  {content_type}", style="dim")
     elif record.kind == "sse" and record.headers.get("event"):
         line.append(f"event: {record.headers['event']}  ", style="bold")
-    if record.body:
+    summary = frame_summary(record.body) if record.kind == "sse" and len(record.body) < BODY_KEPT else None
+    if summary:
+        line.append(summary[:BODY_SHOWN], style="bold")
+        line.append("  " + strip_controls(record.body[:BODY_READ]).replace("\n", " ")[:BODY_SHOWN], style="dim")
+    elif record.body:
         # Only the shown part is cleaned (a body can be 64 KB); a little more, for the escapes that go.
         body = strip_controls(record.body[:BODY_READ]).replace("\n", " ")
         cut = len(body) > BODY_SHOWN or len(record.body) > BODY_READ or record.truncated
@@ -52,19 +63,34 @@ def record_text(record: WireRecord) -> Text:
 
 
 class WireView(ScrollView, can_focus=True):
+    BINDINGS = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "cursor(-20)", "Page up", show=False),
+        Binding("pagedown", "cursor(20)", "Page down", show=False),
+        Binding("home", "cursor_to(0)", "First", show=False),
+        Binding("end", "cursor_to(-1)", "Last", show=False),
+        Binding("enter", "open_record", "Open record", id="wire.open"),
+    ]
+    COMPONENT_CLASSES = {"wire-view--cursor"}
+    DEFAULT_CSS = """
+    WireView > .wire-view--cursor { background: $accent 35%; }
+    """
+
     """A window over the tap's records, a line each, newest at the bottom. Only the lines in view are drawn, and
     only theirs are kept: a view of 5,000 drawn lines held about 17 MB of strips. It follows the newest record
     while scrolled to the end; scrolled back, the lines in view stay put as the oldest records leave the tap."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.border_title = "wire · f2 hides"
+        self.border_title = "wire · ↑↓ choose · enter opens · f2 hides"
         self._first = 0  # the number (counted from the tap's first record) of the view's first line
         self._count = 0  # the view's lines: the tap's records at the last sync
         self._drawn: dict[int, Strip] = {}  # record number -> its line, at `_drawn_width`; the latest drawn last
         self._drawn_width = 0
         self._scheduled = False
         self._following = True  # at the end: new records scroll into view
+        self._cursor: int | None = None  # the chosen record's number; None: the newest, following the tap
 
     def on_mount(self) -> None:
         self.app.tap.listeners.append(self._receive)
@@ -119,6 +145,52 @@ class WireView(ScrollView, can_focus=True):
         # At the end, by the user's scrolling or the view's own: it follows the newest records, through a resize too.
         self._following = new >= self.max_scroll_y
 
+    # --- the cursor -------------------------------------------------------------------------------------
+
+    @property
+    def cursor(self) -> int | None:
+        """The line (from the view's first) of the chosen record, None when there are no records."""
+        if not self._count:
+            return None
+        if self._cursor is None:
+            return self._count - 1
+        return min(max(self._cursor - self._first, 0), self._count - 1)
+
+    @property
+    def chosen(self) -> WireRecord | None:
+        line = self.cursor
+        tap = self.app.tap
+        index = None if line is None else self._first + line - (tap.emitted - len(tap.records))
+        return tap.records[index] if index is not None and 0 <= index < len(tap.records) else None
+
+    def _choose(self, line: int) -> None:
+        line = min(max(line, 0), self._count - 1)
+        self._cursor = None if line == self._count - 1 else self._first + line
+        self.scroll_to_region(Region(0, line, 1, 1), animate=False, immediate=True)
+        self.refresh()
+
+    def action_cursor(self, step: int) -> None:
+        if self._count:
+            self._choose(self.cursor + step)
+
+    def action_cursor_to(self, line: int) -> None:
+        if self._count:
+            self._choose(line if line >= 0 else self._count - 1)
+
+    def action_open_record(self) -> None:
+        from ..screens.wire_detail import WireDetailScreen
+
+        record = self.chosen
+        if record is not None:
+            self.app.push_screen(WireDetailScreen(list(self.app.tap.records), record))
+
+    def on_click(self, event: events.Click) -> None:
+        line = int(self.scroll_offset.y) + event.y
+        if 0 <= line < self._count:
+            self._choose(line)
+            if event.chain >= 2:
+                self.action_open_record()
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         line = self.scroll_offset.y + y
@@ -136,6 +208,8 @@ class WireView(ScrollView, can_focus=True):
             while len(self._drawn) >= max(KEPT_LINES, 2 * self.size.height):
                 del self._drawn[next(iter(self._drawn))]
         self._drawn[number] = strip
+        if line == self.cursor:
+            strip = strip.apply_style(self.get_component_rich_style("wire-view--cursor"))
         return strip.apply_offsets(0, line)
 
     def _draw(self, record: WireRecord, width: int) -> Strip:
