@@ -59,7 +59,9 @@ async def test_an_answer_past_the_bound_changes_the_status_and_keeps_the_artifac
         assert "artifacts and history were not" in note
         # The tap recorded the exchange with the head of the answer, not all of it.
         (answer,) = [r for r in tap.records if r.kind == "response" and r.exchange == tap.records[-1].exchange]
-        assert answer.status == 200 and answer.truncated and len(answer.body) <= 65536
+        grpc_ok = 0  # a gRPC answer's status is the call's, in its trailers: 0 is OK
+        assert answer.status == (grpc_ok if reference_server.binding == "GRPC" else 200)
+        assert answer.truncated and len(answer.body) <= 65536
 
         view.apply(canceled)  # as Conversation.cancel applies it
         assert view.state is TaskState.CANCELED
@@ -94,4 +96,6 @@ async def test_an_answer_under_the_bound_is_read_whole(reference_server):
         # The same task, read by get-task (which reads every answer whole), decodes to the same artifacts and history.
         fetched = await client.get_task(task_id)
         assert fetched.artifacts == canceled.artifacts
-        assert fetched.history == canceled.history
+        if not (reference_server.stack == "js" and reference_server.binding == "GRPC" and client.version == "0.3"):
+            # The JS SDK's v0.3 gRPC takes historyLength 0 (the v0.3 proto's "not set", no presence) for "none".
+            assert fetched.history == canceled.history

@@ -40,7 +40,7 @@ def imported_by(tmp_path, *argv: str) -> tuple[int, set[str]]:
 def test_help_imports_neither_textual_nor_the_network_stack(tmp_path):
     code, modules = imported_by(tmp_path, "--help")
     assert code == 0
-    assert not modules & {"textual", "rich", "httpx", "pydantic", "a2a", "yaml", "uvicorn", "asyncio"}
+    assert not modules & {"textual", "rich", "httpx", "pydantic", "a2a", "yaml", "uvicorn", "asyncio", "grpc"}
 
 
 @pytest.mark.parametrize("argv", [["card", "get", "http://127.0.0.1:9"], ["send", "http://127.0.0.1:9", "hi"]])
@@ -48,7 +48,7 @@ def test_a_card_or_send_command_imports_no_tui_no_workflow_engine_and_not_httpx_
     code, modules = imported_by(tmp_path, *argv, "--timeout", "5")
     assert code == 3  # nothing listens on port 9: unreachable, after the client stack was loaded and used
     assert "httpx" in modules
-    assert not modules & {"textual", "rich", "click", "pygments", "a2a", "uvicorn", "switchboard.workflow"}
+    assert not modules & {"textual", "rich", "click", "pygments", "a2a", "uvicorn", "grpc", "switchboard.workflow"}
 
 
 def test_httpx_command_line_still_loads_when_called(tmp_path):

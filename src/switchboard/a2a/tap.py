@@ -117,9 +117,19 @@ class Tap:
         start = self._started.get(exchange)
         return None if start is None else (now - start) * 1000
 
-    def response(self, exchange: int, status: int, headers: Iterable[tuple[str, str]], body: str | bytes | None):
+    def response(
+        self,
+        exchange: int,
+        status: int,
+        headers: Iterable[tuple[str, str]],
+        body: str | bytes | None,
+        *,
+        partial: bool = False,
+    ):
+        """`partial`: the body is already a part of the answer (a gRPC task read for its ids and status)."""
         now = time.monotonic()
         text, cut = self._body(body)
+        cut = cut or partial
         self._emit(
             WireRecord(
                 exchange,

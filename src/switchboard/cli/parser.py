@@ -76,8 +76,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     g.add_argument("--a2a-version", choices=("1.0", "0.3"), help="protocol version to use (default: from the card)")
     g.add_argument(
         "--binding",
-        choices=("jsonrpc", "rest"),
-        help="A2A binding to use: JSON-RPC or HTTP+JSON (default: the card's first one switchboard speaks)",
+        choices=("jsonrpc", "rest", "grpc"),
+        help="A2A binding to use: JSON-RPC, HTTP+JSON or gRPC (default: the card's first one switchboard speaks)",
     )
     g.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="give up waiting after this long (exit 5)")
     g.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")

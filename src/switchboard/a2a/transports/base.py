@@ -1,6 +1,6 @@
 """Transport: the one interface every way of talking to an agent implements.
 
-An implementation speaks one binding of A2A (JSON-RPC, HTTP+JSON; gRPC later) at one wire version (1.0 or 0.3),
+An implementation speaks one binding of A2A (JSON-RPC, HTTP+JSON, gRPC) at one wire version (1.0 or 0.3),
 or a protocol that is not A2A at all (the REST task API of the workflow-engine world), and maps it onto the one
 model (`switchboard.a2a.model`): Tasks, Messages and stream events. The follower (follow.py), the cancel
 (cancel.py) and the link (switchboard.link) take a Transport and never ask which one it is; what differs between
