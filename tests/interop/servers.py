@@ -49,6 +49,7 @@ SERVER_KINDS = {
     "js-v03grpc": Kind("js", "v03grpc", "GRPC", "0.3"),
 }
 KINDS = tuple(SERVER_KINDS)
+AUTH_API_KEY = "test-key-123"  # what the servers that demand a key are started with
 JS_AGENT = AGENTS / "js"
 A2A03_PYTHON_ENV = "SWITCHBOARD_A2A03_PYTHON"
 READY_TIMEOUT = 20.0

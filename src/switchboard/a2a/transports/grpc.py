@@ -4,7 +4,7 @@ A gRPC interface on a card is `{"url": "host:port", "protocolBinding": "GRPC"}`:
 1.0, `a2a.v1.A2AService` at 0.3. The requests are the messages the HTTP+JSON binding carries as bodies, so the
 codecs of the other bindings write and read them: params -> ProtoJSON -> proto on the way out, proto -> ProtoJSON ->
 model on the way back (v10 at 1.0, v03rest at 0.3; the v0.3 service names a task `tasks/{id}`). Every call is on the
-tap: the method, the metadata (redacted), each message as JSON, the status.
+tap: the method, the metadata (redacted), each message as JSON, the status (see tap.py for the shapes).
 
 Errors: the v1.0 SDKs put a google.rpc.Status with an ErrorInfo (the A2A reason) in the trailers; the v0.3 ones
 write `TaskNotFoundError: message` in the status details; else the gRPC status code names it. No scheme in the URL:
@@ -47,6 +47,7 @@ from ..errors import (
 )
 from ..http import DEFAULT_RETRY, RetryPolicy
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
+from ..tap import GRPC as GRPC_METHOD
 from ..tap import Tap
 from ..wire import v03rest, v10
 from ..wire.common import Notes, WireFormatError
@@ -244,12 +245,35 @@ class GrpcTransport(Transport):
         return method, request, streams
 
     def _path(self, method: str) -> str:
-        return f"{self.target}/{_SERVICES[self.endpoint.version]}/{method}"
+        return f"{'grpcs' if self.tls else 'grpc'}://{self.target}/{_SERVICES[self.endpoint.version]}/{method}"
+
+    # --- the tap: a gRPC call in the tap's shapes (see tap.py) --------------------------------------------
 
     def _tap_request(self, method: str, request: ProtoMessage) -> int | None:
         if self.tap is None:
             return None
-        return self.tap.request("gRPC", self._path(method), self.metadata, _json(request))
+        return self.tap.request(GRPC_METHOD, self._path(method), self.metadata, _json(request))
+
+    def _tap_failure(self, exchange: int | None, exc: grpc.aio.AioRpcError) -> None:
+        """A call that ended with an error status: its trailers, or (no connection) an error like HTTP's."""
+        if self.tap is None or exchange is None:
+            return
+        code, details = exc.code(), exc.details() or ""
+        if code == grpc.StatusCode.UNAVAILABLE:
+            self.tap.error(exchange, f"gRPC {code.name}: {details}")
+        else:
+            body = f"{code.name}: {details}"
+            status = _rich_status(exc.trailing_metadata())
+            if status is not None:
+                body += "\n" + json.dumps(status, separators=(",", ":"))
+            self.tap.trailers(exchange, code.value[0], _pairs(exc.trailing_metadata(), skip=_STATUS_DETAILS), body)
+        self.tap.done(exchange)
+
+    def _tap_end(self, exchange: int, trailers: Any) -> None:
+        if self.tap is None:
+            return
+        self.tap.trailers(exchange, grpc.StatusCode.OK.value[0], _pairs(trailers), "OK")
+        self.tap.done(exchange)
 
     async def _unary(
         self, op: str, params: dict[str, Any], *, timeout: float | None = None, bound: int | None = None
@@ -287,23 +311,10 @@ class GrpcTransport(Transport):
                 result = shown = answer
             if self.tap is not None and exchange is not None:
                 initial = _pairs(await call.initial_metadata())
-                self.tap.response(exchange, 0, initial, _json(shown), partial=shown is not answer)
-                self._tap_trailers(exchange, await call.trailing_metadata())
+                partial = shown is not answer
+                self.tap.response(exchange, None, initial, _json(shown), partial=partial, method=GRPC_METHOD)
+                self._tap_end(exchange, await call.trailing_metadata())
             return result if isinstance(result, Skimmed) else _dict(answer)
-
-    def _tap_failure(self, exchange: int | None, exc: grpc.aio.AioRpcError) -> None:
-        if self.tap is None or exchange is None:
-            return
-        self.tap.error(exchange, f"gRPC {exc.code().name}: {exc.details() or ''}")
-        self.tap.done(exchange)
-
-    def _tap_trailers(self, exchange: int, trailers: Any) -> None:
-        if self.tap is None:
-            return
-        pairs = [(k, v) for k, v in _pairs(trailers) if k != _STATUS_DETAILS]
-        if pairs:
-            self.tap.frame(exchange, "trailers", json.dumps(dict(pairs)))
-        self.tap.done(exchange)
 
     # --- errors ------------------------------------------------------------------------------------------
 
@@ -360,21 +371,15 @@ class GrpcTransport(Transport):
 
     def _status_error(self, exc: grpc.aio.AioRpcError, details: str) -> ProtocolError | None:
         """The A2A error of a google.rpc.Status in the trailers (v1.0): read as the HTTP+JSON binding's body."""
-        for key, value in exc.trailing_metadata() or ():
-            if key == _STATUS_DETAILS and isinstance(value, bytes):
-                status = status_pb2.Status()
-                try:
-                    status.ParseFromString(value)
-                    body = json_format.MessageToDict(status)
-                except Exception:  # a status we cannot read: the code and details still say something
-                    return None
-                body["message"] = details
-                found = rest_error_from({"error": body}, None, self.url)
-                if found is not None:
-                    found.message = details or found.code
-                    found.args = (found.message,)
-                return found
-        return None
+        body = _rich_status(exc.trailing_metadata())
+        if body is None:
+            return None
+        body["message"] = details
+        found = rest_error_from({"error": body}, None, self.url)
+        if found is not None:
+            found.message = details or found.code
+            found.args = (found.message,)
+        return found
 
     def _named_error(self, details: str) -> ProtocolError | None:
         """`TaskNotFoundError: message`, the v0.3 SDKs' way of naming the error."""
@@ -528,13 +533,13 @@ class GrpcTransport(Transport):
             if on_open:
                 on_open()
             if self.tap is not None and exchange is not None:
-                self.tap.response(exchange, 0, _pairs(initial), None)
+                self.tap.response(exchange, None, _pairs(initial), None, method=GRPC_METHOD)
             try:
                 async for answer in call:
                     received = True
                     value = _dict(answer)
                     if self.tap is not None and exchange is not None:
-                        self.tap.frame(exchange, "", json.dumps(value, separators=(",", ":")))
+                        self.tap.frame(exchange, "", json.dumps(value, separators=(",", ":")), method=GRPC_METHOD)
                     event = self._frame(value)
                     if event is not None:
                         yield event
@@ -548,7 +553,7 @@ class GrpcTransport(Transport):
                     ) from None
                 raise error from None
             if self.tap is not None and exchange is not None:
-                self._tap_trailers(exchange, await call.trailing_metadata())
+                self._tap_end(exchange, await call.trailing_metadata())
         finally:
             if not call.done():
                 call.cancel()
@@ -583,9 +588,23 @@ def _json(message: ProtoMessage) -> str:
     return json.dumps(_dict(message), separators=(",", ":"))
 
 
-def _pairs(metadata: Any) -> list[tuple[str, str]]:
+def _pairs(metadata: Any, skip: str = "") -> list[tuple[str, str]]:
     """Metadata as (key, value) text pairs; a binary value (a `-bin` key) is shown by its size."""
     out = []
     for key, value in metadata or ():
-        out.append((key, f"<{len(value)} bytes>" if isinstance(value, bytes) else str(value)))
+        if key != skip:
+            out.append((key, f"<{len(value)} bytes>" if isinstance(value, bytes) else str(value)))
     return out
+
+
+def _rich_status(trailers: Any) -> dict[str, Any] | None:
+    """The google.rpc.Status a v1.0 server puts in the trailers, as JSON (its ErrorInfo names the A2A error)."""
+    for key, value in trailers or ():
+        if key == _STATUS_DETAILS and isinstance(value, bytes):
+            status = status_pb2.Status()
+            try:
+                status.ParseFromString(value)
+                return json_format.MessageToDict(status)
+            except Exception:  # a status that cannot be read: the code and details still say something
+                return None
+    return None

@@ -1,4 +1,5 @@
-"""The wire view: every HTTP request and response and every SSE frame, timed, secrets already redacted.
+"""The wire view: every HTTP request and response and every SSE frame, and every gRPC call (its metadata, messages
+as JSON and status), timed, secrets already redacted.
 
 The app's Tap holds the records (the newest `wire_records`, a setting, within a memory bound); the view is a
 window over them, a line each, cut to its width. It lays nothing out per record: its height is the tap's count,
@@ -14,14 +15,22 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...a2a.tap import WireRecord
+from ...a2a.tap import GRPC, WireRecord
 from ...safe_text import strip_controls
 
 BODY_SHOWN = 160  # characters of a body on its line
 BODY_READ = BODY_SHOWN * 4  # the most of a body the view reads (some are escapes, which go): the app's tap keeps this
 KEPT_LINES = 64  # lines kept drawn at least; more when the view is taller
-ARROWS = {"request": "→", "response": "←", "sse": "⇠", "error": "✕", "note": "·"}
-STYLES = {"request": "bold cyan", "response": "bold green", "sse": "magenta", "error": "bold red", "note": "dim"}
+ARROWS = {"request": "→", "response": "←", "sse": "⇠", "trailers": "⇐", "error": "✕", "note": "·"}
+STYLES = {
+    "request": "bold cyan",
+    "response": "bold green",
+    "sse": "magenta",
+    "trailers": "bold green",
+    "error": "bold red",
+    "note": "dim",
+}
+GRPC_OK = 0
 
 
 def record_text(record: WireRecord) -> Text:
@@ -30,12 +39,21 @@ def record_text(record: WireRecord) -> Text:
     line = Text(no_wrap=True)
     line.append(f"{record.at:8.3f}s #{record.exchange:<3}", style="dim")
     line.append(took, style="dim")
-    line.append(f" {ARROWS.get(record.kind, '?')} ", style=STYLES.get(record.kind, ""))
+    style = STYLES.get(record.kind, "")
+    if record.kind == "trailers" and record.status != GRPC_OK:
+        style = "bold red"  # a gRPC call that ended with an error status
+    line.append(f" {ARROWS.get(record.kind, '?')} ", style=style)
     if record.kind == "request":
         line.append(f"{record.method} {strip_controls(record.url)}", style="bold")
         interesting = {k: v for k, v in record.headers.items() if k.lower() not in ("host", "user-agent")}
         if interesting:
             line.append("  " + "  ".join(f"{k}: {strip_controls(v)}" for k, v in interesting.items()), style="dim")
+    elif record.kind == "response" and record.method == GRPC:
+        line.append("gRPC headers", style="bold")  # the status comes at the end, in the trailers
+    elif record.kind == "trailers":
+        line.append(f"gRPC status {record.status}", style="bold")
+        if record.headers:
+            line.append("  " + "  ".join(f"{k}: {strip_controls(v)}" for k, v in record.headers.items()), style="dim")
     elif record.kind == "response":
         line.append(f"HTTP {record.status}", style="bold")
         content_type = next((v for k, v in record.headers.items() if k.lower() == "content-type"), "")
