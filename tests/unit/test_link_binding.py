@@ -66,16 +66,16 @@ def test_the_agents_table_says_a_grpc_agent_needs_the_extra_where_it_is_not_inst
     assert AgentStatus(AgentEntry("g", BASE), card=grpc).protocol == "gRPC not installed"
 
 
-async def test_push_notification_configs_are_declared_and_refused_until_a_transport_speaks_them():
+async def test_push_notification_configs_over_a_0_3_interface_are_refused_before_any_request():
     from switchboard.a2a.errors import UsageError
 
     async with httpx.AsyncClient(transport=httpx.MockTransport(card_only)) as http:
-        link = await open_link(AgentEntry("both", BASE), http=http)
+        link = await open_link(AgentEntry("both", BASE, binding="jsonrpc"), http=http)  # the card's 0.3 interface
         for call in (
             link.transport.create_push_config("t", "https://me/hook"),
             link.transport.get_push_config("t", "c"),
             link.transport.list_push_configs("t"),
             link.transport.delete_push_config("t", "c"),
         ):
-            with pytest.raises(UsageError, match="not supported by switchboard yet"):
+            with pytest.raises(UsageError, match=r"at A2A protocol 1\.0, and this agent speaks 0\.3"):
                 await call

@@ -1,6 +1,7 @@
 """Reference A2A server on a2a-sdk 1.3: JSON-RPC at the base URL and HTTP+JSON (REST) under /rest, each at v1.0
 and, through the SDK's compat mode, v0.3 (JSON-RPC on the same URL, REST under /rest/v1); in the gRPC modes also
-gRPC, v1.0 and v0.3, on a port of its own (grpc_serving.py).
+gRPC, v1.0 and v0.3, on a port of its own (grpc_serving.py). Push notifications on: the SDK's in-memory config
+store and its sender.
 
     python sdk13_server.py [--port N] [--api-key KEY] [--mode v10|v03compat|rest|v03rest|grpc|v03grpc]
 
@@ -18,13 +19,19 @@ from __future__ import annotations
 from typing import Any
 
 import hosting
+import httpx
 import script
 from a2a.helpers.proto_helpers import new_data_part, new_task_from_user_message
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
-from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.server.tasks import (
+    BasePushNotificationSender,
+    InMemoryPushNotificationConfigStore,
+    InMemoryTaskStore,
+    TaskUpdater,
+)
 from a2a.types import a2a_pb2 as pb
 from google.protobuf.json_format import MessageToDict
 from starlette.applications import Starlette
@@ -131,7 +138,7 @@ def build_cards(url: str, mode: str, api_key: str | None, grpc_target: str = "")
         supported_interfaces=interfaces,
         provider=pb.AgentProvider(organization="a2a-switchboard tests", url="https://example.com"),
         version="1.0.0",
-        capabilities=pb.AgentCapabilities(streaming=True, push_notifications=False, extended_agent_card=True),
+        capabilities=pb.AgentCapabilities(streaming=True, push_notifications=True, extended_agent_card=True),
         default_input_modes=["text/plain", "application/json"],
         default_output_modes=["text/plain", "application/json"],
         skills=[
@@ -158,11 +165,15 @@ def build_app(url: str, mode: str, api_key: str | None, grpc_server: Any = None)
     """The HTTP app; with `grpc_server` (a grpc_serving server and its port) the handler is served there too."""
     grpc_target = f"127.0.0.1:{grpc_server[1]}" if grpc_server else ""
     card, extended = build_cards(url, mode, api_key, grpc_target)
+    # Push notifications: the SDK's config store and sender, POSTing each event to the URL a client registered.
+    push_store = InMemoryPushNotificationConfigStore()
     handler = DefaultRequestHandler(
         agent_executor=ScriptedExecutor(),
         task_store=InMemoryTaskStore(),
         agent_card=card,
         extended_agent_card=extended,
+        push_config_store=push_store,
+        push_sender=BasePushNotificationSender(httpx.AsyncClient(), push_store),
     )
     if grpc_server:
         import grpc_serving

@@ -52,7 +52,7 @@ from ..tap import Tap
 from ..wire import v03rest, v10
 from ..wire.common import Notes, WireFormatError
 from . import http_transport
-from .base import StreamBrokenError, Transport
+from .base import StreamBrokenError, Transport, no_push_at
 
 _ = error_details_pb2  # imported for its types: an ErrorInfo inside a Status is read into JSON by name
 
@@ -66,6 +66,10 @@ _OPS: dict[str, dict[str, tuple[str, type[ProtoMessage], bool]]] = {
         "cancel": ("CancelTask", a2a_pb2.CancelTaskRequest, False),
         "subscribe": ("SubscribeToTask", a2a_pb2.SubscribeToTaskRequest, True),
         "extended_card": ("GetExtendedAgentCard", a2a_pb2.GetExtendedAgentCardRequest, False),
+        "push_set": ("CreateTaskPushNotificationConfig", a2a_pb2.TaskPushNotificationConfig, False),
+        "push_get": ("GetTaskPushNotificationConfig", a2a_pb2.GetTaskPushNotificationConfigRequest, False),
+        "push_list": ("ListTaskPushNotificationConfigs", a2a_pb2.ListTaskPushNotificationConfigsRequest, False),
+        "push_delete": ("DeleteTaskPushNotificationConfig", a2a_pb2.DeleteTaskPushNotificationConfigRequest, False),
     },
     "0.3": {
         "send": ("SendMessage", a2a_v0_3_pb2.SendMessageRequest, False),
@@ -78,8 +82,8 @@ _OPS: dict[str, dict[str, tuple[str, type[ProtoMessage], bool]]] = {
 }
 _SERVICES = {"1.0": "lf.a2a.v1.A2AService", "0.3": "a2a.v1.A2AService"}
 _STUBS = {"1.0": a2a_pb2_grpc.A2AServiceStub, "0.3": a2a_v0_3_pb2_grpc.A2AServiceStub}
-SAFE_OPS = frozenset({"get", "subscribe", "list", "extended_card"})
-TASK_OPS = frozenset({"get", "cancel", "subscribe"})  # a NOT_FOUND there is the task
+SAFE_OPS = frozenset({"get", "subscribe", "list", "extended_card", "push_get", "push_list"})
+TASK_OPS = frozenset({"get", "cancel", "subscribe", "push_set", "push_list"})  # a NOT_FOUND there is the task
 UNARY_TIMEOUT = 30.0  # seconds, as the HTTP bindings' read timeout
 CANCEL_TIMEOUT = 300.0  # see http_transport.CANCEL_TIMEOUT: the answer is the whole task
 # gRPC refuses messages past 4 MB unless told otherwise; an artifact chunk or a whole task can be larger.
@@ -513,6 +517,29 @@ class GrpcTransport(Transport):
         card = parse_card(answer, notes)
         self._drain(notes)
         return card
+
+    # --- push-notification configs (v1.0) -----------------------------------------------------------------
+
+    def _push_tenant(self) -> dict[str, str]:
+        if self.endpoint.version != "1.0":
+            raise no_push_at(self.endpoint.version)
+        return {"tenant": self.endpoint.tenant} if self.endpoint.tenant else {}
+
+    async def create_push_config(
+        self, task_id: str, url: str, *, token: str | None = None, config_id: str | None = None
+    ) -> dict[str, Any]:
+        params = v10.push_config_params(task_id, url, token, config_id, **self._push_tenant())
+        return await self._unary("push_set", params)
+
+    async def get_push_config(self, task_id: str, config_id: str) -> dict[str, Any]:
+        return await self._unary("push_get", v10.push_id_params(task_id, config_id, **self._push_tenant()))
+
+    async def list_push_configs(self, task_id: str) -> list[dict[str, Any]]:
+        answer = await self._unary("push_list", v10.push_id_params(task_id, **self._push_tenant()))
+        return list(answer.get("configs", []))
+
+    async def delete_push_config(self, task_id: str, config_id: str) -> None:
+        await self._unary("push_delete", v10.push_id_params(task_id, config_id, **self._push_tenant()))
 
     # --- streaming ---------------------------------------------------------------------------------------
 
