@@ -5,6 +5,11 @@ its cancel too; a forged push (wrong token, another task) is refused and changes
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import httpx
 import pytest
@@ -16,6 +21,19 @@ from switchboard.a2a.tap import Tap
 from switchboard.a2a.turn import TaskView
 
 KINDS = ["sdk13-v10", "sdk13-rest", "sdk13-grpc"]
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def cli(tmp_path):
+    def run(*args: str) -> subprocess.CompletedProcess:
+        env = {**os.environ, "SWITCHBOARD_HOME": str(tmp_path), "PYTHONPATH": str(REPO / "src")}
+        command = [sys.executable, "-m", "switchboard", *args]
+        return subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+
+    return run
+
+
 WAIT = 20  # seconds: a bound on a wait for an event, never a measure
 
 
@@ -82,3 +100,31 @@ async def test_a_forged_push_is_refused_and_changes_nothing(server_pool, kind):
         assert [r.status for r in receiver.refused] == [401, 401, 404, 400]
         assert receiver._queues[task.id].empty()  # nothing reached the task's events
         assert isinstance(task, Task) and task.status.state is TaskState.FAILED
+
+
+def test_the_command_line_sets_lists_gets_and_deletes_push_configs_and_follows_a_turn_by_push(cli, server_pool):
+    server = server_pool.get("sdk13-grpc")
+    asked = cli("send", server.url, "hi", "--push", "-o", "json")
+    assert asked.returncode == 0, asked.stderr
+    task = json.loads(asked.stdout)["task"]
+    assert task["status"]["state"] == "TASK_STATE_INPUT_REQUIRED"  # the question, delivered by push
+    done = cli("send", server.url, "Ada", "--task-id", task["id"], "--push")
+    assert done.returncode == 0, done.stderr
+    assert "State: completed" in done.stdout
+
+    slow = json.loads(cli("send", server.url, "slow job", "--async", "-o", "json").stdout)["task"]["id"]
+    hook = "http://127.0.0.1:9/hook"
+    made = cli(
+        "task", "push", "set", server.url, slow, hook, "--token", "tok-secret-1", "--config-id", "c1", "--verbose"
+    )
+    assert made.returncode == 0, made.stderr
+    assert "Config: c1" in made.stdout and f"URL: {hook}" in made.stdout and "Token: [set]" in made.stdout
+    assert "tok-secret-1" not in made.stdout + made.stderr
+    listed = json.loads(cli("task", "push", "list", server.url, slow, "-o", "json").stdout)
+    assert [c["id"] for c in listed["configs"]] == ["c1"]
+    assert "URL: " + hook in cli("task", "push", "get", server.url, slow, "c1").stdout
+    assert cli("task", "push", "delete", server.url, slow, "c1").returncode == 0
+    assert json.loads(cli("task", "push", "list", server.url, slow, "-o", "json").stdout) == {"configs": []}
+    cli("task", "cancel", server.url, slow)
+    wrong = cli("task", "push", "frobnicate", server.url, slow)
+    assert wrong.returncode == 2 and "set, get, list or delete" in wrong.stderr
