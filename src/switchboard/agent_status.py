@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 
 import httpx
 
+from .a2a import cards
 from .a2a.card_signature import CardTrust
-from .a2a.cards import BINDING_FLAGS, BINDING_NAMES, choose_endpoint, fetch_card, lint_card
+from .a2a.cards import BINDING_FLAGS, BINDING_NAMES, GRPC, choose_endpoint, fetch_card, lint_card
 from .a2a.errors import SwitchboardError, UsageError
 from .a2a.model import AgentCard, Skill
 from .a2a.tap import Tap
@@ -49,6 +50,8 @@ class AgentStatus:
         except UsageError:  # the agents file forces a binding the card does not offer
             return f"no {BINDING_NAMES[binding]}"
         except SwitchboardError:
+            if not cards.grpc_installed() and any(i.binding.upper() == GRPC for i in self.card.interfaces):
+                return "gRPC not installed"  # the card view's hint names the extra
             return "unsupported"
 
     @property

@@ -7,7 +7,7 @@ agents:
     apiKeyEnv: WRITER_KEY          # or  auth: {scheme: bearer | apiKey, env: VAR}
     headers: {X-Team: "${TEAM}"}   # ${VAR} comes from the environment
     protocol: a2a                  # a2a (default) | tasks (the simple REST task API)
-    binding: rest                  # force a binding of A2A: jsonrpc | rest (default: the card's first one spoken)
+    binding: rest                  # force a binding: jsonrpc | rest | grpc (default: the card's first one spoken)
     trustInterfaceOrigin: false    # true: send credentials even when the card points at another origin
     auth: {scheme: basic, user: ada, env: VAR}       # HTTP Basic: the password is in $VAR
     tls: {cert: client.pem, key: client.key, ca: ca.pem}   # mutual TLS; paths relative to this file
@@ -40,7 +40,7 @@ from typing import Any, Literal
 from .a2a.errors import UsageError
 
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-BINDINGS = ("jsonrpc", "rest")  # `binding:`, as --binding names them
+BINDINGS = ("jsonrpc", "rest", "grpc")  # `binding:`, as --binding names them
 OAUTH_FLOWS = ("clientCredentials", "authorizationCode", "deviceCode")
 OAUTH_KEYS = ("clientId", "clientSecretEnv", "flow", "scopes", "resource", "scheme", "issuer")
 
@@ -73,7 +73,7 @@ class AgentEntry:
     name: str
     url: str
     protocol: Literal["a2a", "tasks"] = "a2a"
-    binding: Literal["jsonrpc", "rest"] | None = None  # None: the card's first interface switchboard speaks
+    binding: Literal["jsonrpc", "rest", "grpc"] | None = None  # None: the card's first interface switchboard speaks
     api_key_env: str | None = None
     bearer_env: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
@@ -201,7 +201,7 @@ def _entry(
     if isinstance(binding, str) and binding.lower() in BINDINGS:
         entry.binding = binding.lower()  # type: ignore[assignment]
     elif binding is not None:
-        warnings.append(f"{where} ({name}): binding {binding!r} is unknown (jsonrpc or rest); the card chooses")
+        warnings.append(f"{where} ({name}): binding {binding!r} is unknown (jsonrpc, rest or grpc); the card chooses")
     if isinstance(raw.get("apiKeyEnv"), str):
         entry.api_key_env = raw["apiKeyEnv"]
     auth = raw.get("auth")

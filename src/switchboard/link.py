@@ -1,6 +1,6 @@
 """A connection to one agent, whatever it speaks: the one thing the CLI, the TUI and the workflow engine talk to.
 
-An AgentLink holds a Transport (a2a/transports/): A2A over JSON-RPC or HTTP+JSON, at wire 1.0 or 0.3, chosen from
+An AgentLink holds a Transport (a2a/transports/): A2A over JSON-RPC, HTTP+JSON or gRPC, at 1.0 or 0.3, chosen from
 the agent's card (or forced with --binding / `binding:`), or the REST task API of the workflow-engine world. Callers
 send a message and get the events of the turn, read, list and cancel tasks; they never branch on which transport
 is behind it, and only open_link decides which one to build.
@@ -12,6 +12,7 @@ import asyncio
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 import httpx
 
@@ -235,6 +236,21 @@ class AgentLink:
 
     async def extended_card(self) -> AgentCard:
         return await self.transport.extended_card()
+
+    # Push-notification configs (protocol 1.0 bindings; a usage error elsewhere): see a2a/push.py for a receiver.
+    async def create_push_config(
+        self, task_id: str, url: str, *, token: str | None = None, config_id: str | None = None
+    ) -> dict[str, Any]:
+        return await self.transport.create_push_config(task_id, url, token=token, config_id=config_id)
+
+    async def get_push_config(self, task_id: str, config_id: str) -> dict[str, Any]:
+        return await self.transport.get_push_config(task_id, config_id)
+
+    async def list_push_configs(self, task_id: str) -> list[dict[str, Any]]:
+        return await self.transport.list_push_configs(task_id)
+
+    async def delete_push_config(self, task_id: str, config_id: str) -> None:
+        await self.transport.delete_push_config(task_id, config_id)
 
     async def find_task(self, message_id: str) -> str | None:
         """The task the agent made for a message whose answer never arrived (None when it cannot tell)."""

@@ -11,9 +11,7 @@ import pytest
 # tests/ is not a package: make `servers` importable under any pytest import mode.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from servers import KINDS, RunningServer, ServerStartError, start_server
-
-AUTH_API_KEY = "test-key-123"
+from servers import AUTH_API_KEY, KINDS, RunningServer, ServerStartError, start_server
 
 
 class ServerPool:

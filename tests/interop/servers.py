@@ -25,7 +25,7 @@ class Kind:
 
     stack: str  # sdk13 (a2a-sdk 1.3), sdk03 (a2a-sdk 0.3.26), js (@a2a-js/sdk)
     mode: str
-    binding: str  # JSONRPC or HTTP+JSON: what a client choosing by the card speaks
+    binding: str  # JSONRPC, HTTP+JSON or GRPC: what a client choosing by the card speaks
     wire_version: str  # "1.0" or "0.3"
     path: str = ""  # where that interface is, under the base URL
 
@@ -42,8 +42,14 @@ SERVER_KINDS = {
     "sdk03-rest": Kind("sdk03", "rest", "HTTP+JSON", "0.3"),
     "js-rest": Kind("js", "rest", "HTTP+JSON", "1.0", "rest"),
     "js-v03rest": Kind("js", "v03rest", "HTTP+JSON", "0.3", "rest"),
+    # gRPC on a port of its own beside the HTTP server that serves the card: only gRPC (sdk13), gRPC first (js).
+    "sdk13-grpc": Kind("sdk13", "grpc", "GRPC", "1.0"),
+    "sdk13-v03grpc": Kind("sdk13", "v03grpc", "GRPC", "0.3"),
+    "js-grpc": Kind("js", "grpc", "GRPC", "1.0"),
+    "js-v03grpc": Kind("js", "v03grpc", "GRPC", "0.3"),
 }
 KINDS = tuple(SERVER_KINDS)
+AUTH_API_KEY = "test-key-123"  # what the servers that demand a key are started with
 JS_AGENT = AGENTS / "js"
 A2A03_PYTHON_ENV = "SWITCHBOARD_A2A03_PYTHON"
 READY_TIMEOUT = 20.0
@@ -62,6 +68,7 @@ class RunningServer:
     url: str  # base URL, with trailing slash
     process: subprocess.Popen[str]
     api_key: str | None = None
+    grpc_target: str = ""  # HOST:PORT of its gRPC server, in the gRPC modes
     _stderr: IO[bytes] | None = field(default=None, repr=False)
 
     @property
@@ -71,7 +78,7 @@ class RunningServer:
 
     @property
     def binding(self) -> str:
-        """The binding a client choosing by this server's card speaks to it: "JSONRPC" or "HTTP+JSON"."""
+        """The binding a client choosing by this server's card speaks to it: "JSONRPC", "HTTP+JSON" or "GRPC"."""
         return SERVER_KINDS[self.kind].binding
 
     @property
@@ -81,18 +88,20 @@ class RunningServer:
 
     @property
     def file_bytes_twice_encoded(self) -> bool:
-        """The Python SDKs' v0.3 REST (0.3 and 1.x's compat alike) base64-encodes a file's bytes twice, both ways:
-        bytes sent as the v0.3 proto's ProtoJSON has them (once) are not what it reads; binary ones crash it."""
-        return self.stack != "js" and self.binding == "HTTP+JSON" and self.wire_version == "0.3"
+        """The Python SDKs' v0.3 REST and gRPC (0.3 and 1.x's compat alike) base64-encode a file's bytes twice, both
+        ways: bytes sent as the v0.3 proto has them (once) are not what it reads; binary ones crash it."""
+        return self.stack != "js" and self.binding != "JSONRPC" and self.wire_version == "0.3"
 
     @property
     def file_names_travel(self) -> bool:
-        """The JavaScript SDK's copy of the v0.3 proto has no file name: over its v0.3 REST, names are lost."""
-        return not (self.stack == "js" and self.binding == "HTTP+JSON" and self.wire_version == "0.3")
+        """The JavaScript SDK's copy of the v0.3 proto has no file name: over its v0.3 REST and gRPC, names are lost."""
+        return not (self.stack == "js" and self.binding != "JSONRPC" and self.wire_version == "0.3")
 
     @property
     def endpoint_url(self) -> str:
         """The URL of the interface a client choosing by the card talks to."""
+        if self.binding == "GRPC":
+            return self.grpc_target
         return self.url + SERVER_KINDS[self.kind].path
 
     def stop(self) -> None:
@@ -153,14 +162,15 @@ def start_server(kind: str, api_key: str | None = None, timeout: float = READY_T
     lines: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=_pump, args=(process.stdout, lines), daemon=True).start()
     try:
-        url = _wait_ready(lines, timeout)
+        url, *extra = _wait_ready(lines, timeout)
     except ServerStartError as error:
         _end(process)
         stderr.seek(0)
         output = stderr.read().decode(errors="replace").strip()
         stderr.close()
         raise ServerStartError(f"{kind} server: {error}\n--- its stderr ---\n{output}") from None
-    server = RunningServer(kind, url, process, api_key, stderr)
+    said = dict(word.split("=", 1) for word in extra if "=" in word)
+    server = RunningServer(kind, url, process, api_key, said.get("grpc", ""), stderr)
     _running.add(server)
     return server
 
@@ -172,12 +182,13 @@ def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
     lines.put(None)
 
 
-def _wait_ready(lines: queue.Queue[str | None], timeout: float) -> str:
+def _wait_ready(lines: queue.Queue[str | None], timeout: float) -> list[str]:
+    """The words after READY: the base URL, then `grpc=HOST:PORT` where the server also serves gRPC."""
     deadline = time.monotonic() + timeout
     try:
         while (line := lines.get(timeout=max(0.0, deadline - time.monotonic()))) is not None:
             if line.startswith("READY "):
-                return line.split()[1]
+                return line.split()[1:]
     except queue.Empty:
         raise ServerStartError(f"no READY line within {timeout:.0f} s") from None
     raise ServerStartError("exited before printing READY")

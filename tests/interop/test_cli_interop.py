@@ -59,7 +59,7 @@ def test_card_get_text_json_and_validate(cli, reference_server):
     assert text.returncode == 0, text.stderr
     got = fields(text.stdout)
     assert got["Name"].startswith("Switchboard Reference Agent")
-    binding = {"JSONRPC": "JSON-RPC", "HTTP+JSON": "HTTP+JSON"}[reference_server.binding]
+    binding = {"JSONRPC": "JSON-RPC", "HTTP+JSON": "HTTP+JSON", "GRPC": "gRPC"}[reference_server.binding]
     assert got["Endpoint"] == f"{reference_server.endpoint_url} ({binding}, protocol {reference_server.wire_version})"
     assert "Skill Example: hi" in text.stdout
     as_json = cli("card", "get", reference_server.url, "-o", "json")
@@ -205,7 +205,7 @@ def test_api_key_agent_exit_4_without_and_0_with_and_never_shown(cli, auth_serve
     ok = cli("send", auth_server.url, "quick hello", "--api-key-env", "AGENT_KEY", "--verbose", env=env)
     assert ok.returncode == 0, ok.stderr
     assert "quick reply to: quick hello" in ok.stdout
-    assert "X-API-Key: [redacted]" in ok.stderr
+    assert "x-api-key: [redacted]" in ok.stderr.lower()  # gRPC metadata keys are lower case
     assert auth_server.api_key not in ok.stdout + ok.stderr
     wrong = cli("send", auth_server.url, "quick hello", "--api-key-env", "AGENT_KEY", env={"AGENT_KEY": "nope-nope"})
     assert wrong.returncode == 4 and "A2ACLI_ERR_AUTH_FAILED" in wrong.stderr

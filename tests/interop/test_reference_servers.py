@@ -71,6 +71,9 @@ def status_text(status: dict) -> str:
     return status["message"]["parts"][0]["text"]
 
 
+JS_V03_GRPC = [("GRPC", "0.3"), ("JSONRPC", "0.3"), ("HTTP+JSON", "0.3")]
+
+
 def test_card_lists_the_greet_skill_and_the_expected_interface(reference_server):
     card = httpx.get(reference_server.url + ".well-known/agent-card.json").json()
 
@@ -96,6 +99,10 @@ def test_card_lists_the_greet_skill_and_the_expected_interface(reference_server)
         "sdk03-rest": [],  # legacy card, preferredTransport HTTP+JSON
         "js-rest": [("HTTP+JSON", "1.0"), ("JSONRPC", "1.0"), ("HTTP+JSON", "0.3"), ("JSONRPC", "0.3")],
         "js-v03rest": [("HTTP+JSON", "0.3"), ("JSONRPC", "0.3")],
+        "sdk13-grpc": [("GRPC", "1.0")],
+        "sdk13-v03grpc": [("GRPC", "0.3")],
+        "js-grpc": [("GRPC", "1.0"), ("JSONRPC", "1.0"), ("HTTP+JSON", "1.0"), *JS_V03_GRPC],
+        "js-v03grpc": JS_V03_GRPC,
     }[reference_server.kind]
     assert interfaces == expected
     if reference_server.stack == "sdk03":

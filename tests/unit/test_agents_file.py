@@ -63,11 +63,11 @@ def test_a_full_file_reads_every_field(tmp_path):
 
 
 def test_an_unknown_binding_warns_and_leaves_the_choice_to_the_card(tmp_path):
-    registry = load_agents(write(tmp_path, "agents:\n  - {name: g, url: http://h/, binding: grpc}\n"))
+    registry = load_agents(write(tmp_path, "agents:\n  - {name: g, url: http://h/, binding: soap}\n"))
     assert registry.find("g").binding is None
     assert registry.warnings == [
         f"{tmp_path / 'agents.yaml'} line 2: agents[0] (g): "
-        "binding 'grpc' is unknown (jsonrpc or rest); the card chooses"
+        "binding 'soap' is unknown (jsonrpc, rest or grpc); the card chooses"
     ]
 
 

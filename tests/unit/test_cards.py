@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from switchboard.a2a import cards
 from switchboard.a2a.auth import REDACTED
 from switchboard.a2a.cards import (
     CARD_PATH,
@@ -211,6 +212,12 @@ async def test_a_missing_local_file_is_card_not_found_naming_the_path(tmp_path):
 # --- choose_endpoint ---------------------------------------------------------------------------------
 
 
+@pytest.fixture
+def without_grpc_extra(monkeypatch):
+    """As if a2a-switchboard[grpc] were not installed (the test venv has it)."""
+    monkeypatch.setattr(cards, "grpc_installed", lambda: False)
+
+
 def test_a_legacy_0_2_6_card_is_spoken_as_the_0_3_wire_at_its_url():
     card = parse_card({"name": "old", "url": "http://127.0.0.1:9101/rpc", "protocolVersion": "0.2.6"})
     endpoint = choose_endpoint(card)
@@ -221,7 +228,9 @@ def test_a_legacy_card_without_protocol_version_is_0_3():
     assert choose_endpoint(parse_card({"name": "old", "url": "http://h/"})).version == "0.3"
 
 
-def test_a_grpc_only_card_is_protocol_unsupported_with_a_code_of_its_own_and_a_hint_naming_the_grpc_extra():
+def test_without_the_extra_a_grpc_only_card_is_protocol_unsupported_with_a_hint_naming_the_extra(
+    without_grpc_extra,
+):
     card = v10_card({"url": "http://h/grpc", "protocolBinding": "GRPC", "protocolVersion": "1.0"})
     with pytest.raises(ProtocolUnsupportedError) as caught:
         choose_endpoint(card)
@@ -229,11 +238,30 @@ def test_a_grpc_only_card_is_protocol_unsupported_with_a_code_of_its_own_and_a_h
     assert error.message == "v10 agent offers no interface switchboard speaks: GRPC 1.0"
     assert error.code == "SWITCHBOARD_ERR_PROTOCOL_UNSUPPORTED" and error.exit_code == 1  # never an internal error
     assert error.workflow_code == "DELEGATE_PROTOCOL_UNSUPPORTED"
-    assert "a2a-switchboard[grpc]" in error.hint and "JSON-RPC or HTTP+JSON" in error.hint
+    assert "pip install 'a2a-switchboard[grpc]'" in error.hint and "JSON-RPC or HTTP+JSON" in error.hint
     assert error.envelope()["error"]["code"] == "SWITCHBOARD_ERR_PROTOCOL_UNSUPPORTED"
 
 
-def test_a_legacy_card_preferring_grpc_only_is_protocol_unsupported():
+def test_without_the_extra_forcing_grpc_names_the_extra(without_grpc_extra):
+    card = v10_card(
+        {"url": "h:50051", "protocolBinding": "GRPC", "protocolVersion": "1.0"},
+        {"url": "http://h/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+    )
+    assert choose_endpoint(card).binding == "JSONRPC"  # the first interface spoken here
+    with pytest.raises(ProtocolUnsupportedError) as caught:
+        choose_endpoint(card, binding="GRPC")
+    assert "pip install 'a2a-switchboard[grpc]'" in caught.value.hint and "--binding grpc" in caught.value.hint
+
+
+def test_with_the_extra_a_grpc_only_card_is_spoken_over_grpc():
+    card = v10_card({"url": "127.0.0.1:50051", "protocolBinding": "GRPC", "protocolVersion": "1.0"})
+    endpoint = choose_endpoint(card)
+    assert (endpoint.binding, endpoint.url, endpoint.label) == ("GRPC", "127.0.0.1:50051", "gRPC 1.0")
+    assert endpoint.short_label == "gRPC 1.0"
+    assert not [w for w in lint_card(card) if "127.0.0.1:50051" in w]  # HOST:PORT is how gRPC is written
+
+
+def test_a_legacy_card_preferring_grpc_only_is_protocol_unsupported(without_grpc_extra):
     card = parse_card({"name": "g", "url": "http://h/", "preferredTransport": "GRPC", "protocolVersion": "0.3.0"})
     with pytest.raises(ProtocolUnsupportedError) as caught:
         choose_endpoint(card)
@@ -249,7 +277,7 @@ def test_a_legacy_card_preferring_grpc_only_is_protocol_unsupported():
         (["http+json"], "HTTP+JSON"),  # names are read whatever their case
     ],
 )
-def test_the_first_interface_in_the_cards_order_whose_binding_is_spoken_is_chosen(bindings, chosen):
+def test_the_first_interface_in_the_cards_order_whose_binding_is_spoken_is_chosen(bindings, chosen, without_grpc_extra):
     card = v10_card(*[{"url": f"http://h/{b}", "protocolBinding": b, "protocolVersion": "1.0"} for b in bindings])
     endpoint = choose_endpoint(card)
     assert (endpoint.binding, endpoint.version, endpoint.url.lower()) == (chosen, "1.0", f"http://h/{chosen.lower()}")
@@ -298,12 +326,12 @@ BOTH = (
 )
 
 
-def test_protocol_1_0_is_preferred_when_the_card_offers_both():
+def test_protocol_1_0_is_preferred_when_the_card_offers_both(without_grpc_extra):
     endpoint = choose_endpoint(v10_card(*BOTH))
     assert (endpoint.url, endpoint.version) == ("http://h/v1", "1.0")
 
 
-def test_prefer_version_picks_the_interface_of_that_version():
+def test_prefer_version_picks_the_interface_of_that_version(without_grpc_extra):
     endpoint = choose_endpoint(v10_card(*BOTH), prefer_version="0.3")
     assert (endpoint.url, endpoint.version) == ("http://h/v03", "0.3")
     assert choose_endpoint(v10_card(*BOTH), prefer_version="1.0").url == "http://h/v1"
@@ -323,7 +351,7 @@ def test_a_patch_version_still_matches_its_wire():
     assert choose_endpoint(card).version == "1.0"
 
 
-def test_the_tenant_is_carried_into_the_endpoint():
+def test_the_tenant_is_carried_into_the_endpoint(without_grpc_extra):
     assert choose_endpoint(v10_card(*BOTH)).tenant == "team-a"
 
 
@@ -370,7 +398,7 @@ def test_an_interface_on_another_origin_or_plain_http_is_a_warning():
     assert any("another origin than the card" in w for w in warnings)
 
 
-def test_an_unusable_card_is_linted_not_raised():
+def test_an_unusable_card_is_linted_not_raised(without_grpc_extra):
     card = v10_card({"url": "http://h/grpc", "protocolBinding": "GRPC", "protocolVersion": "1.0"})
     assert any(w.startswith("no interface this tool can use") for w in lint_card(card))
 

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from switchboard.a2a import cards
 from switchboard.cli import main
 
 GRPC_ONLY = {
@@ -28,13 +29,21 @@ def isolated(tmp_path, monkeypatch):
     monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path / "home"))
 
 
+@pytest.fixture
+def without_grpc_extra(monkeypatch):
+    """As if a2a-switchboard[grpc] were not installed (the test venv has it)."""
+    monkeypatch.setattr(cards, "grpc_installed", lambda: False)
+
+
 def card_file(tmp_path, card: dict) -> str:
     path = tmp_path / "card.json"
     path.write_text(json.dumps(card))
     return str(path)
 
 
-def test_sending_to_a_grpc_only_card_names_the_grpc_extra_with_a_code_of_its_own(tmp_path, capsys):
+def test_without_the_extra_a_grpc_only_card_names_the_grpc_extra_with_a_code_of_its_own(
+    tmp_path, capsys, without_grpc_extra
+):
     assert main(["send", card_file(tmp_path, GRPC_ONLY), "hi", "-o", "json"]) == 1
     error = json.loads(capsys.readouterr().out)["error"]
     assert error["code"] == "SWITCHBOARD_ERR_PROTOCOL_UNSUPPORTED"
@@ -42,14 +51,16 @@ def test_sending_to_a_grpc_only_card_names_the_grpc_extra_with_a_code_of_its_own
     assert "a2a-switchboard[grpc]" in error["hint"]
 
 
-def test_card_get_of_a_grpc_only_card_says_no_endpoint_is_usable(tmp_path, capsys):
+def test_without_the_extra_card_get_of_a_grpc_only_card_says_no_endpoint_is_usable(
+    tmp_path, capsys, without_grpc_extra
+):
     assert main(["card", "get", card_file(tmp_path, GRPC_ONLY)]) == 0
     out = capsys.readouterr().out
     assert "Endpoint: none usable: Route Planner offers no interface switchboard speaks: GRPC 1.0" in out
     assert "Interface: GRPC 1.0 https://planner.example.com:443" in out
 
 
-def test_card_get_shows_the_binding_chosen_from_a_rest_first_card(tmp_path, capsys):
+def test_card_get_shows_the_binding_chosen_in_the_cards_order(tmp_path, capsys, monkeypatch):
     card = {
         **GRPC_ONLY,
         "supportedInterfaces": [
@@ -58,6 +69,9 @@ def test_card_get_shows_the_binding_chosen_from_a_rest_first_card(tmp_path, caps
             {"url": "https://planner.example.com/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
         ],
     }
+    assert main(["card", "get", card_file(tmp_path, card)]) == 0
+    assert "Endpoint: https://planner.example.com/grpc (gRPC, protocol 1.0)" in capsys.readouterr().out
+    monkeypatch.setattr(cards, "grpc_installed", lambda: False)  # as if the extra were not installed
     assert main(["card", "get", card_file(tmp_path, card)]) == 0
     assert "Endpoint: https://planner.example.com/rest (HTTP+JSON, protocol 1.0)" in capsys.readouterr().out
 

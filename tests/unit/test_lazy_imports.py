@@ -42,6 +42,7 @@ def test_help_imports_neither_textual_nor_the_network_stack(tmp_path):
     assert code == 0
     assert not modules & {"textual", "rich", "httpx", "pydantic", "a2a", "yaml", "uvicorn", "asyncio", "temporalio"}
     assert not modules & {"jwt", "rfc8785", "cryptography", "ssl"}
+    assert "grpc" not in modules
     assert not modules & {"authlib", "keyring"}
 
 
@@ -57,6 +58,7 @@ def test_a_card_or_send_command_imports_no_tui_no_workflow_engine_and_not_httpx_
     assert code == 3  # nothing listens on port 9: unreachable, after the client stack was loaded and used
     assert "httpx" in modules
     assert not modules & {"textual", "rich", "click", "pygments", "a2a", "uvicorn", "switchboard.workflow", "authlib"}
+    assert "grpc" not in modules
 
 
 def test_httpx_command_line_still_loads_when_called(tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from switchboard.a2a import cards
 from switchboard.a2a.cards import parse_card
 from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 from switchboard.a2a.transports.rest import RestTransport
@@ -53,20 +54,28 @@ def test_the_agents_table_says_which_binding_is_spoken(binding, shown):
 def test_the_agents_table_says_when_a_forced_binding_is_not_offered():
     only_rest = parse_card({**CARD, "supportedInterfaces": CARD["supportedInterfaces"][:1]})
     assert AgentStatus(AgentEntry("r", BASE, binding="jsonrpc"), card=only_rest).protocol == "no JSON-RPC"
-    grpc = parse_card({"name": "g", "supportedInterfaces": [{"url": BASE, "protocolBinding": "GRPC"}]})
-    assert AgentStatus(AgentEntry("g", BASE), card=grpc).protocol == "unsupported"
+    grpc = parse_card({"name": "g", "supportedInterfaces": [{"url": "127.0.0.1:9", "protocolBinding": "GRPC"}]})
+    assert AgentStatus(AgentEntry("g", BASE), card=grpc).protocol == "gRPC 1.0"
+    soap = parse_card({"name": "s", "supportedInterfaces": [{"url": BASE, "protocolBinding": "SOAP"}]})
+    assert AgentStatus(AgentEntry("s", BASE), card=soap).protocol == "unsupported"
 
 
-async def test_push_notification_configs_are_declared_and_refused_until_a_transport_speaks_them():
+def test_the_agents_table_says_a_grpc_agent_needs_the_extra_where_it_is_not_installed(monkeypatch):
+    monkeypatch.setattr(cards, "grpc_installed", lambda: False)
+    grpc = parse_card({"name": "g", "supportedInterfaces": [{"url": "127.0.0.1:9", "protocolBinding": "GRPC"}]})
+    assert AgentStatus(AgentEntry("g", BASE), card=grpc).protocol == "gRPC not installed"
+
+
+async def test_push_notification_configs_over_a_0_3_interface_are_refused_before_any_request():
     from switchboard.a2a.errors import UsageError
 
     async with httpx.AsyncClient(transport=httpx.MockTransport(card_only)) as http:
-        link = await open_link(AgentEntry("both", BASE), http=http)
+        link = await open_link(AgentEntry("both", BASE, binding="jsonrpc"), http=http)  # the card's 0.3 interface
         for call in (
             link.transport.create_push_config("t", "https://me/hook"),
             link.transport.get_push_config("t", "c"),
             link.transport.list_push_configs("t"),
             link.transport.delete_push_config("t", "c"),
         ):
-            with pytest.raises(UsageError, match="not supported by switchboard yet"):
+            with pytest.raises(UsageError, match=r"at A2A protocol 1\.0, and this agent speaks 0\.3"):
                 await call

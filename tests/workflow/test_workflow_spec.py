@@ -442,9 +442,9 @@ def test_an_inline_agent_may_force_a_binding_and_only_jsonrpc_or_rest(tmp_path):
         agents:
           - name: rested
             url: http://127.0.0.1:9200/
-            binding: grpc
+            binding: soap
         steps:
           - {name: a, agent: rested, task: hi}
         """,
     )
-    assert has(found, 6, "agent rested: binding must be jsonrpc or rest", "binding: rest")
+    assert has(found, 6, "agent rested: binding must be jsonrpc, rest or grpc", "binding: rest")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,9 +32,20 @@ SUPPORTED_VERSIONS = ("1.0", "0.3")
 # How a binding is named in cards (`protocolBinding`), and for people.
 JSONRPC, HTTP_JSON, GRPC = "JSONRPC", "HTTP+JSON", "GRPC"
 BINDING_NAMES = {JSONRPC: "JSON-RPC", HTTP_JSON: "HTTP+JSON", GRPC: "gRPC"}
-SPOKEN_BINDINGS = (JSONRPC, HTTP_JSON)
 # How --binding and `binding:` in the agents file name them.
-BINDING_FLAGS = {"jsonrpc": JSONRPC, "rest": HTTP_JSON}
+BINDING_FLAGS = {"jsonrpc": JSONRPC, "rest": HTTP_JSON, "grpc": GRPC}
+GRPC_EXTRA = "pip install 'a2a-switchboard[grpc]'"
+
+
+@cache
+def grpc_installed() -> bool:
+    """Whether the extra a2a-switchboard[grpc] (grpcio) is installed: found, not imported (imports stay lazy)."""
+    return importlib.util.find_spec("grpc") is not None
+
+
+def spoken_bindings() -> tuple[str, ...]:
+    """The bindings switchboard speaks here: JSON-RPC and HTTP+JSON always, gRPC with its extra."""
+    return (JSONRPC, HTTP_JSON, GRPC) if grpc_installed() else (JSONRPC, HTTP_JSON)
 
 
 @dataclass(frozen=True)
@@ -177,18 +190,23 @@ def wire_version(protocol_version: str | None) -> str | None:
 
 def choose_endpoint(card: AgentCard, prefer_version: str | None = None, *, binding: str | None = None) -> Endpoint:
     """The interface to speak: in the card's order of preference, the first one at protocol 1.0 whose binding
-    switchboard speaks (JSON-RPC, HTTP+JSON), else the first such at 0.3.
+    switchboard speaks (JSON-RPC, HTTP+JSON, and gRPC when its extra is installed), else the first such at 0.3.
 
     `prefer_version` and `binding` (from --a2a-version, --binding, `binding:` in the agents file) are requirements,
     not preferences: a card that does not meet them is a usage error naming what it offers. Legacy cards speak the
     0.3 wire at `url` (0.2.x cards included: the same wire). A card with nothing spoken (only gRPC, say) is a
-    ProtocolUnsupportedError.
+    ProtocolUnsupportedError; one that offers only gRPC, without the gRPC extra, names the extra to install.
     """
     interfaces = list(card.interfaces)
     if card.shape == "legacy":
         interfaces = [i.model_copy(update={"protocol_version": "0.3"}) for i in interfaces]
     offered = ", ".join(f"{i.binding} {i.protocol_version}" for i in card.interfaces) or "no interfaces"
-    usable = [i for i in interfaces if i.binding.upper() in ((binding,) if binding else SPOKEN_BINDINGS)]
+    usable = [i for i in interfaces if i.binding.upper() in ((binding,) if binding else spoken_bindings())]
+    if binding == GRPC and usable and not grpc_installed():
+        raise ProtocolUnsupportedError(
+            f"{card.name}: speaking gRPC needs the optional install a2a-switchboard[grpc], which is not installed",
+            hint=f"Install it ({GRPC_EXTRA}), or drop --binding grpc to use another interface of the card.",
+        )
     if binding and not usable:
         raise UsageError(
             f"{card.name} does not offer {BINDING_NAMES.get(binding, binding)}; it offers {offered}",
@@ -207,14 +225,13 @@ def choose_endpoint(card: AgentCard, prefer_version: str | None = None, *, bindi
             f"{card.name} does not offer A2A protocol {prefer_version}; it offers {', '.join(spoken)}{over}",
             hint=f"Drop --a2a-version to use what the card offers, or ask for {' or '.join(spoken)}.",
         )
-    if any(i.binding.upper() == GRPC for i in card.interfaces):
+    if not grpc_installed() and any(i.binding.upper() == GRPC for i in card.interfaces):
         hint = (
-            "switchboard speaks A2A over JSON-RPC and HTTP+JSON; gRPC is to come as the optional install "
-            "a2a-switchboard[grpc], which this version does not have yet. Ask the agent's operator for a JSON-RPC "
-            "or HTTP+JSON interface."
+            f"The agent speaks gRPC: install switchboard's gRPC support with {GRPC_EXTRA}, "
+            "or ask the agent's operator for a JSON-RPC or HTTP+JSON interface."
         )
     else:
-        hint = "switchboard speaks JSON-RPC and HTTP+JSON at protocol 1.0 and 0.3 (0.2.x included)."
+        hint = "switchboard speaks JSON-RPC, HTTP+JSON and gRPC at protocol 1.0 and 0.3 (0.2.x included)."
     raise ProtocolUnsupportedError(f"{card.name} offers no interface switchboard speaks: {offered}", hint=hint)
 
 
@@ -239,6 +256,8 @@ def lint_card(card: AgentCard, card_url: str | None = None) -> list[str]:
     except ProtocolUnsupportedError as exc:
         warnings.append(f"no interface this tool can use: {exc.message}")
     for iface in card.interfaces:
+        if iface.binding.upper() == GRPC:
+            continue  # HOST:PORT, no scheme: the gRPC transport checks it when it is used
         parts = urlsplit(iface.url)
         if parts.scheme not in ("http", "https"):
             warnings.append(f"interface URL {iface.url} is not http(s)")

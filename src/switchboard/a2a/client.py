@@ -11,7 +11,8 @@ from typing import Any
 
 import httpx
 
-from .cards import HTTP_JSON, ResolvedCard, choose_endpoint, fetch_card
+from .cards import GRPC, GRPC_EXTRA, HTTP_JSON, ResolvedCard, choose_endpoint, fetch_card
+from .errors import ProtocolUnsupportedError
 from .http import DEFAULT_RETRY, new_http_client
 from .model import Message, Part, Role, TextPart
 from .tap import Tap
@@ -46,11 +47,26 @@ def transport_for(
     """The transport for a card already read (see choose_endpoint for which interface, and what may be forced);
     its notes (what reading the card met) become the transport's."""
     endpoint = choose_endpoint(resolved.card, prefer_version, binding=binding)
-    kind = RestTransport if endpoint.binding == HTTP_JSON else JsonRpcTransport
+    if endpoint.binding == GRPC:
+        kind: type[Transport] = _grpc_transport(resolved.card.name)
+    else:
+        kind = RestTransport if endpoint.binding == HTTP_JSON else JsonRpcTransport
     transport = kind(resolved.card, card_url=resolved.card_url, endpoint=endpoint, **kwargs)
     for note in resolved.notes:
         transport.note(note)
     return transport
+
+
+def _grpc_transport(agent: str) -> type[Transport]:
+    """The gRPC transport, imported only now: grpc is an optional install, and a heavy import."""
+    try:
+        from .transports.grpc import GrpcTransport
+    except ImportError as exc:
+        raise ProtocolUnsupportedError(
+            f"{agent} is reached over gRPC, and switchboard's gRPC support cannot be loaded ({exc})",
+            hint=f"Install it: {GRPC_EXTRA}.",
+        ) from None
+    return GrpcTransport
 
 
 async def connect(

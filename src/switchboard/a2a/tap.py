@@ -2,6 +2,11 @@
 
 The client reports to a Tap; the TUI's wire view and `--verbose` read its records. Secrets never enter a
 record: headers and bodies pass through the Redactor before they are stored.
+
+A gRPC call is recorded in the same shapes, its records' `method` "gRPC": the request (its URL
+`grpc://HOST:PORT/SERVICE/METHOD`, the metadata as headers, the message as ProtoJSON), the response (the initial
+metadata; a unary answer's message), a frame per streamed message, and the call's end, a `trailers` record: the
+gRPC status (its code in `status`, its name and message in the body) and the trailing metadata.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ from typing import Literal
 from ..safe_text import strip_controls
 from .auth import Redactor
 
-RecordKind = Literal["request", "response", "sse", "error", "note"]
+RecordKind = Literal["request", "response", "sse", "trailers", "error", "note"]
+GRPC = "gRPC"  # the `method` of every record of a gRPC call
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,14 +123,27 @@ class Tap:
         start = self._started.get(exchange)
         return None if start is None else (now - start) * 1000
 
-    def response(self, exchange: int, status: int, headers: Iterable[tuple[str, str]], body: str | bytes | None):
+    def response(
+        self,
+        exchange: int,
+        status: int | None,
+        headers: Iterable[tuple[str, str]],
+        body: str | bytes | None,
+        *,
+        partial: bool = False,
+        method: str = "",
+    ):
+        """`partial`: the body is already a part of the answer (a gRPC task read for its ids and status).
+        `method`: GRPC for a gRPC call's (whose `status` is None: gRPC's comes at the end, see `trailers`)."""
         now = time.monotonic()
         text, cut = self._body(body)
+        cut = cut or partial
         self._emit(
             WireRecord(
                 exchange,
                 "response",
                 now - self._t0,
+                method=method,
                 status=status,
                 headers=self._headers(headers),
                 body=text,
@@ -133,7 +152,8 @@ class Tap:
             )
         )
 
-    def frame(self, exchange: int, event: str, data: str) -> None:
+    def frame(self, exchange: int, event: str, data: str, *, method: str = "") -> None:
+        """One SSE frame (`event` its name), or with `method` GRPC one message of a gRPC stream."""
         now = time.monotonic()
         text, cut = self._body(data)
         label = {"event": event} if event and event != "message" else {}
@@ -142,7 +162,27 @@ class Tap:
                 exchange,
                 "sse",
                 now - self._t0,
+                method=method,
                 headers=label,
+                body=text,
+                elapsed_ms=self._elapsed(exchange, now),
+                truncated=cut,
+            )
+        )
+
+    def trailers(self, exchange: int, status: int, headers: Iterable[tuple[str, str]], body: str) -> None:
+        """The end of a gRPC call: its status code, its trailing metadata, and `body` the status's name and message
+        (and its details as JSON)."""
+        now = time.monotonic()
+        text, cut = self._body(body)
+        self._emit(
+            WireRecord(
+                exchange,
+                "trailers",
+                now - self._t0,
+                method=GRPC,
+                status=status,
+                headers=self._headers(headers),
                 body=text,
                 elapsed_ms=self._elapsed(exchange, now),
                 truncated=cut,
@@ -171,15 +211,21 @@ def format_record(record: WireRecord) -> str:
     took = f" ({record.elapsed_ms:.0f} ms)" if record.elapsed_ms is not None else ""
     if record.kind == "request":
         head = f"{stamp} > {record.method} {record.url}"
+    elif record.kind == "response" and record.method == GRPC:
+        head = f"{stamp} < gRPC headers{took}"
     elif record.kind == "response":
         head = f"{stamp} < {record.status}{took}"
+    elif record.kind == "sse" and record.method == GRPC:
+        head = f"{stamp} < gRPC message{took}"
     elif record.kind == "sse":
         event = record.headers.get("event")
         head = f"{stamp} < sse{' ' + event if event else ''}{took}"
+    elif record.kind == "trailers":
+        head = f"{stamp} < gRPC status {record.status}{took}"
     else:
         head = f"{stamp} ! {record.kind}{took}"
     lines = [head]
-    if record.kind in ("request", "response"):
+    if record.kind in ("request", "response", "trailers"):
         lines += [f"    {k}: {v}" for k, v in record.headers.items()]
     if record.body:
         lines.append("    " + record.body.replace("\n", "\n    ") + (" …(truncated)" if record.truncated else ""))

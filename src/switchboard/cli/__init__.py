@@ -83,6 +83,7 @@ HANDLERS = {
     ("task", "cancel"): ("commands", "task_cancel"),
     ("task", "subscribe"): ("commands", "task_subscribe"),
     ("task", "list"): ("commands", "task_list"),
+    ("task", "push"): ("push", "task_push"),
     ("demo", None): ("demo", "run_demo"),
     ("run", None): ("workflow", "run"),
     ("runs", "list"): ("runs", "runs_list"),

@@ -253,6 +253,9 @@ async def send(args: Any) -> int:
     if not parts:
         raise UsageError("nothing to send", hint="Give the text after the agent, or --text/--file/--data.")
     check_message_texts([p.text for p in parts if isinstance(p, TextPart)])
+    if args.push and (args.no_wait or args.stream or args.record):
+        raise UsageError("--push follows the task by pushes: it does not go with --async, --stream or --record",
+                         hint="Drop one of them.")  # fmt: skip
     if args.record and target.entry and target.entry.protocol == "tasks":
         raise UsageError("--record keeps A2A exchanges; this agent speaks the REST task API",
                          hint="Leave --record out for this agent.")  # fmt: skip
@@ -283,6 +286,11 @@ async def send(args: Any) -> int:
 
 
 async def _send(link, message: Message, view: TaskView, args: Any, target, out: Out, recorder) -> None:
+    if args.push:
+        from .push import send_by_push
+
+        await send_by_push(args, link, message, target, out)
+        return
     if args.no_wait:
         result = await link.send(message, blocking=False)
         if recorder is not None:

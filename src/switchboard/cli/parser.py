@@ -69,6 +69,15 @@ class PartAction(argparse.Action):
         namespace.parts = parts
 
 
+PUSH_EPILOG = """\
+examples:
+  switchboard task push set writer TASK https://hooks.example.com/a2a --token "$HOOK_TOKEN"
+  switchboard task push list writer TASK
+  switchboard task push get writer TASK CONFIG_ID
+  switchboard task push delete writer TASK CONFIG_ID
+"""
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("connection and output")
     g.add_argument("-a", "--agent-card", metavar="REF", help="the agent (instead of the first positional argument)")
@@ -78,8 +87,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     g.add_argument("--a2a-version", choices=("1.0", "0.3"), help="protocol version to use (default: from the card)")
     g.add_argument(
         "--binding",
-        choices=("jsonrpc", "rest"),
-        help="A2A binding to use: JSON-RPC or HTTP+JSON (default: the card's first one switchboard speaks)",
+        choices=("jsonrpc", "rest", "grpc"),
+        help="A2A binding to use: JSON-RPC, HTTP+JSON or gRPC (default: the card's first one switchboard speaks)",
     )
     g.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="give up waiting after this long (exit 5)")
     g.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
@@ -185,6 +194,11 @@ def build_parser() -> Parser:
     send.add_argument("--metadata", metavar="JSON", help="message metadata, a JSON object")
     send.add_argument("--correlation-id", metavar="ID", help="trace id: X-Correlation-Id and metadata.correlationId")
     send.add_argument(
+        "--push",
+        action="store_true",
+        help="follow the task by the agent's push notifications to a local receiver (127.0.0.1), not a stream",
+    )
+    send.add_argument(
         "--record",
         metavar="FILE",
         help="write the exchange to FILE, secrets redacted: .md, .json (replayable), .html, or .har (the wire)",
@@ -216,6 +230,16 @@ def build_parser() -> Parser:
     listing.add_argument("--page-token", metavar="TOKEN")
     listing.add_argument("--history", type=int, metavar="N")
     _common(listing)
+    push = task.add_parser(
+        "push",
+        help="a task's push-notification configs: set, get, list, delete (protocol 1.0)",
+        epilog=PUSH_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    push.add_argument("words", nargs="*", metavar="ACTION [AGENT] TASK_ID [URL|CONFIG_ID]")
+    push.add_argument("--token", help="set: the token the agent echoes in X-A2A-Notification-Token (a secret)")
+    push.add_argument("--config-id", metavar="ID", help="set: the config's id (default: the agent chooses)")
+    _common(push)
 
     _auth_commands(commands)
     _workflow_commands(commands)

@@ -4,8 +4,10 @@ A streamed response keeps its frames twice: as the response body (`text/event-st
 read on the wire) and in `_sseMessages`, one item per frame with its time (after the `_webSocketMessages`
 field browsers write for WebSockets). A record the tap cut short is marked `_truncated`; an exchange that
 failed before any answer has status 0 and its error in `_error`. Fields starting with `_` are HAR's custom
-fields. The tap redacted every record as it made it; the whole archive passes the redactor again, for secrets
-learned since (an answer typed in a masked prompt).
+fields. A gRPC call is an HTTP/2 POST to /SERVICE/METHOD (URL `grpc://`), its messages as JSON in the place of
+SSE frames, its own status in `_grpcStatus` (code, name and message, trailers). The tap redacted every record as
+it made it; the whole archive passes the redactor again, for secrets learned since (an answer typed in a masked
+prompt).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from .. import __version__
 from ..a2a.auth import Redactor
-from ..a2a.tap import WireRecord
+from ..a2a.tap import GRPC, WireRecord
 
 
 def _iso(epoch: float) -> str:
@@ -50,16 +52,19 @@ def _entry(records: list[WireRecord], wall_start: float) -> dict[str, Any] | Non
     if request is None:
         return None  # its request left the tap's window: nothing to anchor the entry on
     response = next((r for r in records if r.kind == "response"), None)
+    trailers = next((r for r in records if r.kind == "trailers"), None)
     frames = [r for r in records if r.kind == "sse"]
+    grpc = request.method == GRPC
     errors = [r for r in records if r.kind == "error"]
     ends = [r.elapsed_ms for r in records if r.elapsed_ms is not None]
     total = max(ends) if ends else 0.0
     wait = response.elapsed_ms if response is not None and response.elapsed_ms is not None else total
     url = request.url
     http_request: dict[str, Any] = {
-        "method": request.method or "GET",
+        # A gRPC call is an HTTP/2 POST to /SERVICE/METHOD; its messages are shown as JSON.
+        "method": "POST" if grpc else request.method or "GET",
         "url": url,
-        "httpVersion": "HTTP/1.1",
+        "httpVersion": "HTTP/2" if grpc else "HTTP/1.1",
         "cookies": [],
         "headers": _headers(request.headers),
         "queryString": [{"name": k, "value": v} for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True)],
@@ -81,6 +86,8 @@ def _entry(records: list[WireRecord], wall_start: float) -> dict[str, Any] | Non
         text = "".join(_frame_text(f) for f in frames)
     content: dict[str, Any] = {"size": _size(text), "mimeType": mime, "text": text}
     status = response.status if response is not None and response.status is not None else 0
+    if grpc and response is not None:
+        status = 200  # gRPC answers HTTP 200 whatever its own status, which is in `_grpcStatus`
     try:
         phrase = HTTPStatus(status).phrase if status else ""
     except ValueError:
@@ -88,7 +95,7 @@ def _entry(records: list[WireRecord], wall_start: float) -> dict[str, Any] | Non
     http_response: dict[str, Any] = {
         "status": status,
         "statusText": phrase,
-        "httpVersion": "HTTP/1.1" if response is not None else "",
+        "httpVersion": ("HTTP/2" if grpc else "HTTP/1.1") if response is not None else "",
         "cookies": [],
         "headers": _headers(response_headers),
         "content": content,
@@ -119,6 +126,8 @@ def _entry(records: list[WireRecord], wall_start: float) -> dict[str, Any] | Non
             }
             for f in frames
         ]
+    if trailers is not None:
+        entry["_grpcStatus"] = {"code": trailers.status, "message": trailers.body, "trailers": trailers.headers}
     if errors:
         entry["_error"] = "\n".join(e.body for e in errors)
     return entry

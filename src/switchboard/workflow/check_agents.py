@@ -180,7 +180,7 @@ def _inline_agent(
     if binding is not None and not (isinstance(binding, str) and binding.lower() in BINDINGS):
         chk.add(
             definition.line_of("binding", value=True),
-            f"agent {name}: binding must be jsonrpc or rest",
+            f"agent {name}: binding must be jsonrpc, rest or grpc",
             "Write binding: rest to speak HTTP+JSON, or leave it out to use the card's first interface.",
         )
     raw = {

@@ -13,7 +13,7 @@ agents:
     url: http://127.0.0.1:47107/
     apiKeyEnv: CONVERTER_KEY         # secrets only through the names of environment variables
     streaming: auto                  # auto | true | false
-    binding: rest                    # jsonrpc | rest: force a binding (default: the card's first one spoken)
+    binding: rest                    # jsonrpc | rest | grpc: force a binding (default: the card's first one spoken)
     timeout: 2m                      # the default timeout of this agent's steps
 steps:
   - name: research

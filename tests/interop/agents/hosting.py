@@ -11,7 +11,7 @@ import json
 import socket
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import uvicorn
@@ -76,20 +76,35 @@ def gated(app: ASGIApp, api_key: str | None) -> ASGIApp:
 
 def serve(app: ASGIApp, sock: socket.socket, exit_on_stdin_eof: bool = False) -> None:
     """Serve until SIGINT/SIGTERM; print `READY <url>` once uvicorn accepts connections."""
+
+    async def ready() -> tuple[ASGIApp, str]:
+        return app, ""
+
+    serve_built(ready, sock, exit_on_stdin_eof)
+
+
+def serve_built(
+    build: Callable[[], Awaitable[tuple[ASGIApp, str]]], sock: socket.socket, exit_on_stdin_eof: bool = False
+) -> None:
+    """`serve` for an app built inside the event loop by `build`, which may start servers of its own there (a gRPC
+    server whose port the card must carry): it returns the app and what to add to the READY line."""
+    asyncio.run(_serve(build, sock, exit_on_stdin_eof))
+
+
+async def _serve(
+    build: Callable[[], Awaitable[tuple[ASGIApp, str]]], sock: socket.socket, exit_on_stdin_eof: bool
+) -> None:
+    app, ready_extra = await build()
     # No access log: the harness reads stderr only when a start fails.
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     if exit_on_stdin_eof:
         threading.Thread(target=_exit_on_eof, args=(server,), daemon=True).start()
-    asyncio.run(_serve(server, sock))
-
-
-async def _serve(server: uvicorn.Server, sock: socket.socket) -> None:
     running = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started and not running.done():
         await asyncio.sleep(0.01)
     if server.started:
-        print(f"READY {base_url(sock)}", flush=True)
+        print(f"READY {base_url(sock)}{' ' + ready_extra if ready_extra else ''}", flush=True)
     await running
 
 

@@ -1,30 +1,42 @@
 """Reference A2A server on a2a-sdk 1.3: JSON-RPC at the base URL and HTTP+JSON (REST) under /rest, each at v1.0
-and, through the SDK's compat mode, v0.3 (JSON-RPC on the same URL, REST under /rest/v1).
+and, through the SDK's compat mode, v0.3 (JSON-RPC on the same URL, REST under /rest/v1); in the gRPC modes also
+gRPC, v1.0 and v0.3, on a port of its own (grpc_serving.py). Push notifications on: the SDK's in-memory config
+store and its sender.
 
-    python sdk13_server.py [--port N] [--api-key KEY] [--mode v10|v03compat|rest|v03rest]
+    python sdk13_server.py [--port N] [--api-key KEY] [--mode v10|v03compat|rest|v03rest|grpc|v03grpc]
 
 Every mode serves everything; the card says what a client choosing by it speaks:
 --mode v10 (default): JSONRPC 1.0 then JSONRPC 0.3 (the SDK serves one merged JSON card).
 --mode v03compat: only JSONRPC 0.3, so such a client speaks v0.3 to the 1.x SDK.
 --mode rest: only HTTP+JSON 1.0 (a REST-only agent).
 --mode v03rest: only HTTP+JSON 0.3 (the v0.3 REST binding, through the compat mode).
+--mode grpc: only GRPC 1.0 (a gRPC-only agent).
+--mode v03grpc: only GRPC 0.3 (the v0.3 gRPC service, through the compat handler).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import hosting
+import httpx
 import script
 from a2a.helpers.proto_helpers import new_data_part, new_task_from_user_message
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
-from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.server.tasks import (
+    BasePushNotificationSender,
+    InMemoryPushNotificationConfigStore,
+    InMemoryTaskStore,
+    TaskUpdater,
+)
 from a2a.types import a2a_pb2 as pb
 from google.protobuf.json_format import MessageToDict
 from starlette.applications import Starlette
 
-MODES = ("v10", "v03compat", "rest", "v03rest")
+MODES = ("v10", "v03compat", "rest", "v03rest", "grpc", "v03grpc")
 REST_PREFIX = "/rest"
 _STATES = {
     script.WORKING: pb.TaskState.TASK_STATE_WORKING,
@@ -108,7 +120,7 @@ class ScriptedExecutor(AgentExecutor):
         await updater.cancel(updater.new_agent_message([pb.Part(text=script.CANCEL_TEXT)]))
 
 
-def build_cards(url: str, mode: str, api_key: str | None) -> tuple[pb.AgentCard, pb.AgentCard]:
+def build_cards(url: str, mode: str, api_key: str | None, grpc_target: str = "") -> tuple[pb.AgentCard, pb.AgentCard]:
     """The public card and the extended card (public + the "secret" skill)."""
     rest = url.rstrip("/") + REST_PREFIX
     interfaces = {
@@ -116,6 +128,8 @@ def build_cards(url: str, mode: str, api_key: str | None) -> tuple[pb.AgentCard,
         "v03compat": [("JSONRPC", "0.3", url)],
         "rest": [("HTTP+JSON", "1.0", rest)],
         "v03rest": [("HTTP+JSON", "0.3", rest)],
+        "grpc": [("GRPC", "1.0", grpc_target)],
+        "v03grpc": [("GRPC", "0.3", grpc_target)],
     }[mode]
     interfaces = [pb.AgentInterface(url=u, protocol_binding=b, protocol_version=v) for b, v, u in interfaces]
     card = pb.AgentCard(
@@ -124,7 +138,7 @@ def build_cards(url: str, mode: str, api_key: str | None) -> tuple[pb.AgentCard,
         supported_interfaces=interfaces,
         provider=pb.AgentProvider(organization="a2a-switchboard tests", url="https://example.com"),
         version="1.0.0",
-        capabilities=pb.AgentCapabilities(streaming=True, push_notifications=False, extended_agent_card=True),
+        capabilities=pb.AgentCapabilities(streaming=True, push_notifications=True, extended_agent_card=True),
         default_input_modes=["text/plain", "application/json"],
         default_output_modes=["text/plain", "application/json"],
         skills=[
@@ -147,14 +161,24 @@ def build_cards(url: str, mode: str, api_key: str | None) -> tuple[pb.AgentCard,
     return card, extended
 
 
-def build_app(url: str, mode: str, api_key: str | None) -> hosting.ASGIApp:
-    card, extended = build_cards(url, mode, api_key)
+def build_app(url: str, mode: str, api_key: str | None, grpc_server: Any = None) -> hosting.ASGIApp:
+    """The HTTP app; with `grpc_server` (a grpc_serving server and its port) the handler is served there too."""
+    grpc_target = f"127.0.0.1:{grpc_server[1]}" if grpc_server else ""
+    card, extended = build_cards(url, mode, api_key, grpc_target)
+    # Push notifications: the SDK's config store and sender, POSTing each event to the URL a client registered.
+    push_store = InMemoryPushNotificationConfigStore()
     handler = DefaultRequestHandler(
         agent_executor=ScriptedExecutor(),
         task_store=InMemoryTaskStore(),
         agent_card=card,
         extended_agent_card=extended,
+        push_config_store=push_store,
+        push_sender=BasePushNotificationSender(httpx.AsyncClient(), push_store),
     )
+    if grpc_server:
+        import grpc_serving
+
+        grpc_serving.add_handlers(grpc_server[0], handler)
     routes = (
         create_agent_card_routes(card)
         + create_rest_routes(handler, enable_v0_3_compat=True, path_prefix=REST_PREFIX)
@@ -166,8 +190,21 @@ def build_app(url: str, mode: str, api_key: str | None) -> hosting.ASGIApp:
 def main() -> None:
     args = hosting.parse_args(modes=MODES)
     sock = hosting.bind(args.port)
-    app = build_app(hosting.base_url(sock), args.mode, args.api_key)
-    hosting.serve(app, sock, exit_on_stdin_eof=args.exit_on_stdin_eof)
+    if "grpc" not in args.mode:
+        app = build_app(hosting.base_url(sock), args.mode, args.api_key)
+        hosting.serve(app, sock, exit_on_stdin_eof=args.exit_on_stdin_eof)
+        return
+
+    async def build() -> tuple[hosting.ASGIApp, str]:
+        import grpc_serving  # grpcio only where gRPC is served
+
+        grpc_server = grpc_serving.start_server(args.api_key)
+        app = build_app(hosting.base_url(sock), args.mode, args.api_key, grpc_server)
+        await grpc_server[0].start()
+        app.grpc_server = grpc_server[0]  # held for the life of the app: a grpc.aio server stops when collected
+        return app, f"grpc=127.0.0.1:{grpc_server[1]}"
+
+    hosting.serve_built(build, sock, exit_on_stdin_eof=args.exit_on_stdin_eof)
 
 
 if __name__ == "__main__":

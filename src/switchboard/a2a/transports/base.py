@@ -1,6 +1,6 @@
 """Transport: the one interface every way of talking to an agent implements.
 
-An implementation speaks one binding of A2A (JSON-RPC, HTTP+JSON; gRPC later) at one wire version (1.0 or 0.3),
+An implementation speaks one binding of A2A (JSON-RPC, HTTP+JSON, gRPC) at one wire version (1.0 or 0.3),
 or a protocol that is not A2A at all (the REST task API of the workflow-engine world), and maps it onto the one
 model (`switchboard.a2a.model`): Tasks, Messages and stream events. The follower (follow.py), the cancel
 (cancel.py) and the link (switchboard.link) take a Transport and never ask which one it is; what differs between
@@ -8,7 +8,8 @@ them is said by the few facts below (`streams`, `polled`, `lists_tasks`, `takes_
 
 Failures are SwitchboardErrors: protocol errors under their A2A names (TaskNotFoundError, ...) whichever way the
 binding writes them, a broken stream as StreamBrokenError (the follower reconciles), anything else with the
-codes of errors.py. Push-notification configs are declared here and not implemented by any transport yet.
+codes of errors.py. Push-notification configs are spoken by the A2A bindings at protocol 1.0 (a config is the
+ProtoJSON TaskPushNotificationConfig: id, taskId, url, token); the others refuse them with a usage error.
 """
 
 from __future__ import annotations
@@ -133,9 +134,11 @@ class Transport(ABC):
     async def extended_card(self) -> AgentCard:
         """The authenticated extended card."""
 
-    # --- push-notification configs: part of A2A, declared here, spoken by no transport yet ---------------
+    # --- push-notification configs: the A2A bindings at 1.0 speak them; here, the refusal of the others ---
 
-    async def create_push_config(self, task_id: str, url: str, *, token: str | None = None) -> dict[str, Any]:
+    async def create_push_config(
+        self, task_id: str, url: str, *, token: str | None = None, config_id: str | None = None
+    ) -> dict[str, Any]:
         """CreateTaskPushNotificationConfig: have the agent POST the task's updates to `url`."""
         raise _no_push()
 
@@ -162,8 +165,13 @@ class Transport(ABC):
         await self.aclose()
 
 
-def _no_push() -> UsageError:
+def _no_push(why: str = "this agent's protocol has none") -> UsageError:
     return UsageError(
-        "push notification configs are not supported by switchboard yet",
+        f"push notification configs cannot be used here: {why}",
         hint="Follow the task with `switchboard task subscribe` or `task get --wait` instead.",
     )
+
+
+def no_push_at(version: str) -> UsageError:
+    """Push configs over a binding at a version switchboard does not speak them at (0.3)."""
+    return _no_push(f"switchboard speaks them at A2A protocol 1.0, and this agent speaks {version}")

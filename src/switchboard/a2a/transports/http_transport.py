@@ -26,12 +26,13 @@ from ..errors import AuthFailedError, InvalidResponseError, ProtocolError, Switc
 from ..http import DEFAULT_RETRY, RetryPolicy, header_pairs, http_status_error, new_http_client
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
 from ..tap import Tap
+from ..wire import v10
 from ..wire.common import Notes, WireFormatError
-from .base import StreamBrokenError, Transport
+from .base import StreamBrokenError, Transport, no_push_at
 
 CORRELATION_HEADER = "X-Correlation-Id"
 # Operations that change nothing at the agent, so a failed attempt may always be repeated (see http.py).
-SAFE_OPS = frozenset({"get", "subscribe", "list", "extended_card"})
+SAFE_OPS = frozenset({"get", "subscribe", "list", "extended_card", "push_get", "push_list"})
 # An agent answers CancelTask with the whole task, every artifact chunk included, and serializes all of it before
 # the first byte: 139 MB, 27 s, after an 8 s stream of 64 KB chunks. So the cancel waits longer than other calls:
 # five minutes covers a task that streamed for minutes, while the keys keep working (the TUI waits in a worker);
@@ -331,6 +332,30 @@ class HttpTransport(Transport):
         card = parse_card(result, notes)
         self._drain_notes(notes)
         return card
+
+    # --- push-notification configs (v1.0) ---------------------------------------------------------------
+
+    def _push_tenant(self) -> dict[str, str]:
+        if self.endpoint.version != "1.0":
+            raise no_push_at(self.endpoint.version)
+        return {"tenant": self.endpoint.tenant} if self.endpoint.tenant else {}
+
+    async def create_push_config(
+        self, task_id: str, url: str, *, token: str | None = None, config_id: str | None = None
+    ) -> dict[str, Any]:
+        params = v10.push_config_params(task_id, url, token, config_id, **self._push_tenant())
+        return await self._call("push_set", params)
+
+    async def get_push_config(self, task_id: str, config_id: str) -> dict[str, Any]:
+        return await self._call("push_get", v10.push_id_params(task_id, config_id, **self._push_tenant()))
+
+    async def list_push_configs(self, task_id: str) -> list[dict[str, Any]]:
+        answer = await self._call("push_list", v10.push_id_params(task_id, **self._push_tenant()))
+        configs = answer.get("configs", []) if isinstance(answer, dict) else answer  # some servers send the list
+        return [c for c in configs if isinstance(c, dict)] if isinstance(configs, list) else []
+
+    async def delete_push_config(self, task_id: str, config_id: str) -> None:
+        await self._call("push_delete", v10.push_id_params(task_id, config_id, **self._push_tenant()))
 
     # --- streaming -------------------------------------------------------------------------------------
 

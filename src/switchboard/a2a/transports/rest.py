@@ -42,6 +42,10 @@ ROUTES = {
         "cancel": ("POST", "/tasks/{id}:cancel"),
         "subscribe": ("POST", "/tasks/{id}:subscribe"),
         "extended_card": ("GET", "/extendedAgentCard"),
+        "push_set": ("POST", "/tasks/{taskId}/pushNotificationConfigs"),
+        "push_get": ("GET", "/tasks/{taskId}/pushNotificationConfigs/{id}"),
+        "push_list": ("GET", "/tasks/{taskId}/pushNotificationConfigs"),
+        "push_delete": ("DELETE", "/tasks/{taskId}/pushNotificationConfigs/{id}"),
     },
     "0.3": {
         "send": ("POST", "/v1/message:send"),
@@ -52,7 +56,7 @@ ROUTES = {
         "extended_card": ("GET", "/v1/card"),
     },
 }
-TASK_OPS = frozenset({"get", "cancel", "subscribe"})  # a 404 there is the task, not the route
+TASK_OPS = frozenset({"get", "cancel", "subscribe", "push_set", "push_list"})  # a 404 there is the task, not the route
 
 
 class RestTransport(HttpTransport):
@@ -80,12 +84,13 @@ class RestTransport(HttpTransport):
             )
         method, path = route
         params = dict(params)
-        task_id = params.pop("id", None)
-        if "{id}" in path:
-            path = path.replace("{id}", quote(str(task_id), safe=""))
+        params.pop("tenant", None)  # a path segment here, below
+        for name in ("taskId", "id"):  # the path's variables, taken out of the body or query
+            if "{" + name + "}" in path:
+                path = path.replace("{" + name + "}", quote(str(params.pop(name, "")), safe=""))
         tenant = self.endpoint.tenant if self.endpoint.version == "1.0" else None
         url = self.endpoint.url.rstrip("/") + (f"/{quote(tenant, safe='')}" if tenant else "") + path
-        if method == "GET":
+        if method in ("GET", "DELETE"):
             return method, url, {k: str(v) for k, v in params.items()}, None
         return method, url, {}, json.dumps(params, separators=(",", ":")).encode()
 

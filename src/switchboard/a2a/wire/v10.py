@@ -58,6 +58,10 @@ METHODS = {
     "cancel": "CancelTask",
     "subscribe": "SubscribeToTask",
     "extended_card": "GetExtendedAgentCard",
+    "push_set": "CreateTaskPushNotificationConfig",
+    "push_get": "GetTaskPushNotificationConfig",
+    "push_list": "ListTaskPushNotificationConfigs",
+    "push_delete": "DeleteTaskPushNotificationConfig",
 }
 
 _STATE_NAMES = {
@@ -468,4 +472,27 @@ def list_params(
     put(out, "pageSize", page_size)
     put(out, "pageToken", page_token)
     put(out, "historyLength", history_length)
+    return out
+
+
+def push_config_params(
+    task_id: str, url: str, token: str | None, config_id: str | None = None, tenant: str | None = None
+) -> dict[str, Any]:
+    """A TaskPushNotificationConfig to create: where the agent POSTs the task's updates, with `token` echoed in
+    X-A2A-Notification-Token."""
+    out: dict[str, Any] = {}
+    put(out, "tenant", tenant)
+    out["taskId"] = task_id
+    put(out, "id", config_id)
+    out["url"] = url
+    put(out, "token", token)
+    return out
+
+
+def push_id_params(task_id: str, config_id: str | None = None, tenant: str | None = None) -> dict[str, Any]:
+    """Get/Delete (with `config_id`) or List (without) TaskPushNotificationConfig requests."""
+    out: dict[str, Any] = {}
+    put(out, "tenant", tenant)
+    out["taskId"] = task_id
+    put(out, "id", config_id)
     return out

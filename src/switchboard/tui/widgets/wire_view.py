@@ -1,4 +1,5 @@
-"""The wire view: every HTTP request and response and every SSE frame, timed, secrets already redacted.
+"""The wire view: every HTTP request and response and every SSE frame, and every gRPC call (its metadata, messages
+as JSON and status), timed, secrets already redacted.
 
 A list and a detail. The list: the app's Tap holds the records (the newest `wire_records`, a setting, within a
 memory bound); the view is a window over them, a line each, cut to its width. It lays nothing out per record: its
@@ -17,7 +18,7 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...a2a.tap import WireRecord
+from ...a2a.tap import GRPC, WireRecord
 from ...safe_text import strip_controls
 from ..wire_text import frame_summary
 
@@ -26,8 +27,16 @@ BODY_READ = BODY_SHOWN * 4  # the most of a body a line reads (some are escapes,
 BODY_KEPT = 16384  # characters of each body the app's tap keeps, for the detail
 TAP_BYTES = 6 * 2**20  # the memory the app's tap holds in bodies at most (a flood keeps fewer records)
 KEPT_LINES = 64  # lines kept drawn at least; more when the view is taller
-ARROWS = {"request": "→", "response": "←", "sse": "⇠", "error": "✕", "note": "·"}
-STYLES = {"request": "bold cyan", "response": "bold green", "sse": "magenta", "error": "bold red", "note": "dim"}
+ARROWS = {"request": "→", "response": "←", "sse": "⇠", "trailers": "⇐", "error": "✕", "note": "·"}
+STYLES = {
+    "request": "bold cyan",
+    "response": "bold green",
+    "sse": "magenta",
+    "trailers": "bold green",
+    "error": "bold red",
+    "note": "dim",
+}
+GRPC_OK = 0
 
 
 def record_text(record: WireRecord) -> Text:
@@ -36,13 +45,22 @@ def record_text(record: WireRecord) -> Text:
     line = Text(no_wrap=True)
     line.append(f"{record.at:8.3f}s #{record.exchange:<3}", style="dim")
     line.append(took, style="dim")
-    line.append(f" {ARROWS.get(record.kind, '?')} ", style=STYLES.get(record.kind, ""))
+    style = STYLES.get(record.kind, "")
+    if record.kind == "trailers" and record.status != GRPC_OK:
+        style = "bold red"  # a gRPC call that ended with an error status
+    line.append(f" {ARROWS.get(record.kind, '?')} ", style=style)
     if record.kind == "request":
         line.append(f"{record.method} {strip_controls(record.url)}", style="bold")
         # The headers are in the detail; the line keeps the one that says which wire this is.
         version = next((v for k, v in record.headers.items() if k.lower() == "a2a-version"), "")
         if version:
             line.append(f"  A2A-Version: {strip_controls(version)}", style="dim")
+    elif record.kind == "response" and record.method == GRPC:
+        line.append("gRPC headers", style="bold")  # the status comes at the end, in the trailers
+    elif record.kind == "trailers":
+        line.append(f"gRPC status {record.status}", style="bold")
+        if record.headers:
+            line.append("  " + "  ".join(f"{k}: {strip_controls(v)}" for k, v in record.headers.items()), style="dim")
     elif record.kind == "response":
         line.append(f"HTTP {record.status}", style="bold")
         content_type = next((v for k, v in record.headers.items() if k.lower() == "content-type"), "")

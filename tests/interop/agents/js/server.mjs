@@ -1,26 +1,33 @@
 // Reference A2A server on the official JavaScript SDK (@a2a-js/sdk), replaying script.mjs (the port of
 // ../script.py that the Python reference servers replay).
 //
-//     node server.mjs [--port N] [--mode v10|v03compat|rest|v03rest] [--api-key KEY] [--exit-on-stdin-eof]
+//     node server.mjs [--port N] [--mode v10|v03compat|rest|v03rest|grpc|v03grpc] [--api-key KEY] [--exit-on-stdin-eof]
 //
 // JSON-RPC at the base URL and HTTP+JSON (REST) at /rest: v1.0 natively, v0.3 through the SDK's legacyCompat
-// (chosen by the A2A-Version header). Every mode serves all of it; the card says what a client choosing by it
-// speaks (the first interface it can):
+// (chosen by the A2A-Version header); in the gRPC modes also gRPC on a port of its own (the SDK's grpcService and
+// legacyGrpcService, lf.a2a.v1 and a2a.v1). Every mode serves all of its HTTP; the card says what a client choosing
+// by it speaks (the first interface it can):
 // --mode v10 (default): JSON-RPC and REST at 1.0, then both again at 0.3.
 // --mode v03compat: only the 0.3 interfaces, JSON-RPC first.
 // --mode rest: REST first, then JSON-RPC, at 1.0, then both again at 0.3.
 // --mode v03rest: only the 0.3 interfaces, REST first.
-// Prints `READY http://127.0.0.1:PORT/` once it accepts connections, on 127.0.0.1 only.
+// --mode grpc: gRPC first, then JSON-RPC and REST, at 1.0, then all three again at 0.3.
+// --mode v03grpc: only the 0.3 interfaces, gRPC first.
+// Prints `READY http://127.0.0.1:PORT/` (and ` grpc=127.0.0.1:PORT` in the gRPC modes) once it accepts
+// connections, on 127.0.0.1 only.
 
 import { parseArgs } from 'node:util';
 import express from 'express';
+import * as grpc from '@grpc/grpc-js';
 import { AGENT_CARD_PATH, Role, TaskState } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
+import { LegacyA2AService, legacyGrpcService } from '@a2a-js/sdk/compat/v0_3/server/grpc';
 import * as script from './script.mjs';
 
-const MODES = ['v10', 'v03compat', 'rest', 'v03rest'];
+const MODES = ['v10', 'v03compat', 'rest', 'v03rest', 'grpc', 'v03grpc'];
 const API_KEY_HEADER = 'X-API-Key';
 const STATES = {
   [script.WORKING]: TaskState.TASK_STATE_WORKING,
@@ -131,17 +138,14 @@ function now() {
 }
 
 /** The public card and the extended card (public + the "secret" skill). */
-function buildCards(url, mode, apiKey) {
+function buildCards(url, mode, apiKey, grpcTarget) {
   const jsonRpc = { url, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' };
   const rest = { url: `${url}rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' };
-  const v10 = mode.endsWith('rest') ? [rest, jsonRpc] : [jsonRpc, rest];
+  const overGrpc = { url: grpcTarget, protocolBinding: 'GRPC', tenant: '', protocolVersion: '1.0' };
+  const v10 = mode.endsWith('grpc') ? [overGrpc, jsonRpc, rest] : mode.endsWith('rest') ? [rest, jsonRpc] : [jsonRpc, rest];
   const both = duplicateInterfacesForLegacy(v10, v10.map((i) => i.protocolBinding));
-  const interfaces = {
-    v10: both,
-    rest: both,
-    v03compat: both.filter((i) => i.protocolVersion !== '1.0'),
-    v03rest: both.filter((i) => i.protocolVersion !== '1.0'),
-  }[mode];
+  const legacyOnly = both.filter((i) => i.protocolVersion !== '1.0');
+  const interfaces = { v10: both, rest: both, grpc: both, v03compat: legacyOnly, v03rest: legacyOnly, v03grpc: legacyOnly }[mode];
   const skill = {
     id: script.SKILL_ID,
     name: script.SKILL_NAME,
@@ -185,8 +189,20 @@ function apiKeyGate(apiKey) {
   };
 }
 
-function mount(app, url, mode, apiKey) {
-  const [card, extended] = buildCards(url, mode, apiKey);
+/** The API-key gate for gRPC: a call without the key ends UNAUTHENTICATED before it reaches the SDK. */
+function gateGrpc(implementation, apiKey) {
+  if (!apiKey) return implementation;
+  const denied = { code: grpc.status.UNAUTHENTICATED, details: 'missing or wrong API key' };
+  const gated = (handle) => (call, callback) => {
+    if (call.metadata.get(API_KEY_HEADER.toLowerCase())[0] === apiKey) return handle(call, callback);
+    if (callback) return callback(denied);
+    call.emit('error', denied);
+  };
+  return Object.fromEntries(Object.entries(implementation).map(([name, handle]) => [name, gated(handle)]));
+}
+
+function mount(app, url, mode, apiKey, grpcServer, grpcTarget) {
+  const [card, extended] = buildCards(url, mode, apiKey, grpcTarget);
   // The extended card goes to whoever may call at all: the gate above has already checked the key. (Given as a
   // card, the SDK would hand it only to users its UserBuilder authenticated.)
   const handler = new DefaultRequestHandler(
@@ -204,9 +220,27 @@ function mount(app, url, mode, apiKey) {
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }));
   app.use('/rest', restHandler({ requestHandler: handler, userBuilder, legacyCompat }));
   app.use('/', jsonRpcHandler({ requestHandler: handler, userBuilder, legacyCompat }));
+  if (grpcServer) {
+    grpcServer.addService(A2AService, gateGrpc(grpcService({ requestHandler: handler, userBuilder }), apiKey));
+    grpcServer.addService(
+      LegacyA2AService,
+      gateGrpc(legacyGrpcService({ requestHandler: handler, userBuilder }), apiKey)
+    );
+  }
 }
 
-function main() {
+/** In the gRPC modes, a gRPC server on a free port of 127.0.0.1 (its services are added by mount). */
+function startGrpc(mode) {
+  if (!mode.endsWith('grpc')) return Promise.resolve([null, '']);
+  const server = new grpc.Server();
+  return new Promise((resolve, reject) => {
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) =>
+      error ? reject(error) : resolve([server, `127.0.0.1:${port}`])
+    );
+  });
+}
+
+async function main() {
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '0' },
@@ -220,11 +254,12 @@ function main() {
     process.exit(2);
   }
   const app = express();
+  const [grpcServer, grpcTarget] = await startGrpc(values.mode);
   // Listen first, so the card can carry the real port; nothing is served before READY is printed.
   const server = app.listen(Number(values.port), '127.0.0.1', () => {
     const url = `http://127.0.0.1:${server.address().port}/`;
-    mount(app, url, values.mode, values['api-key']);
-    console.log(`READY ${url}`);
+    mount(app, url, values.mode, values['api-key'], grpcServer, grpcTarget);
+    console.log(`READY ${url}${grpcTarget ? ` grpc=${grpcTarget}` : ''}`);
   });
   server.on('error', (error) => {
     console.error(error);

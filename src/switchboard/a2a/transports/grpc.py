@@ -1,0 +1,637 @@
+"""The gRPC binding, v1.0 and v0.3, through the official a2a-sdk's generated stubs (the extra a2a-switchboard[grpc]).
+
+A gRPC interface on a card is `{"url": "host:port", "protocolBinding": "GRPC"}`: service `lf.a2a.v1.A2AService` at
+1.0, `a2a.v1.A2AService` at 0.3. The requests are the messages the HTTP+JSON binding carries as bodies, so the
+codecs of the other bindings write and read them: params -> ProtoJSON -> proto on the way out, proto -> ProtoJSON ->
+model on the way back (v10 at 1.0, v03rest at 0.3; the v0.3 service names a task `tasks/{id}`). Every call is on the
+tap: the method, the metadata (redacted), each message as JSON, the status (see tap.py for the shapes).
+
+Errors: the v1.0 SDKs put a google.rpc.Status with an ErrorInfo (the A2A reason) in the trailers; the v0.3 ones
+write `TaskNotFoundError: message` in the status details; else the gRPC status code names it. No scheme in the URL:
+TLS when the card came over https (or the URL says grpcs:// / https://), plaintext when it came over http.
+
+This module imports grpc: only client.transport_for imports it, when a card's gRPC interface is chosen, so the base
+install and `switchboard --help` never load it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import grpc
+import grpc.aio
+import httpx
+from a2a.compat.v0_3 import a2a_v0_3_pb2, a2a_v0_3_pb2_grpc
+from a2a.types import a2a_pb2, a2a_pb2_grpc
+from google.protobuf import json_format
+from google.protobuf.message import Message as ProtoMessage
+from google.rpc import error_details_pb2, status_pb2
+
+from ..auth import AuthPlan, Credentials, Redactor, is_loopback, plan_auth
+from ..cards import GRPC, Endpoint, choose_endpoint, parse_card
+from ..errors import (
+    A2A_ERROR_NAMES,
+    AuthFailedError,
+    InvalidResponseError,
+    ProtocolError,
+    SwitchboardError,
+    TimedOutError,
+    UnavailableError,
+    UsageError,
+    rest_error_from,
+)
+from ..http import DEFAULT_RETRY, RetryPolicy
+from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
+from ..tap import GRPC as GRPC_METHOD
+from ..tap import Tap
+from ..wire import v03rest, v10
+from ..wire.common import Notes, WireFormatError
+from . import http_transport
+from .base import StreamBrokenError, Transport, no_push_at
+
+_ = error_details_pb2  # imported for its types: an ErrorInfo inside a Status is read into JSON by name
+
+# op -> (the stub's method, the request message, streams). Per wire version: the service differs.
+_OPS: dict[str, dict[str, tuple[str, type[ProtoMessage], bool]]] = {
+    "1.0": {
+        "send": ("SendMessage", a2a_pb2.SendMessageRequest, False),
+        "stream": ("SendStreamingMessage", a2a_pb2.SendMessageRequest, True),
+        "get": ("GetTask", a2a_pb2.GetTaskRequest, False),
+        "list": ("ListTasks", a2a_pb2.ListTasksRequest, False),
+        "cancel": ("CancelTask", a2a_pb2.CancelTaskRequest, False),
+        "subscribe": ("SubscribeToTask", a2a_pb2.SubscribeToTaskRequest, True),
+        "extended_card": ("GetExtendedAgentCard", a2a_pb2.GetExtendedAgentCardRequest, False),
+        "push_set": ("CreateTaskPushNotificationConfig", a2a_pb2.TaskPushNotificationConfig, False),
+        "push_get": ("GetTaskPushNotificationConfig", a2a_pb2.GetTaskPushNotificationConfigRequest, False),
+        "push_list": ("ListTaskPushNotificationConfigs", a2a_pb2.ListTaskPushNotificationConfigsRequest, False),
+        "push_delete": ("DeleteTaskPushNotificationConfig", a2a_pb2.DeleteTaskPushNotificationConfigRequest, False),
+    },
+    "0.3": {
+        "send": ("SendMessage", a2a_v0_3_pb2.SendMessageRequest, False),
+        "stream": ("SendStreamingMessage", a2a_v0_3_pb2.SendMessageRequest, True),
+        "get": ("GetTask", a2a_v0_3_pb2.GetTaskRequest, False),
+        "cancel": ("CancelTask", a2a_v0_3_pb2.CancelTaskRequest, False),
+        "subscribe": ("TaskSubscription", a2a_v0_3_pb2.TaskSubscriptionRequest, True),
+        "extended_card": ("GetAgentCard", a2a_v0_3_pb2.GetAgentCardRequest, False),
+    },
+}
+_SERVICES = {"1.0": "lf.a2a.v1.A2AService", "0.3": "a2a.v1.A2AService"}
+_STUBS = {"1.0": a2a_pb2_grpc.A2AServiceStub, "0.3": a2a_v0_3_pb2_grpc.A2AServiceStub}
+SAFE_OPS = frozenset({"get", "subscribe", "list", "extended_card", "push_get", "push_list"})
+TASK_OPS = frozenset({"get", "cancel", "subscribe", "push_set", "push_list"})  # a NOT_FOUND there is the task
+UNARY_TIMEOUT = 30.0  # seconds, as the HTTP bindings' read timeout
+CANCEL_TIMEOUT = 300.0  # see http_transport.CANCEL_TIMEOUT: the answer is the whole task
+# gRPC refuses messages past 4 MB unless told otherwise; an artifact chunk or a whole task can be larger.
+MAX_MESSAGE = 256 * 2**20
+_STATUS_DETAILS = "grpc-status-details-bin"
+_V03_ALIASES = {"AuthenticatedExtendedCardNotConfiguredError": -32007}
+_NAMED_CODES = {name: code for code, name in A2A_ERROR_NAMES.items()} | _V03_ALIASES
+
+
+def grpc_target(url: str) -> tuple[str, bool | None]:
+    """`host:port` for the channel from an interface URL, and whether its scheme asks for TLS (None: it does not
+    say). Cards write no scheme; some write grpc://, grpcs://, http:// or https://, and a trailing slash."""
+    scheme, sep, rest = url.strip().partition("://")
+    tls = None
+    if not sep:
+        rest = url.strip()
+    else:
+        tls = {"grpcs": True, "https": True, "grpc": False, "http": False}.get(scheme.lower())
+        if tls is None:
+            raise UsageError(
+                f"the gRPC interface {url} has the scheme {scheme}://, which is not one gRPC is reached by",
+                hint="A gRPC interface is HOST:PORT; ask the agent's operator to fix the card.",
+            )
+    target = rest.split("/", 1)[0]
+    try:
+        host = urlsplit("//" + target).hostname
+        urlsplit("//" + target).port  # noqa: B018 - raises on a port that is not a number in range
+    except ValueError:
+        host = None
+    if not host:
+        raise UsageError(
+            f"the gRPC interface {url} is not HOST:PORT",
+            hint="Ask the agent's operator to fix the card, or choose another binding with --binding.",
+        )
+    return target, tls
+
+
+def _same_host(card_url: str, target: str) -> bool:
+    """A gRPC server listens on a port of its own beside the HTTP server that serves the card, so for gRPC the
+    card's host, not its origin, is where the agent's credentials may go."""
+    if not card_url.startswith("http"):
+        return True  # a card from a file names no origin of its own
+    return (urlsplit(card_url).hostname or "").lower() == (urlsplit("//" + target).hostname or "").lower()
+
+
+class GrpcTransport(Transport):
+    """Talks to one agent through a gRPC interface of its card."""
+
+    def __init__(
+        self,
+        card: AgentCard,
+        *,
+        card_url: str,
+        endpoint: Endpoint | None = None,
+        http: httpx.AsyncClient | None = None,
+        credentials: Credentials | None = None,
+        tap: Tap | None = None,
+        prefer_version: str | None = None,
+        correlation_id: str | None = None,
+        extra_headers: dict[str, str] | None = None,
+        trust_interface_origin: bool = False,
+        on_note: Callable[[str], None] | None = None,
+        retry: RetryPolicy | None = DEFAULT_RETRY,
+    ) -> None:
+        super().__init__(on_note=on_note)
+        self.card = card
+        self.card_url = card_url
+        self.endpoint = endpoint or choose_endpoint(card, prefer_version, binding=GRPC)
+        self.url = self.endpoint.url
+        self.target, tls = grpc_target(self.endpoint.url)
+        host = urlsplit("//" + self.target).hostname or ""
+        if tls is None:
+            tls = card_url.startswith("https:") or (not card_url.startswith("http") and not is_loopback(host))
+        self.tls = tls
+        self.streams = bool(card.capabilities.streaming)
+        self.lists_tasks = "list" in _OPS[self.endpoint.version]
+        self.tap = tap
+        self.correlation_id = correlation_id
+        self.retry = retry or RetryPolicy(attempts=1)
+        # The card was fetched with this client (connect); it is closed with the transport when it is ours.
+        self.http = http
+        self._owns_http = False
+        credentials = credentials or Credentials()
+        self.redactor = tap.redactor if tap else Redactor()
+        self.redactor.add(*credentials.secrets)
+        self.auth: AuthPlan = plan_auth(card, credentials)
+        self.withheld = False
+        sending = extra_headers or not self.auth.empty
+        if sending and not trust_interface_origin and not _same_host(card_url, self.target):
+            self.note(
+                f"credentials and configured headers withheld: the card at {urlsplit(card_url).hostname} points "
+                f"its gRPC interface at {self.target} (allow it with --trust-interface-origin, or "
+                "trustInterfaceOrigin: true for the agent in the agents file)"
+            )
+            self.withheld = True
+            self.auth = AuthPlan()
+            extra_headers = {}
+        if self.auth.params:
+            self.note("the card asks for the API key in the query string, which gRPC has not: sent as metadata")
+        metadata = {**(extra_headers or {}), **self.auth.request_headers(), **self.auth.params}
+        if self.endpoint.version == "1.0":
+            metadata["A2A-Version"] = "1.0"
+        if correlation_id:
+            metadata["X-Correlation-Id"] = correlation_id
+        # gRPC metadata keys are lower case, values printable ASCII (headers were checked where they entered).
+        self.metadata = tuple((name.lower(), value) for name, value in metadata.items())
+        if tap:
+            tap.sensitive_headers.update(name.lower() for name in self.auth.request_headers())
+            tap.sensitive_headers.update(name.lower() for name in self.auth.params)
+        self._channel: grpc.aio.Channel | None = None
+        self._stub: Any = None
+
+    @property
+    def version(self) -> str:
+        return self.endpoint.version
+
+    @property
+    def label(self) -> str:
+        return self.endpoint.label
+
+    def _codec(self) -> Any:
+        return v10 if self.endpoint.version == "1.0" else v03rest
+
+    def _stub_for(self) -> Any:
+        # Made on first use, inside the event loop that uses it (a grpc.aio channel belongs to one loop).
+        if self._stub is None:
+            options = [("grpc.max_receive_message_length", MAX_MESSAGE), ("grpc.max_send_message_length", MAX_MESSAGE)]
+            if self.tls:
+                self._channel = grpc.aio.secure_channel(self.target, grpc.ssl_channel_credentials(), options=options)
+            else:
+                self._channel = grpc.aio.insecure_channel(self.target, options=options)
+            self._stub = _STUBS[self.endpoint.version](self._channel)
+        return self._stub
+
+    async def aclose(self) -> None:
+        if self._channel is not None:
+            await self._channel.close()
+            self._channel = None
+            self._stub = None
+        if self._owns_http and self.http is not None:
+            await self.http.aclose()
+
+    # --- requests ----------------------------------------------------------------------------------------
+
+    def _request(self, op: str, params: dict[str, Any]) -> tuple[str, ProtoMessage, bool]:
+        ops = _OPS[self.endpoint.version]
+        if op not in ops:
+            raise UsageError(
+                f"{op} is not part of the A2A {self.endpoint.version} gRPC binding",
+                hint="Listing tasks needs an agent that speaks protocol 1.0.",
+            )
+        method, kind, streams = ops[op]
+        params = dict(params)
+        if self.endpoint.version == "0.3" and "id" in params:
+            params["name"] = f"tasks/{params.pop('id')}"  # the v0.3 service names resources
+        try:
+            request = json_format.ParseDict(params, kind())
+        except json_format.ParseError as exc:
+            raise UsageError(
+                f"the request cannot be written for gRPC: {self.redactor.text(str(exc))}",
+                hint="Check the message's parts and metadata (data parts must be JSON objects).",
+            ) from None
+        return method, request, streams
+
+    def _path(self, method: str) -> str:
+        return f"{'grpcs' if self.tls else 'grpc'}://{self.target}/{_SERVICES[self.endpoint.version]}/{method}"
+
+    # --- the tap: a gRPC call in the tap's shapes (see tap.py) --------------------------------------------
+
+    def _tap_request(self, method: str, request: ProtoMessage) -> int | None:
+        if self.tap is None:
+            return None
+        return self.tap.request(GRPC_METHOD, self._path(method), self.metadata, _json(request))
+
+    def _tap_failure(self, exchange: int | None, exc: grpc.aio.AioRpcError) -> None:
+        """A call that ended with an error status: its trailers, or (no connection) an error like HTTP's."""
+        if self.tap is None or exchange is None:
+            return
+        code, details = exc.code(), exc.details() or ""
+        if code == grpc.StatusCode.UNAVAILABLE:
+            self.tap.error(exchange, f"gRPC {code.name}: {details}")
+        else:
+            body = f"{code.name}: {details}"
+            status = _rich_status(exc.trailing_metadata())
+            if status is not None:
+                body += "\n" + json.dumps(status, separators=(",", ":"))
+            self.tap.trailers(exchange, code.value[0], _pairs(exc.trailing_metadata(), skip=_STATUS_DETAILS), body)
+        self.tap.done(exchange)
+
+    def _tap_end(self, exchange: int, trailers: Any) -> None:
+        if self.tap is None:
+            return
+        self.tap.trailers(exchange, grpc.StatusCode.OK.value[0], _pairs(trailers), "OK")
+        self.tap.done(exchange)
+
+    async def _unary(
+        self, op: str, params: dict[str, Any], *, timeout: float | None = None, bound: int | None = None
+    ) -> Any:
+        """The answer to a unary call as ProtoJSON; past `bound` bytes (a task), a Skimmed of its ids and status."""
+        method, request, _ = self._request(op, params)
+        call_method = getattr(self._stub_for(), method)
+        attempt = 1
+        while True:
+            exchange = self._tap_request(method, request)
+            call = call_method(request, metadata=self.metadata, timeout=timeout or UNARY_TIMEOUT)
+            try:
+                answer = await call
+            except grpc.aio.AioRpcError as exc:
+                self._tap_failure(exchange, exc)
+                if op in SAFE_OPS and exc.code() == grpc.StatusCode.UNAVAILABLE and attempt < self.retry.attempts:
+                    delay = self.retry.delay(attempt)
+                    self.retried(
+                        f"{self.target} is unavailable; retrying in {delay:.2f} s "
+                        f"(attempt {attempt + 1} of {self.retry.attempts})"
+                    )
+                    attempt += 1
+                    await asyncio.sleep(delay)
+                    continue
+                raise self._error(op, exc) from None
+            size = answer.ByteSize() if bound is not None else 0
+            if bound is not None and size > bound:
+                head = type(answer)()
+                head.CopyFrom(answer)
+                head.ClearField("artifacts")
+                head.ClearField("history")
+                result: Any = Skimmed(_dict(head), size)
+                shown = head
+            else:
+                result = shown = answer
+            if self.tap is not None and exchange is not None:
+                initial = _pairs(await call.initial_metadata())
+                partial = shown is not answer
+                self.tap.response(exchange, None, initial, _json(shown), partial=partial, method=GRPC_METHOD)
+                self._tap_end(exchange, await call.trailing_metadata())
+            return result if isinstance(result, Skimmed) else _dict(answer)
+
+    # --- errors ------------------------------------------------------------------------------------------
+
+    def _error(self, op: str, exc: grpc.aio.AioRpcError) -> SwitchboardError:
+        code = exc.code()
+        details = self.redactor.text(exc.details() or "")
+        where = f"{self.target} ({_SERVICES[self.endpoint.version]})"
+        if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            return TimedOutError(
+                f"{where} did not answer in time", hint="The agent may be overloaded; retry, or raise --timeout."
+            )
+        if code == grpc.StatusCode.UNAVAILABLE:
+            return UnavailableError(
+                f"cannot reach the gRPC interface {where}: {details or 'unavailable'}",
+                hint="Check that the agent is running and its card's gRPC address (HOST:PORT) is right; "
+                "or choose another binding with --binding.",
+                url=self.url,
+            )
+        if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED):
+            error = AuthFailedError(
+                f"{where} refused the request ({code.name})" + (f": {details}" if details else ""),
+                hint="The agent wants credentials: name the variable holding them with --api-key-env or "
+                "--bearer-env (`switchboard card get` shows the agent's security schemes).",
+                url=self.url,
+            )
+            if self.withheld:
+                error.hint = (
+                    "Credentials were not sent because the card points its gRPC interface at another host than its "
+                    "own. If you trust it, allow it with --trust-interface-origin."
+                )
+            return error
+        found = self._status_error(exc, details) or self._named_error(details)
+        if found is not None:
+            return found
+        if code == grpc.StatusCode.NOT_FOUND and op in TASK_OPS:
+            return ProtocolError(-32001, details, url=self.url)
+        if code == grpc.StatusCode.UNIMPLEMENTED:
+            return ProtocolError(-32601, details or f"{op} is not implemented by the agent", url=self.url)
+        if code == grpc.StatusCode.UNKNOWN:  # what a gRPC server says when its handler raised
+            return ProtocolError(-32603, details, url=self.url)
+        if code == grpc.StatusCode.INVALID_ARGUMENT:
+            return ProtocolError(-32602, details, url=self.url)
+        if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+            return InvalidResponseError(
+                f"{where} answered with a message past {MAX_MESSAGE // 2**20} MB: {details}",
+                hint="The answer is too large to read over gRPC; try another binding with --binding.",
+                url=self.url,
+            )
+        return InvalidResponseError(
+            f"{where} answered gRPC {code.name}" + (f": {details}" if details else ""),
+            hint="Run with --verbose to see the exchange; check the agent's logs.",
+            url=self.url,
+        )
+
+    def _status_error(self, exc: grpc.aio.AioRpcError, details: str) -> ProtocolError | None:
+        """The A2A error of a google.rpc.Status in the trailers (v1.0): read as the HTTP+JSON binding's body."""
+        body = _rich_status(exc.trailing_metadata())
+        if body is None:
+            return None
+        body["message"] = details
+        found = rest_error_from({"error": body}, None, self.url)
+        if found is not None:
+            found.message = details or found.code
+            found.args = (found.message,)
+        return found
+
+    def _named_error(self, details: str) -> ProtocolError | None:
+        """`TaskNotFoundError: message`, the v0.3 SDKs' way of naming the error."""
+        name, sep, message = details.partition(": ")
+        if sep and name in _NAMED_CODES:
+            return ProtocolError(_NAMED_CODES[name], message, url=self.url)
+        return None
+
+    # --- decoding ----------------------------------------------------------------------------------------
+
+    def _drain(self, notes: Notes) -> None:
+        for text in notes:
+            self.note(text)
+
+    def _decode(self, decode: Callable[[Any, Notes], Any], value: Any, what: str) -> Any:
+        notes = Notes()
+        try:
+            return decode(value, notes)
+        except WireFormatError as exc:
+            raise InvalidResponseError(f"{what} from {self.target}: {exc.message}", url=self.url) from None
+        finally:
+            self._drain(notes)
+
+    def _with_trace(self, message: Message) -> Message:
+        if not self.correlation_id:
+            return message
+        metadata = {**(message.metadata or {}), "correlationId": self.correlation_id}
+        return message.model_copy(update={"metadata": metadata})
+
+    def _tenant(self) -> dict[str, str]:
+        return {"tenant": self.endpoint.tenant} if self.endpoint.tenant and self.endpoint.version == "1.0" else {}
+
+    # --- operations --------------------------------------------------------------------------------------
+
+    def _send_params(self, message: Message, blocking: bool, history_length: int | None, metadata) -> dict:
+        return self._codec().send_params(
+            self._with_trace(message),
+            blocking=blocking,
+            history_length=history_length,
+            accepted_output_modes=None,
+            metadata=metadata,
+            **self._tenant(),
+        )
+
+    async def send(
+        self,
+        message: Message,
+        *,
+        blocking: bool = True,
+        history_length: int | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> Task | Message:
+        """SendMessage. Blocking returns at a terminal or interrupted state."""
+        answer = await self._unary("send", self._send_params(message, blocking, history_length, metadata))
+        return self._decode(self._codec().decode_send_result, answer, "the send result")
+
+    def stream(
+        self,
+        message: Message,
+        *,
+        history_length: int | None = None,
+        metadata: dict[str, Any] | None = None,
+        on_open: Callable[[], None] | None = None,
+    ) -> AsyncIterator[StreamEvent]:
+        """SendStreamingMessage: the events as they arrive."""
+        return self._stream("stream", self._send_params(message, True, history_length, metadata), on_open)
+
+    def subscribe(self, task_id: str, *, on_open: Callable[[], None] | None = None) -> AsyncIterator[StreamEvent]:
+        """SubscribeToTask (TaskSubscription at 0.3): re-attach to a running task's events."""
+        return self._stream("subscribe", self._codec().id_params(task_id, **self._tenant()), on_open)
+
+    async def get_task(self, task_id: str, *, history_length: int | None = None) -> Task:
+        answer = await self._unary("get", self._codec().get_params(task_id, history_length, **self._tenant()))
+        return self._decode(self._codec().decode_task, answer, "the task")
+
+    async def task_status(self, task_id: str) -> Task:
+        """get-task read as cancel_task reads its answer: a task past the bound comes without artifacts and history."""
+        return await self._bounded_task("get", task_id, "get-task", "the task", CANCEL_TIMEOUT)
+
+    async def cancel_task(self, task_id: str, *, timeout: float | None = None) -> Task:
+        """CancelTask: the task as the agent answers the cancel (see cancel.py for confirming it).
+
+        As over HTTP, an answer past CANCEL_ANSWER_BOUND bytes is read for its ids and status only (gRPC has
+        received it whole by then, but it is not turned into JSON and a model, the costly part), and a note says so.
+        """
+        timeout = CANCEL_TIMEOUT if timeout is None else timeout
+        return await self._bounded_task("cancel", task_id, "the cancel", "the canceled task", timeout)
+
+    async def _bounded_task(self, op: str, task_id: str, asked: str, what: str, timeout: float) -> Task:
+        bound = http_transport.CANCEL_ANSWER_BOUND  # read now: one bound for every binding
+        answer = await self._unary(op, self._codec().id_params(task_id, **self._tenant()), timeout=timeout, bound=bound)
+        if not isinstance(answer, Skimmed):
+            return self._decode(self._codec().decode_task, answer, what)
+        task = self._decode(self._codec().decode_task, answer.head, what)
+        self.note(
+            f"the agent answered {asked} with the whole task, {answer.size / 2**20:.1f} MB: only its ids and "
+            "status were read, its artifacts and history were not (what the stream showed is kept)"
+        )
+        return task
+
+    async def list_tasks(
+        self,
+        *,
+        context_id: str | None = None,
+        state: TaskState | None = None,
+        page_size: int | None = None,
+        page_token: str | None = None,
+        history_length: int | None = None,
+    ) -> TaskPage:
+        """ListTasks (v1.0 only)."""
+        if not self.lists_tasks:
+            raise UsageError(
+                f"listing tasks is not part of the A2A {self.endpoint.version} gRPC binding",
+                hint="Listing tasks needs an agent that speaks protocol 1.0.",
+            )
+        params = v10.list_params(
+            context_id=context_id,
+            state=state,
+            page_size=page_size,
+            page_token=page_token,
+            history_length=history_length,
+            **self._tenant(),
+        )
+        answer = await self._unary("list", params)
+        return self._decode(v10.decode_task_page, answer, "the task list")
+
+    async def extended_card(self) -> AgentCard:
+        """The authenticated extended card (GetExtendedAgentCard; GetAgentCard at 0.3)."""
+        answer = await self._unary("extended_card", self._tenant())
+        notes = Notes()
+        card = parse_card(answer, notes)
+        self._drain(notes)
+        return card
+
+    # --- push-notification configs (v1.0) -----------------------------------------------------------------
+
+    def _push_tenant(self) -> dict[str, str]:
+        if self.endpoint.version != "1.0":
+            raise no_push_at(self.endpoint.version)
+        return {"tenant": self.endpoint.tenant} if self.endpoint.tenant else {}
+
+    async def create_push_config(
+        self, task_id: str, url: str, *, token: str | None = None, config_id: str | None = None
+    ) -> dict[str, Any]:
+        params = v10.push_config_params(task_id, url, token, config_id, **self._push_tenant())
+        return await self._unary("push_set", params)
+
+    async def get_push_config(self, task_id: str, config_id: str) -> dict[str, Any]:
+        return await self._unary("push_get", v10.push_id_params(task_id, config_id, **self._push_tenant()))
+
+    async def list_push_configs(self, task_id: str) -> list[dict[str, Any]]:
+        answer = await self._unary("push_list", v10.push_id_params(task_id, **self._push_tenant()))
+        return list(answer.get("configs", []))
+
+    async def delete_push_config(self, task_id: str, config_id: str) -> None:
+        await self._unary("push_delete", v10.push_id_params(task_id, config_id, **self._push_tenant()))
+
+    # --- streaming ---------------------------------------------------------------------------------------
+
+    async def _stream(
+        self, op: str, params: dict[str, Any], on_open: Callable[[], None] | None = None
+    ) -> AsyncIterator[StreamEvent]:
+        method, request, _ = self._request(op, params)
+        call_method = getattr(self._stub_for(), method)
+        exchange = self._tap_request(method, request)
+        call = call_method(request, metadata=self.metadata, timeout=None)
+        received = False
+        try:
+            try:
+                initial = await call.initial_metadata()
+            except grpc.aio.AioRpcError as exc:
+                self._tap_failure(exchange, exc)
+                raise self._error(op, exc) from None
+            if on_open:
+                on_open()
+            if self.tap is not None and exchange is not None:
+                self.tap.response(exchange, None, _pairs(initial), None, method=GRPC_METHOD)
+            try:
+                async for answer in call:
+                    received = True
+                    value = _dict(answer)
+                    if self.tap is not None and exchange is not None:
+                        self.tap.frame(exchange, "", json.dumps(value, separators=(",", ":")), method=GRPC_METHOD)
+                    event = self._frame(value)
+                    if event is not None:
+                        yield event
+            except grpc.aio.AioRpcError as exc:
+                self._tap_failure(exchange, exc)
+                error = self._error(op, exc)
+                # A connection that went away, not an answer: the follower reconciles.
+                if received and isinstance(error, UnavailableError | InvalidResponseError):
+                    raise StreamBrokenError(
+                        f"the stream from {self.target} broke: gRPC {exc.code().name}", url=self.url
+                    ) from None
+                raise error from None
+            if self.tap is not None and exchange is not None:
+                self._tap_end(exchange, await call.trailing_metadata())
+        finally:
+            if not call.done():
+                call.cancel()
+            if self.tap is not None and exchange is not None:
+                self.tap.done(exchange)
+
+    def _frame(self, value: dict[str, Any]) -> StreamEvent | None:
+        notes = Notes()
+        try:
+            return self._codec().decode_event(value, notes)
+        except WireFormatError as exc:
+            self.note(f"ignored a stream message: {exc.message}")
+            return None
+        finally:
+            self._drain(notes)
+
+
+@dataclass(frozen=True)
+class Skimmed:
+    """A task answer past the bound: the ProtoJSON of its ids and status, and the size of the whole."""
+
+    head: dict[str, Any]
+    size: int
+
+
+def _dict(message: ProtoMessage) -> dict[str, Any]:
+    """A proto message as the ProtoJSON object the HTTP bindings carry (camelCase names, enums by name)."""
+    return json_format.MessageToDict(message)
+
+
+def _json(message: ProtoMessage) -> str:
+    return json.dumps(_dict(message), separators=(",", ":"))
+
+
+def _pairs(metadata: Any, skip: str = "") -> list[tuple[str, str]]:
+    """Metadata as (key, value) text pairs; a binary value (a `-bin` key) is shown by its size."""
+    out = []
+    for key, value in metadata or ():
+        if key != skip:
+            out.append((key, f"<{len(value)} bytes>" if isinstance(value, bytes) else str(value)))
+    return out
+
+
+def _rich_status(trailers: Any) -> dict[str, Any] | None:
+    """The google.rpc.Status a v1.0 server puts in the trailers, as JSON (its ErrorInfo names the A2A error)."""
+    for key, value in trailers or ():
+        if key == _STATUS_DETAILS and isinstance(value, bytes):
+            status = status_pb2.Status()
+            try:
+                status.ParseFromString(value)
+                return json_format.MessageToDict(status)
+            except Exception:  # a status that cannot be read: the code and details still say something
+                return None
+    return None
