@@ -18,7 +18,7 @@ from typing import Any, Literal
 import httpx
 
 from .auth import Credentials
-from .cards import BINDING_NAMES, SPOKEN_BINDINGS, ResolvedCard, fetch_card, lint_card, wire_version
+from .cards import BINDING_NAMES, ResolvedCard, fetch_card, lint_card, spoken_bindings, wire_version
 from .client import new_message, transport_for
 from .errors import AuthFailedError, CredentialsMissingError, ProtocolError, SwitchboardError
 from .model import Message, StatusUpdate, Task, TaskState
@@ -106,7 +106,7 @@ def offered_interfaces(resolved: ResolvedCard) -> tuple[list[tuple[str, str]], l
     for iface in card.interfaces:
         binding = iface.binding.upper()
         version = "0.3" if card.shape == "legacy" else wire_version(iface.protocol_version)
-        if binding in SPOKEN_BINDINGS and version is not None:
+        if binding in spoken_bindings() and version is not None:
             if (binding, version) not in spoken:
                 spoken.append((binding, version))
         else:
@@ -392,8 +392,11 @@ class _Probe:
     async def version(self) -> None:
         """A request that asks for a protocol version the interface does not speak: VersionNotSupportedError."""
         headers = getattr(self.t, "_headers", None)  # the header every request of the transport carries
-        if self.t.endpoint.version != "1.0" or headers is None:
+        if self.t.endpoint.version != "1.0":
             self.add("version", "skip", "v0.3 has no A2A-Version negotiation")
+            return
+        if headers is None:
+            self.add("version", "skip", "not probed over this binding (its version travels in gRPC metadata)")
             return
         headers["A2A-Version"] = UNSPOKEN_VERSION
         try:
