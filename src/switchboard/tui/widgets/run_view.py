@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from ..screens.leave import OpenWork
 
 FRAME = 1 / 20
+PICTURE_ROOM = 30  # rows: below, the graph makes way for a prompt
 OUTPUT_LINES = 3  # of each run output, under the run's head
 LATER = "the step waits for your answer; esc leaves it for now, tab comes back to it"
 STATUS_STYLE = {
@@ -276,8 +277,11 @@ class RunView(Vertical):
         from .run_picture import graph, timeline_picture
 
         box = self.query_one(".run-picture", ScrollableContainer)
-        box.display = self.picture != "hidden"
-        if self.picture == "hidden":
+        # On a terminal under PICTURE_ROOM rows the picture steps aside while a question waits: the prompt needs
+        # the room, and the person is asked to act, not to look.
+        asking = bool(self._questions) and self.app.size.height < PICTURE_ROOM
+        box.display = self.picture != "hidden" and not asking
+        if not box.display:
             return
         width = max(self.size.width - 2, 40)
         now = time.time()
