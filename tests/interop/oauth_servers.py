@@ -54,7 +54,7 @@ def _start(argv: list[str], what: str, env: dict[str, str] | None = None, cwd: P
     lines: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=_pump, args=(process.stdout, lines), daemon=True).start()
     try:
-        url = _wait_ready(lines, READY_TIMEOUT)
+        url = _wait_ready(lines, READY_TIMEOUT)[0]
     except ServerStartError as error:
         _end(process)
         stderr.seek(0)

@@ -48,6 +48,8 @@ SECTIONS = {
 }
 TASK_NOT_FOUND, TASK_NOT_CANCELABLE, UNSUPPORTED, NOT_CONFIGURED = -32001, -32002, -32004, -32007
 VERSION_NOT_SUPPORTED = -32009
+PUSH_NOT_SUPPORTED = -32003
+PUSH_URL = "https://push.invalid/switchboard-conformance"  # `.invalid` never resolves (RFC 2606)
 UNSPOKEN_VERSION = "99.0"  # a protocol version no agent speaks
 
 
@@ -176,6 +178,7 @@ class _Probe:
             ("send", self.send),
             ("stream", self.stream),
             ("get", self.get),
+            ("push config", self.push_config),  # while the probe's task goes on
             ("list", self.list),
             ("subscribe", self.subscribe),
             ("cancel", self.cancel),
@@ -183,7 +186,6 @@ class _Probe:
             ("unknown task: cancel", self.unknown_cancel),
             ("extended card", self.extended_card),
             ("version", self.version),
-            ("push config", self.push_config),
         ):
             await self._guarded(scenario, step)
 
@@ -413,9 +415,43 @@ class _Probe:
         self.add("version", "fail", f"A2A-Version {UNSPOKEN_VERSION} was served as if it were spoken")
 
     async def push_config(self) -> None:
+        """Create, read, list and delete a push config on the probe's task (while it is still going): an agent
+        that declares push notifications does all four; one that does not refuses (PushNotificationNotSupported).
+        The config points at an address no agent can reach (`.invalid`): nothing is ever delivered."""
         declared = bool(self.card.capabilities.push_notifications)
-        said = "declared" if declared else "not declared"
-        self.add("push config", "skip", f"push notifications {said}; switchboard does not speak push config yet")
+        if self.t.endpoint.version != "1.0":
+            self.add("push config", "skip", "switchboard speaks push configs at protocol 1.0")
+            return
+        if self.task is None or self.task.status.state.is_terminal:
+            self.add("push config", "skip", "the probe's task ended before a push config could be set on it")
+            return
+        task_id, config_id = self.task.id, f"switchboard-conformance-{uuid.uuid4().hex[:8]}"
+        try:
+            await self.t.create_push_config(task_id, PUSH_URL, token=uuid.uuid4().hex, config_id=config_id)
+        except ProtocolError as exc:
+            if not declared and exc.rpc_code in (PUSH_NOT_SUPPORTED, UNSUPPORTED):
+                self.add("push config", "pass", f"not declared, and refused ({exc.code})")
+            else:
+                said = "declared, yet" if declared else "not declared;"
+                self.add("push config", "fail", f"{said} create answered {exc.code} ({exc.rpc_code}): {exc.message}")
+            return
+        got = await self.t.get_push_config(task_id, config_id)
+        listed = {c.get("id") for c in await self.t.list_push_configs(task_id)}
+        await self.t.delete_push_config(task_id, config_id)
+        after = {c.get("id") for c in await self.t.list_push_configs(task_id)}
+        problems = []
+        if got.get("url") != PUSH_URL:
+            problems.append(f"get gave the url {got.get('url')!r}")
+        if config_id not in listed:
+            problems.append("list left the config out")
+        if config_id in after:
+            problems.append("the config was still listed after delete")
+        if problems:
+            self.add("push config", "fail", "; ".join(problems))
+        elif not declared:
+            self.add("push config", "warn", "push configs work, but the card does not declare push notifications")
+        else:
+            self.add("push config", "pass", "create, get, list, delete")
 
 
 async def _bounded(events):

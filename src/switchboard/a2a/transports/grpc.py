@@ -43,6 +43,7 @@ from ..errors import (
     TimedOutError,
     UnavailableError,
     UsageError,
+    for_operation,
     rest_error_from,
 )
 from ..http import DEFAULT_RETRY, RetryPolicy
@@ -323,6 +324,10 @@ class GrpcTransport(Transport):
     # --- errors ------------------------------------------------------------------------------------------
 
     def _error(self, op: str, exc: grpc.aio.AioRpcError) -> SwitchboardError:
+        """The failure of a call, as the other bindings give it: its hint fits what was tried."""
+        return for_operation(self._failure(op, exc), op)
+
+    def _failure(self, op: str, exc: grpc.aio.AioRpcError) -> SwitchboardError:
         code = exc.code()
         details = self.redactor.text(exc.details() or "")
         where = f"{self.target} ({_SERVICES[self.endpoint.version]})"

@@ -88,8 +88,11 @@ class PromptPane(Vertical):
             self.call_after_refresh(self._show_field)
 
     def _show_field(self) -> None:
+        rows = self.query(".prompt-row")
+        if not self.is_attached or not rows:
+            return  # answered (and taken away) before it was laid out: a replay's answers come at once
         self.scroll_visible(animate=False)
-        self.query_one(".prompt-row").scroll_visible(animate=False, top=False)
+        rows.first().scroll_visible(animate=False, top=False)
 
     @on(Input.Submitted, "#prompt-input")
     @on(Button.Pressed, "#prompt-send")
