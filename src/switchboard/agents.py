@@ -9,6 +9,7 @@ agents:
     protocol: a2a                  # a2a (default) | tasks (the simple REST task API)
     binding: rest                  # force a binding: jsonrpc | rest | grpc (default: the card's first one spoken)
     trustInterfaceOrigin: false    # true: send credentials even when the card points at another origin
+    extensions: [https://example.com/ext/trace/v1]   # activated on every request (A2A-Extensions)
     auth: {scheme: basic, user: ada, env: VAR}       # HTTP Basic: the password is in $VAR
     tls: {cert: client.pem, key: client.key, ca: ca.pem}   # mutual TLS; paths relative to this file
     cardKeys: [planner.jwks.json]  # keys that sign this agent's card (pinned: only they count)
@@ -80,6 +81,7 @@ class AgentEntry:
     skills: list[dict[str, Any]] | None = None
     # the person's say-so to send credentials to an interface the card places on another origin
     trust_interface_origin: bool = False
+    extensions: list[str] = field(default_factory=list)  # extension URIs activated on every request
     basic_user: str | None = None  # HTTP Basic; the password is in the variable basic_env
     basic_env: str | None = None
     tls: ClientTls | None = None  # mutual TLS: the client certificate to present
@@ -127,6 +129,7 @@ ENTRY_KEYS = (
     "auth",
     "headers",
     "trustInterfaceOrigin",
+    "extensions",
     "tls",
     "cardKeys",
     "oauth",
@@ -235,6 +238,7 @@ def _entry(
         entry.trust_interface_origin = trust
     else:
         warnings.append(f"{where} ({name}): trustInterfaceOrigin must be true or false; false assumed")
+    _extensions(raw.get("extensions"), entry, problems, f"{at('extensions')}{named}: extensions")
     _trust_keys(raw, entry, Path(source).parent if source.endswith((".yaml", ".yml")) else None, problems, at("tls"))
     if raw.get("oauth") is not None:
         try:
@@ -315,6 +319,22 @@ def oauth_settings(raw: Any, where: str) -> OAuthSettings:
         scheme=raw.get("scheme"),
         issuer=raw.get("issuer"),
     )
+
+
+def _extensions(raw: Any, entry: AgentEntry, problems: list[Problem], where: str) -> None:
+    """`extensions:`: the URIs of the extensions to activate, a list (or one)."""
+    from .a2a.extensions import check_extension_uri
+
+    if raw is None:
+        return
+    uris = [raw] if isinstance(raw, str) else raw
+    if not isinstance(uris, list) or not all(isinstance(u, str) for u in uris):
+        problems.append(Problem(f"{where} must be a list of URIs", "Write extensions: [https://example.com/ext/v1]."))
+        return
+    try:
+        entry.extensions = [check_extension_uri(u, where) for u in uris]
+    except UsageError as exc:
+        problems.append(Problem(exc.message, exc.hint or FORMAT_HINT))
 
 
 def _raise(problems: list[Problem], source: str) -> None:

@@ -27,6 +27,7 @@ from .a2a.auth import (
 from .a2a.cancel import CancelOutcome, cancel_and_confirm
 from .a2a.cards import BINDING_FLAGS, ResolvedCard, candidate_urls, fetch_card
 from .a2a.client import transport_for
+from .a2a.extensions import extension_headers
 from .a2a.follow import FollowPolicy, TurnEvent, find_task_for_message, follow_turn, poll_task
 from .a2a.http import new_http_client
 from .a2a.model import AgentCard, Message, Task, TaskPage, TaskState
@@ -321,7 +322,8 @@ async def open_link(
     credentials = credentials if credentials is not None else entry_credentials(entry)
     if tap:
         tap.redactor.add(*entry.interpolated)
-    headers = dict(entry.headers or {}) if headers is None else headers
+    if headers is None:
+        headers = {**(entry.headers or {}), **extension_headers(entry.extensions)}
     # An agent with a client certificate gets a client of its own: the certificate goes to its origin alone.
     cert_origins: set[str] = set()
     owned = None if http is not None and entry.tls is None else agent_http_client(entry, origins=cert_origins)

@@ -44,6 +44,9 @@ _PROTOCOL_HINTS = {
     "VersionNotSupportedError": "The agent does not speak this protocol version; try --a2a-version 0.3 or 1.0.",
     "MethodNotFoundError": "The agent does not implement this operation for its protocol version.",
     "InvalidParamsError": "The agent rejected the request parameters; run with --verbose to see the exchange.",
+    "ExtensionSupportRequiredError": "The agent requires an extension this request did not activate: see the "
+    "extensions its card marks required (`switchboard card get AGENT`), and activate each with --extension URI "
+    "(or extensions: [URI] for the agent in the agents file).",
 }
 
 

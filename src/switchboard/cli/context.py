@@ -232,7 +232,10 @@ def extra_headers(args: Any, entry: AgentEntry | None) -> dict[str, str]:
             raise UsageError(f"--svc-param {item!r} is not NAME:VALUE", hint="For example --svc-param X-Trace:abc")
         check_header(name.strip(), value.strip(), "--svc-param")
         headers[name.strip()] = value.strip()
-    return headers
+    from ..a2a.extensions import check_extension_uri, extension_headers
+
+    activated = [*(entry.extensions if entry else []), *(check_extension_uri(u, "--extension") for u in args.extension)]
+    return {**headers, **extension_headers(activated)}
 
 
 def make_tap(args: Any, entry: AgentEntry | None) -> Tap:
@@ -255,7 +258,10 @@ async def open_agent(args: Any, target: Target, *, correlation_id: str | None = 
     credentials = credentials_for(args, target.entry)
     tap = make_tap(args, target.entry)
     tap.redactor.add(*credentials.secrets)
-    return await open_link(
+    from ..a2a.extensions import EXTENSION_HEADERS, required_not_activated
+
+    headers = extra_headers(args, target.entry)
+    link = await open_link(
         entry,
         tap=tap,
         credentials=credentials,
@@ -263,7 +269,11 @@ async def open_agent(args: Any, target: Target, *, correlation_id: str | None = 
         binding=args.binding,
         correlation_id=correlation_id,
         streaming=streaming,
-        headers=extra_headers(args, target.entry),
+        headers=headers,
         trust_interface_origin=args.trust_interface_origin,
         on_note=warn,
     )
+    activated = [u.strip() for u in headers.get(EXTENSION_HEADERS[0], "").split(",") if u.strip()]
+    for uri in required_not_activated(link.card, activated):
+        warn(f"the agent marks the extension {uri} required; activate it with --extension {uri}")
+    return link

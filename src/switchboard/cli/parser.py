@@ -91,6 +91,13 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="A2A binding to use: JSON-RPC, HTTP+JSON or gRPC (default: the card's first one switchboard speaks)",
     )
     g.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="give up waiting after this long (exit 5)")
+    g.add_argument(
+        "--extension",
+        action="append",
+        default=[],
+        metavar="URI",
+        help="activate an extension the card lists (A2A-Extensions header); repeat for more",
+    )
     g.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
     a = p.add_argument_group("credentials (values come from environment variables)")
     a.add_argument("--bearer-env", metavar="VAR", help="environment variable holding a bearer token")

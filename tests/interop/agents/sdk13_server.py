@@ -76,6 +76,10 @@ def state_name(task: pb.Task | None) -> str | None:
     return pb.TaskState.Name(task.status.state).removeprefix("TASK_STATE_").lower().replace("_", "-")
 
 
+EXTENSIONS_ASKED = "which extensions?"
+TRACE_EXTENSION = "https://example.com/ext/trace/v1"  # listed on the card, not required
+
+
 class ScriptedExecutor(AgentExecutor):
     """Replays script.plan() through the SDK's TaskUpdater."""
 
@@ -83,6 +87,14 @@ class ScriptedExecutor(AgentExecutor):
         self._canceled: set[str] = set()
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        if context.get_user_input() == EXTENSIONS_ASKED:  # which extensions the request activated, as the SDK read them
+            said = ", ".join(sorted(context.requested_extensions)) or "none"
+            reply = TaskUpdater(event_queue, context.task_id, context.context_id).new_agent_message(
+                [pb.Part(text=said)]
+            )
+            reply.ClearField("task_id")
+            await event_queue.enqueue_event(reply)
+            return
         incoming = script.Incoming(
             parts=tuple(to_script_part(p) for p in context.message.parts),
             task_state=state_name(context.current_task),
@@ -138,7 +150,12 @@ def build_cards(url: str, mode: str, api_key: str | None, grpc_target: str = "")
         supported_interfaces=interfaces,
         provider=pb.AgentProvider(organization="a2a-switchboard tests", url="https://example.com"),
         version="1.0.0",
-        capabilities=pb.AgentCapabilities(streaming=True, push_notifications=True, extended_agent_card=True),
+        capabilities=pb.AgentCapabilities(
+            streaming=True,
+            push_notifications=True,
+            extended_agent_card=True,
+            extensions=[pb.AgentExtension(uri=TRACE_EXTENSION, description="traces the task", required=False)],
+        ),
         default_input_modes=["text/plain", "application/json"],
         default_output_modes=["text/plain", "application/json"],
         skills=[

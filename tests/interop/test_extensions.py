@@ -1,0 +1,58 @@
+"""Extensions activated by the person reach the agent: the a2a-sdk 1.x server reads the header (A2A-Extensions at
+1.0, X-A2A-Extensions at 0.3, gRPC metadata) into its request context, and its executor says what it read. The card
+view lists the card's extensions; a URI that is not one is a usage error where it is typed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests" / "interop" / "agents"))
+
+from sdk13_server import EXTENSIONS_ASKED, TRACE_EXTENSION  # noqa: E402
+
+KINDS = ["sdk13-v10", "sdk13-v03compat", "sdk13-rest", "sdk13-grpc"]
+AUDIT = "https://example.com/ext/audit/v2"
+
+
+@pytest.fixture
+def cli(tmp_path):
+    def run(*args: str) -> subprocess.CompletedProcess:
+        env = {**os.environ, "SWITCHBOARD_HOME": str(tmp_path), "PYTHONPATH": str(REPO / "src")}
+        command = [sys.executable, "-m", "switchboard", *args]
+        return subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+
+    return run
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_extensions_from_the_flag_and_the_agents_file_reach_the_agent(cli, server_pool, kind, tmp_path):
+    server = server_pool.get(kind)
+    asked = cli("send", server.url, EXTENSIONS_ASKED)
+    assert asked.returncode == 0, asked.stderr
+    assert asked.stdout.strip().endswith("none")  # nothing activated: nothing sent
+    flagged = cli("send", server.url, EXTENSIONS_ASKED, "--extension", TRACE_EXTENSION, "--extension", AUDIT)
+    assert flagged.returncode == 0, flagged.stderr
+    assert flagged.stdout.strip().endswith(", ".join(sorted([TRACE_EXTENSION, AUDIT])))
+    agents = tmp_path / "agents.yaml"
+    agents.write_text(f"agents:\n  - name: ref\n    url: {server.url}\n    extensions: [{TRACE_EXTENSION}]\n")
+    filed = cli("--agents", str(agents), "send", "ref", EXTENSIONS_ASKED)
+    assert filed.returncode == 0, filed.stderr
+    assert filed.stdout.strip().endswith(TRACE_EXTENSION)
+
+
+def test_the_card_lists_its_extensions_and_a_bad_uri_is_a_usage_error(cli, server_pool, tmp_path):
+    server = server_pool.get("sdk13-v10")
+    card = cli("card", "get", server.url)
+    assert f"Extension: {TRACE_EXTENSION}" in card.stdout
+    bad = cli("send", server.url, "hi", "--extension", "not a uri")
+    assert bad.returncode == 2 and "is not an extension URI" in bad.stderr
+    agents = tmp_path / "agents.yaml"
+    agents.write_text(f"agents:\n  - name: ref\n    url: {server.url}\n    extensions: [has space]\n")
+    filed = cli("--agents", str(agents), "send", "ref", "hi")
+    assert filed.returncode == 2 and "extensions" in filed.stderr and "line 4" in filed.stderr
