@@ -315,14 +315,37 @@ def conversation_of(app) -> Conversation | None:
 # --- the scenes: each names the scripted links it needs and the keys that set it up -----------------
 
 
+async def _until(pilot, ready, timeout: float = 15.0) -> None:
+    """Pause until `ready()` (a busy machine takes longer to open a tab or draw a reply); at most `timeout` s."""
+    for _ in range(int(timeout / 0.05)):
+        if ready():
+            return
+        await pilot.pause(0.05)
+
+
+def _in_conversation(app) -> bool:
+    from .widgets.conversation_view import ConversationView
+
+    focused = app.focused
+    return focused is not None and any(isinstance(node, ConversationView) for node in focused.ancestors)
+
+
 async def _talk(pilot, row: int, text: str) -> None:
     for _ in range(row):
         await pilot.press("down")
     await pilot.press("enter")
+    await _until(pilot, lambda: _in_conversation(pilot.app))  # keys typed before the tab is open go elsewhere
     await settle(pilot, 0.2)
     await pilot.press(*text)
     await pilot.press("enter")
+    await _until(pilot, lambda: _answered(pilot.app))
     await settle(pilot, 0.6)
+
+
+def _answered(app) -> bool:
+    """The turn just sent has heard from the agent."""
+    conversation = conversation_of(app)
+    return conversation is not None and conversation.last is not None and conversation.last.view.state is not None
 
 
 async def agents_scene(pilot) -> None:

@@ -266,11 +266,14 @@ class WorkflowsPane(Vertical):
             note.update(Content.styled(f"{table.row_count} of {page.total} runs; more as you scroll", "$text-muted"))
         else:
             note.update("" if page.total else Content.styled("no runs yet", "$text-muted"))
+        self._more_runs()
 
     @on(DataTable.RowHighlighted, "#runs-table")
-    def _more_runs(self, event: DataTable.RowHighlighted) -> None:
-        table = event.data_table
-        if self.runs_next is not None and not self.runs_loading and event.cursor_row >= table.row_count - RUNS_AHEAD:
+    def _more_runs(self) -> None:
+        """The next page, when the cursor comes near the last row loaded (also once a read in flight is done: the
+        cursor may have moved meanwhile)."""
+        table = self.query_one("#runs-table", DataTable)
+        if self.runs_next is not None and not self.runs_loading and table.cursor_row >= table.row_count - RUNS_AHEAD:
             self.runs_loading = True
             self._read_runs(self.runs_next, heal=False)
 
