@@ -53,7 +53,8 @@ from ..tap import Tap
 from ..wire import v03rest, v10
 from ..wire.common import Notes, WireFormatError
 from . import http_transport
-from .base import StreamBrokenError, Transport, no_push_at
+from .base import StreamBrokenError, Transport
+from .push_configs import PushConfigs
 
 _ = error_details_pb2  # imported for its types: an ErrorInfo inside a Status is read into JSON by name
 
@@ -130,7 +131,7 @@ def _same_host(card_url: str, target: str) -> bool:
     return (urlsplit(card_url).hostname or "").lower() == (urlsplit("//" + target).hostname or "").lower()
 
 
-class GrpcTransport(Transport):
+class GrpcTransport(PushConfigs, Transport):
     """Talks to one agent through a gRPC interface of its card."""
 
     def __init__(
@@ -525,26 +526,8 @@ class GrpcTransport(Transport):
 
     # --- push-notification configs (v1.0) -----------------------------------------------------------------
 
-    def _push_tenant(self) -> dict[str, str]:
-        if self.endpoint.version != "1.0":
-            raise no_push_at(self.endpoint.version)
-        return {"tenant": self.endpoint.tenant} if self.endpoint.tenant else {}
-
-    async def create_push_config(
-        self, task_id: str, url: str, *, token: str | None = None, config_id: str | None = None
-    ) -> dict[str, Any]:
-        params = v10.push_config_params(task_id, url, token, config_id, **self._push_tenant())
-        return await self._unary("push_set", params)
-
-    async def get_push_config(self, task_id: str, config_id: str) -> dict[str, Any]:
-        return await self._unary("push_get", v10.push_id_params(task_id, config_id, **self._push_tenant()))
-
-    async def list_push_configs(self, task_id: str) -> list[dict[str, Any]]:
-        answer = await self._unary("push_list", v10.push_id_params(task_id, **self._push_tenant()))
-        return list(answer.get("configs", []))
-
-    async def delete_push_config(self, task_id: str, config_id: str) -> None:
-        await self._unary("push_delete", v10.push_id_params(task_id, config_id, **self._push_tenant()))
+    async def _push_call(self, op: str, params: dict[str, Any]) -> Any:
+        return await self._unary(op, params)
 
     # --- streaming ---------------------------------------------------------------------------------------
 

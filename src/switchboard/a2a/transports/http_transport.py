@@ -26,9 +26,9 @@ from ..errors import AuthFailedError, InvalidResponseError, ProtocolError, Switc
 from ..http import DEFAULT_RETRY, RetryPolicy, header_pairs, http_status_error, new_http_client
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
 from ..tap import Tap
-from ..wire import v10
 from ..wire.common import Notes, WireFormatError
-from .base import StreamBrokenError, Transport, no_push_at
+from .base import StreamBrokenError, Transport
+from .push_configs import PushConfigs
 
 CORRELATION_HEADER = "X-Correlation-Id"
 # Operations that change nothing at the agent, so a failed attempt may always be repeated (see http.py).
@@ -55,7 +55,7 @@ def loads_frame(data: str) -> Any:
     return value if end == len(data) else json.loads(data)
 
 
-class HttpTransport(Transport):
+class HttpTransport(PushConfigs, Transport):
     """One A2A interface over HTTP: the card's choice of interface (or `endpoint`), its wire version's codec."""
 
     BINDING: ClassVar[str]
@@ -335,27 +335,8 @@ class HttpTransport(Transport):
 
     # --- push-notification configs (v1.0) ---------------------------------------------------------------
 
-    def _push_tenant(self) -> dict[str, str]:
-        if self.endpoint.version != "1.0":
-            raise no_push_at(self.endpoint.version)
-        return {"tenant": self.endpoint.tenant} if self.endpoint.tenant else {}
-
-    async def create_push_config(
-        self, task_id: str, url: str, *, token: str | None = None, config_id: str | None = None
-    ) -> dict[str, Any]:
-        params = v10.push_config_params(task_id, url, token, config_id, **self._push_tenant())
-        return await self._call("push_set", params)
-
-    async def get_push_config(self, task_id: str, config_id: str) -> dict[str, Any]:
-        return await self._call("push_get", v10.push_id_params(task_id, config_id, **self._push_tenant()))
-
-    async def list_push_configs(self, task_id: str) -> list[dict[str, Any]]:
-        answer = await self._call("push_list", v10.push_id_params(task_id, **self._push_tenant()))
-        configs = answer.get("configs", []) if isinstance(answer, dict) else answer  # some servers send the list
-        return [c for c in configs if isinstance(c, dict)] if isinstance(configs, list) else []
-
-    async def delete_push_config(self, task_id: str, config_id: str) -> None:
-        await self._call("push_delete", v10.push_id_params(task_id, config_id, **self._push_tenant()))
+    async def _push_call(self, op: str, params: dict[str, Any]) -> Any:
+        return await self._call(op, params)
 
     # --- streaming -------------------------------------------------------------------------------------
 
