@@ -46,24 +46,14 @@ def temporal(tmp_path_factory: pytest.TempPathFactory, temporal_key: str) -> Ite
     server.stop()
 
 
+# The fleet of these tests (the root conftest's `agents_file` and `home` use it): a researcher slow enough that a
+# running step can be watched.
 @pytest.fixture(scope="session")
 def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BackgroundFleet]:
     agents_file = tmp_path_factory.mktemp("fleet") / "agents.yaml"
     handle = start_in_background(first_port=0, settings=SETTINGS, agents_file=agents_file)
     yield handle
     handle.stop()
-
-
-@pytest.fixture
-def agents_file(fleet: BackgroundFleet) -> Path:
-    assert fleet.agents_file is not None
-    return fleet.agents_file
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
-    return tmp_path
 
 
 class Workers:
