@@ -6,6 +6,7 @@ import gc
 import importlib.util
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 from textual.app import App
@@ -20,6 +21,11 @@ from ..link import AgentLink, entry_credentials, known_secrets, open_link
 from .commands import SwitchboardCommands
 from .themes import load_themes, state_defaults
 from .widgets.wire_view import BODY_KEPT, TAP_BYTES
+
+if TYPE_CHECKING:
+    from temporalio.client import Client as TemporalClient  # the Temporal runner is an extra: imported when used
+
+    from .screens.leave import OpenWork
 
 Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
 LinkOpener = Callable[[AgentEntry], Awaitable[AgentLink]]
@@ -75,7 +81,7 @@ class SwitchboardApp(App):
         self.extra_agents = list(extra_agents or [])
         self._tune = tune_gc
         self.temporal_address = self._temporal_address(temporal or self.settings.temporal)
-        self._temporal_client = None
+        self._temporal_client: TemporalClient | None = None
         self._register_secrets()
         self.sub_title = subtitle or str(agents_path)
 
@@ -100,7 +106,7 @@ class SwitchboardApp(App):
             return None
         return address
 
-    async def temporal_client(self):
+    async def temporal_client(self) -> TemporalClient:
         """The client of the Temporal server (connected once); TemporalUnreachable when it cannot be reached."""
         if self._temporal_client is None:
             from ..workflow.temporal.client import connect
@@ -204,7 +210,7 @@ class SwitchboardApp(App):
 
         self.push_screen(LeaveWorkScreen(work, quitting=True), chosen)
 
-    async def _quit_letting_go(self, work, choice: str) -> None:
+    async def _quit_letting_go(self, work: list[OpenWork], choice: str) -> None:
         from .screens.leave import cancel_all, leave_all
 
         if choice == "cancel":

@@ -14,8 +14,12 @@ from typing import TYPE_CHECKING
 
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 
+from .typed_app import app_of
+
 if TYPE_CHECKING:
+    from ..agent_status import AgentStatus
     from .screens.main import MainScreen
+    from .widgets.workflows_pane import WorkflowFile
 
 Command = tuple[str, str, Callable[[], object]]
 
@@ -40,12 +44,15 @@ class SwitchboardCommands(Provider):
             if hasattr(result, "__await__"):
                 await result
 
-        return lambda: self.app.run_worker(back_then_act(), group="palette")
+        def act() -> None:
+            self.app.run_worker(back_then_act(), group="palette")
+
+        return act
 
     def _commands(self) -> Iterator[Command]:
         from .exporting import choices, run_export
 
-        app = self.app
+        app = app_of(self.app)
         for label, export in choices(app, self.screen):
             title = f"Export {label[0].lower()}{label[1:]}"
             yield title, "written under the exports folder, secrets redacted", partial(run_export, app, export)
@@ -60,24 +67,23 @@ class SwitchboardCommands(Provider):
         yield "Show agents", "the agents tab (f1)", go(main, main.action_show_agents)
         yield "Show workflows", "the workflows tab and past runs (f3)", go(main, main.action_show_workflows)
         pane = main.query_one(AgentsPane)
+
+        def show_card(status: AgentStatus) -> None:
+            pane.post_message(pane.ShowCard(status))
+
         for status in list(pane.statuses.values()):
             name = status.entry.name
-            yield (
-                f"New conversation with {name}",
-                status.entry.url,
-                go(main, lambda s=status: main.open_conversation(s)),
-            )
-            yield (
-                f"Open agent {name}",
-                f"card of {name}",
-                go(main, lambda s=status: pane.post_message(pane.ShowCard(s))),
-            )
+            yield f"New conversation with {name}", status.entry.url, go(main, partial(main.open_conversation, status))
+            yield f"Open agent {name}", f"card of {name}", go(main, partial(show_card, status))
         yield "Add an agent", "by URL, saved to the agents file", go(main, pane.action_add)
         workflows = main.query_one(WorkflowsPane)
+
+        def launch(item: WorkflowFile) -> None:
+            workflows.post_message(workflows.Launch(item))
+
         for item in workflows.workflow_files():
             if item.workflow is not None:
-                launch = go(main, lambda i=item: workflows.post_message(workflows.Launch(i)))
-                yield f"Run workflow {item.workflow.name}", str(item.path.name), launch
+                yield f"Run workflow {item.workflow.name}", str(item.path.name), go(main, partial(launch, item))
 
     async def discover(self) -> Hits:
         for title, help_text, callback in self._commands():

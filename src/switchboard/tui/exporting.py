@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
 
+    from .app import SwitchboardApp
     from .widgets.conversation_view import ConversationView
     from .widgets.run_view import RunView
 
@@ -38,7 +40,7 @@ def _target(stem: str, fmt: str) -> Path:
     return path
 
 
-def export_conversation(app: App, view: ConversationView, fmt: str) -> Path:
+def export_conversation(app: SwitchboardApp, view: ConversationView, fmt: str) -> Path:
     from ..export.transcript import of_conversation
 
     if view.conversation is None or not view.conversation.turns:
@@ -50,7 +52,7 @@ def export_conversation(app: App, view: ConversationView, fmt: str) -> Path:
     return path
 
 
-def export_run(app: App, view: RunView, fmt: str) -> Path:
+def export_run(app: SwitchboardApp, view: RunView, fmt: str) -> Path:
     from ..export.transcript import of_run
     from ..workflow.journal import read_run
 
@@ -66,7 +68,7 @@ def export_run(app: App, view: RunView, fmt: str) -> Path:
     return path
 
 
-def export_the_wire(app: App) -> Path:
+def export_the_wire(app: SwitchboardApp) -> Path:
     tap = app.tap
     if not tap.records:
         raise LookupError("nothing to export yet: no request went out")
@@ -75,9 +77,10 @@ def export_the_wire(app: App) -> Path:
     return path
 
 
-def choices(app: App, screen: Screen | None = None) -> list[tuple[str, Callable[[], Path]]]:
+def choices(app: SwitchboardApp, screen: Screen | None = None) -> list[tuple[str, Callable[[], Path]]]:
     """What can be exported from `screen` (the app's) as it is: the shown tab's conversation or run, then the wire."""
     from .screens.main import MainScreen
+    from .widgets.conversation_view import ConversationView
 
     found: list[tuple[str, Callable[[], Path]]] = []
     screen = screen or app.screen
@@ -85,9 +88,12 @@ def choices(app: App, screen: Screen | None = None) -> list[tuple[str, Callable[
         shown = screen.shown_view()
         if shown is not None:
             kind, view = shown
-            export = export_conversation if kind == "conversation" else export_run
             for fmt in TRANSCRIPT_FORMATS:
-                found.append((f"This {kind} as {LABELS[fmt]}", lambda fmt=fmt: export(app, view, fmt)))
+                if isinstance(view, ConversationView):
+                    export = partial(export_conversation, app, view, fmt)
+                else:
+                    export = partial(export_run, app, view, fmt)
+                found.append((f"This {kind} as {LABELS[fmt]}", export))
     found.append(("The wire as HAR (every request, response and SSE frame)", lambda: export_the_wire(app)))
     return found
 

@@ -18,12 +18,14 @@ from ...a2a.errors import SwitchboardError
 from ...a2a.user_input import check_agent_ref, check_agent_url
 from ...agents import add_agent, new_entry_raw
 from ..hints import error_text
+from ..typed_app import switchboard_app
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class AddAgentScreen(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="add.cancel")]
+    app = switchboard_app
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog add-agent"):
@@ -48,6 +50,13 @@ class AddAgentScreen(ModalScreen[str | None]):
         for field in self.query(Input):  # steady: no blinking cursor (the snapshots, a screen reader)
             field.cursor_blink = not getattr(self.app, "steady", False)
 
+    def _choice(self, selector: str) -> str:
+        """The option chosen in one of the screen's Selects: none can be left blank (allow_blank=False)."""
+        select: Select[str] = self.query_one(selector, Select)
+        choice = select.selection
+        assert choice is not None, selector
+        return choice
+
     def _status(self, text: str, style: str = "$text-muted") -> None:
         self.query_one("#add-status", Static).update(Content.styled(text, style))
 
@@ -55,7 +64,7 @@ class AddAgentScreen(ModalScreen[str | None]):
     def _check_as_typed(self, event: Input.Changed) -> None:
         """What is wrong with the URL, said while it is typed (the same check as on Add)."""
         url = event.value.strip()
-        protocol = self.query_one("#protocol", Select).value
+        protocol = self._choice("#protocol")
         try:
             if url:
                 (check_agent_url if protocol == "tasks" else check_agent_ref)(url, "the URL")
@@ -74,7 +83,7 @@ class AddAgentScreen(ModalScreen[str | None]):
         url = self.query_one("#url", Input).value.strip()
         name = self.query_one("#name", Input).value.strip()
         env = self.query_one("#env", Input).value.strip()
-        protocol = self.query_one("#protocol", Select).value
+        protocol = self._choice("#protocol")
         if not url:
             self._status("A URL is needed.", "$error")
             return
@@ -97,7 +106,7 @@ class AddAgentScreen(ModalScreen[str | None]):
         elif not name:
             self._status("A REST task API agent needs a name.", "$error")
             return
-        kind = self.query_one("#credential-kind", Select).value
+        kind = self._choice("#credential-kind")
         raw = new_entry_raw(
             name, url, protocol=protocol, api_key_env=env if kind == "apiKey" else None,
             bearer_env=env if kind == "bearer" else None,

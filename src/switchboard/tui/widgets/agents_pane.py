@@ -16,7 +16,8 @@ from ...a2a.errors import SwitchboardError
 from ...agent_status import AgentStatus
 from ...safe_text import strip_controls
 from ..hints import tui_hint
-from .tables import RowTable, fill_table
+from ..typed_app import switchboard_app
+from .tables import RowTable, cursor_key, fill_table
 
 COLUMNS = ("", "Agent", "Protocol", "Stream", "Auth", "Skills", "Address")
 
@@ -27,6 +28,8 @@ def _yes(value: bool | None) -> str:
 
 class AgentsPane(Vertical):
     """A table of agents; the highlighted one is described underneath."""
+
+    app = switchboard_app
 
     BINDINGS = [
         Binding("enter", "converse", "Talk", id="agents.converse"),
@@ -122,11 +125,8 @@ class AgentsPane(Vertical):
         self.render_table()
 
     def selected(self) -> AgentStatus | None:
-        table = self.query_one(DataTable)
-        if not table.row_count:
-            return None
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        return self.statuses.get(key)
+        key = cursor_key(self.query_one(DataTable))
+        return None if key is None else self.statuses.get(key)
 
     @on(DataTable.RowHighlighted)
     def update_summary(self) -> None:

@@ -3,7 +3,7 @@ draws a cell through Rich with no background under it, so each cell is drawn her
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.style import Style as RichStyle
@@ -55,11 +55,16 @@ class RowTable(DataTable):
         super().__init__(cursor_type="row", **kwargs)
 
 
-def fill_table(table: DataTable, columns: Sequence[str], rows: dict[str, Sequence[Content | str]]) -> None:
+def cursor_key(table: DataTable) -> str | None:
+    """The key of the row under the cursor; None in an empty table."""
+    if not table.row_count:
+        return None
+    return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+
+def fill_table(table: DataTable, columns: Sequence[str], rows: Mapping[str, Sequence[Content | str]]) -> None:
     """Replace the table's columns and rows; the cursor stays on the same row key when it still exists."""
-    current = None
-    if table.row_count:
-        current = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+    current = cursor_key(table)
     widths = [
         min(MAX_WIDTH, max([len(label), *(len(_plain(row[i])) for row in rows.values())]))
         for i, label in enumerate(columns)
@@ -69,5 +74,5 @@ def fill_table(table: DataTable, columns: Sequence[str], rows: dict[str, Sequenc
         table.add_column(label, width=width)
     for key, cells in rows.items():
         table.add_row(*(TableCell(c, table) if isinstance(c, Content) else c for c in cells), key=key)
-    if current in rows:
+    if current is not None and current in rows:
         table.move_cursor(row=list(rows).index(current), animate=False)

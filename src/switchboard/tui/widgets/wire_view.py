@@ -20,6 +20,7 @@ from textual.strip import Strip
 
 from ...a2a.tap import GRPC, WireRecord
 from ...safe_text import strip_controls
+from ..typed_app import switchboard_app
 from ..wire_text import frame_summary
 
 BODY_SHOWN = 160  # characters of a body on its line
@@ -81,6 +82,10 @@ def record_text(record: WireRecord) -> Text:
 
 
 class WireView(ScrollView, can_focus=True):
+    """A window over the tap's records, a line each, newest at the bottom. Only the lines in view are drawn, and
+    only theirs are kept: a view of 5,000 drawn lines held about 17 MB of strips. It follows the newest record
+    while scrolled to the end; scrolled back, the lines in view stay put as the oldest records leave the tap."""
+
     BINDINGS = [
         Binding("up", "cursor(-1)", "Up", show=False),
         Binding("down", "cursor(1)", "Down", show=False),
@@ -94,10 +99,7 @@ class WireView(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     WireView > .wire-view--cursor { background: $accent 35%; }
     """
-
-    """A window over the tap's records, a line each, newest at the bottom. Only the lines in view are drawn, and
-    only theirs are kept: a view of 5,000 drawn lines held about 17 MB of strips. It follows the newest record
-    while scrolled to the end; scrolled back, the lines in view stay put as the oldest records leave the tap."""
+    app = switchboard_app
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -188,8 +190,9 @@ class WireView(ScrollView, can_focus=True):
         self.refresh()
 
     def action_cursor(self, step: int) -> None:
-        if self._count:
-            self._choose(self.cursor + step)
+        line = self.cursor
+        if line is not None:
+            self._choose(line + step)
 
     def action_cursor_to(self, line: int) -> None:
         if self._count:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -22,7 +23,12 @@ from textual.widgets import DataTable, Static
 from ...agents import AgentsFile
 from ...paths import config_dir
 from ...safe_text import strip_controls
+from ..typed_app import switchboard_app
 from .tables import RowTable, fill_table
+
+if TYPE_CHECKING:  # imported when the tab is first shown: not while the app starts
+    from ...workflow.index import RunPage
+    from ...workflow.spec import Issue, Workflow
 
 RUNS_EVERY = 2.0  # seconds between looks at the journal while the tab is shown
 
@@ -36,9 +42,9 @@ def workflow_dirs() -> list[Path]:
 @dataclass
 class WorkflowFile:
     path: Path
-    workflow: object | None = None  # a switchboard.workflow.spec.Workflow when it loads
+    workflow: Workflow | None = None  # when it loads
     problem: str | None = None  # the headline: "the workflow cannot run (8 problems)"
-    issues: list = field(default_factory=list)  # switchboard.workflow.spec.Issue: each with its line and fix
+    issues: list[Issue] = field(default_factory=list)  # each with its line and fix
 
     def row_problem(self) -> str:
         """The problems in a few words, for the file's row: how many, and the first line with one."""
@@ -94,8 +100,10 @@ class WorkflowsPane(Vertical):
         Binding("t", "toggle_source", "Local / Temporal runs", id="workflows.source"),
         Binding("w", "toggle_waiting", "Waiting only", id="workflows.waiting"),
     ]
+    app = switchboard_app
     runs_source = "local"  # or "temporal": the runs of the Temporal server the app is given
     runs_waiting = False  # only runs with a step waiting for input
+    _first_page: dict[str, list[str]] | None = None  # the runs' first page as shown: unchanged, not redrawn
 
     class Launch(Message):
         def __init__(self, file: WorkflowFile) -> None:
@@ -132,7 +140,7 @@ class WorkflowsPane(Vertical):
     def action_reload(self) -> None:
         agents = AgentsFile(None, self.app.agents(), [])
         self.files = find_workflows(agents)
-        rows = {}
+        rows: dict[str, list[Content | str]] = {}
         for index, item in enumerate(self.files):
             flow = item.workflow
             if flow is None:
@@ -240,7 +248,7 @@ class WorkflowsPane(Vertical):
             page = RunPage([], 0, offset)
         self.app.call_from_thread(self._show_runs, page)
 
-    def _show_runs(self, page) -> None:
+    def _show_runs(self, page: RunPage) -> None:
         table = self.query_one("#runs-table", DataTable)
         rows = {
             run.run_id: [
@@ -253,7 +261,7 @@ class WorkflowsPane(Vertical):
             for run in page.runs
         }
         if page.offset == 0:
-            if rows != getattr(self, "_first_page", None):  # unchanged: no redraw, the cursor stays put
+            if rows != self._first_page:  # unchanged: no redraw, the cursor stays put
                 self._first_page = rows
                 fill_table(table, RUNS_COLUMNS, rows)
         else:
@@ -301,11 +309,11 @@ class WorkflowsPane(Vertical):
             summary.update(Content("\n").join(lines))
             return
         flow = item.workflow
-        lines = [strip_controls(flow.description or "(no description)")]
+        about = [strip_controls(flow.description or "(no description)")]
         for name, spec in flow.inputs.items():
             need = "required" if spec.required and spec.default is None else f"default {spec.default!r}"
-            lines.append(f"  input {name} ({need}) {strip_controls(spec.description)}")
-        summary.update(Content("\n".join(lines)))
+            about.append(f"  input {name} ({need}) {strip_controls(spec.description)}")
+        summary.update(Content("\n".join(about)))
 
     @on(DataTable.RowSelected, "#workflows-table")
     def action_launch(self) -> None:
