@@ -173,6 +173,14 @@ def test_build_parts_rejects_data_that_is_not_json_naming_where_it_came_from(tmp
         build_parts([], [("data", "{oops", None)])
 
 
+def test_data_python_will_not_read_is_a_usage_error_not_an_internal_one():
+    # Valid JSON, but json.loads raises a plain ValueError (too many digits) or a RecursionError (too deep).
+    with pytest.raises(UsageError, match="cannot read --data: Exceeds the limit"):
+        build_parts([], [("data", '{"n": ' + "1" * 5000 + "}", None)])
+    with pytest.raises(UsageError, match="cannot read --data: maximum recursion depth"):
+        build_parts([], [("data", "[" * 100_000 + "]" * 100_000, None)])
+
+
 def test_a_missing_at_file_for_data_is_a_usage_error(tmp_path):
     with pytest.raises(UsageError, match="cannot read --data file"):
         build_parts([], [("data", f"@{tmp_path / 'gone.json'}", None)])

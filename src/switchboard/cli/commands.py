@@ -46,13 +46,15 @@ def _read_json(source: str) -> Any:
             raise UsageError(f"cannot read --data file {path}: {exc.strerror}", hint="Check the path.") from None
     else:
         text, where = source, "--data"
+    hint = "Pass inline JSON ('{\"k\": 1}'), @file.json, or - for stdin."
     try:
         return json.loads(text)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise UsageError(
-            f"{where} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-            hint="Pass inline JSON ('{\"k\": 1}'), @file.json, or - for stdin.",
+            f"{where} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", hint=hint
         ) from None
+    except (ValueError, RecursionError) as exc:  # valid JSON Python will not read: 4,300+ digits, deep nesting
+        raise UsageError(f"cannot read {where}: {exc}", hint=hint) from None
 
 
 def _file_part(value: str, media_type: str | None) -> FilePart:
