@@ -13,11 +13,6 @@ from textual.theme import Theme
 from ..a2a.model import TaskState
 from ..paths import config_dir
 
-_THEME_FIELDS = (
-    "primary", "secondary", "accent", "foreground", "background", "surface", "panel", "boost",
-    "success", "warning", "error",
-)  # fmt: skip
-
 # Fallbacks, so Textual's own themes can be chosen too: one set for dark backgrounds, one for light ones.
 STATE_DEFAULTS = {
     "state-submitted": "#8B93A3",
@@ -78,13 +73,27 @@ def theme_from_yaml(path: Path) -> Theme:
     if data.get("foreground") and data.get("background"):
         variables["text-muted"] = muted_text(str(data["foreground"]), str(data["background"]))
     variables.update({str(k): str(v) for k, v in (data.get("variables") or {}).items()})
+
+    def colour(key: str) -> str | None:
+        return str(data[key]) if data.get(key) else None
+
     return Theme(
         name=str(data["name"]),
+        primary=str(data["primary"]),
+        secondary=colour("secondary"),
+        accent=colour("accent"),
+        foreground=colour("foreground"),
+        background=colour("background"),
+        surface=colour("surface"),
+        panel=colour("panel"),
+        boost=colour("boost"),
+        success=colour("success"),
+        warning=colour("warning"),
+        error=colour("error"),
         dark=bool(data.get("dark", True)),
         luminosity_spread=float(data.get("luminosity_spread", 0.15)),
         text_alpha=float(data.get("text_alpha", 0.95)),
         variables=variables,
-        **{k: str(data[k]) for k in _THEME_FIELDS if data.get(k)},
     )
 
 
