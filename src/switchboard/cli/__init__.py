@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import types
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from ..a2a.errors import SwitchboardError, UsageError
@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-def run_async(handler: Callable[[Any], Awaitable[int]], args: Any) -> int:
+def run_async(handler: Callable[[Any], Coroutine[Any, Any, int]], args: Any) -> int:
     """Run an async command handler: its exit code, or an error envelope (never a traceback)."""
 
     def call() -> int:

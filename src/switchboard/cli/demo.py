@@ -99,10 +99,10 @@ async def run_demo(args: Any) -> int:
 async def _serve(args: Any, stop: asyncio.Event) -> int:
     from ..a2a.auth import is_loopback
     from ..demo.base import DemoSettings
-    from ..demo.fleet import DemoFleet
+    from ..demo.fleet import AGENTS, DemoFleet
 
-    replay = getattr(args, "replay", None)
-    agents = None
+    replay: str | None = getattr(args, "replay", None)
+    agents = AGENTS
     if replay:
         from ..demo.replay import first_messages, replay_agents
         from .replay import read_recording
@@ -128,7 +128,7 @@ async def _serve(args: Any, stop: asyncio.Event) -> int:
         settings=DemoSettings(writer_pace_ms=getattr(args, "writer_pace", DEFAULT_WRITER_PACE_MS)),
         agents_file=Path(agents_out).expanduser() if agents_out else (_replay_agents_file() if replay else None),
         log=lambda line: print(f"demo: {line}", file=sys.stderr, flush=True),
-        **({"agents": agents} if agents else {}),
+        agents=agents,
     )
     try:
         await fleet.start()
@@ -140,7 +140,7 @@ async def _serve(args: Any, stop: asyncio.Event) -> int:
     except RuntimeError as exc:
         raise SwitchboardError(str(exc), hint="Run again; if it persists, try --port 0.") from None
     try:
-        if agents:
+        if replay:
             print_replay_startup(fleet, replay, first_messages(recording), sys.stdout)
         else:
             print_startup(fleet, sys.stdout)

@@ -109,6 +109,7 @@ async def run(args: Any) -> int:
     answered: dict[str, str] = {}
     for step, text in given:
         # Each answer goes to the question asked after the one before it (the same step may ask again).
+        asked: dict[str, Any] | None
         if args.question_id:  # this question and no other: answered meanwhile, it is not answered twice
             asked = {"askId": args.question_id}
         else:
@@ -221,7 +222,8 @@ async def worker(args: Any) -> int:
     await asyncio.wait([serving, waiting], return_when=asyncio.FIRST_COMPLETED)
     if serving.done():
         waiting.cancel()
-        return await serving  # type: ignore[func-returns-value]
+        await serving  # it ended before it was ready: its error is raised here
+        return 0
     print(f"worker serving {where}{shell}; Ctrl+C stops it", file=sys.stderr, flush=True)
     await serving
     return 0

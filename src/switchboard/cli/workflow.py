@@ -93,7 +93,12 @@ async def _read_line(prompt: str, secret: bool) -> str | None:
                 line = raw.rstrip("\n") if raw else None
         except (EOFError, OSError):
             line = None
-        loop.call_soon_threadsafe(lambda: future.done() or future.set_result(line))
+
+        def deliver() -> None:
+            if not future.done():  # canceled meanwhile (Ctrl+C): a result now would raise
+                future.set_result(line)
+
+        loop.call_soon_threadsafe(deliver)
 
     threading.Thread(target=read, name="switchboard-answer", daemon=True).start()
     return await future
