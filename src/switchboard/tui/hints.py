@@ -11,7 +11,7 @@ from ..a2a.errors import ProtocolError, SwitchboardError
 WIRE = "F2 shows the exchange in the wire view"
 
 # (error, operation) -> the TUI's own hint, where the command line's names a way the TUI does not have.
-_BY_OPERATION = {
+_BY_OPERATION: dict[tuple[str, str | None], str] = {
     ("UnsupportedOperationError", "send"): "The agent takes no new message on this task: open a new conversation "
     "with the agent (F1, then enter) to start a new task.",
     ("UnsupportedOperationError", "stream"): "The agent takes no new message on this task: open a new conversation "

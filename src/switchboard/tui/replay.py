@@ -9,7 +9,9 @@ pace the person's own pauses between messages are kept too.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from textual import work
@@ -56,6 +58,16 @@ def steps_of(transcript: Transcript) -> list[Step]:
     return steps
 
 
+def _ready(view: ConversationView) -> bool:
+    """Connected, with no turn going or being canceled: the next message can be sent."""
+    return view.conversation is not None and not view.running and not view.canceling
+
+
+def _turn_ended(view: ConversationView, before: int) -> bool:
+    """The turn sent after `before` turns has begun and ended."""
+    return view.conversation is not None and len(view.conversation.turns) > before and not view.running
+
+
 class ReplayApp(SwitchboardApp):
     """The TUI on the replay agents only, playing `steps` through conversation tabs; `done` is set at the end."""
 
@@ -82,7 +94,7 @@ class ReplayApp(SwitchboardApp):
     def on_conversation_view_changed(self, _event: ConversationView.Changed) -> None:
         self._changed.set()
 
-    async def _until(self, ready) -> None:
+    async def _until(self, ready: Callable[[], bool]) -> None:
         """Wait until `ready()`: woken by each change a conversation reports, and looking again every frame."""
         while not ready():
             self._changed.clear()
@@ -96,15 +108,16 @@ class ReplayApp(SwitchboardApp):
         entries = {e.name: e for e in self.extra_agents}
         for number, step in enumerate(self.steps, start=1):
             view = await self._view(step.agent, entries[step.agent])
-            await self._until(lambda v=view: v.conversation is not None and not v.running and not v.canceling)
+            await self._until(partial(_ready, view))
             if self.paced and step.wait:
                 await asyncio.sleep(step.wait)
             self.sub_title = f"replay of {self.source.name}: message {number} of {len(self.steps)} (read-only)"
+            assert view.conversation is not None  # waited for above
             before = len(view.conversation.turns)
             if not view.send(step.parts, secret=step.secret):
                 break
             # The turn starts on the view's worker: wait for it to begin, then to end.
-            await self._until(lambda v=view, n=before: len(v.conversation.turns) > n and not v.running)
+            await self._until(partial(_turn_ended, view, before))
         self.sub_title = f"replay of {self.source.name}: all {len(self.steps)} message(s) played (read-only)"
         self.notify(f"Replay finished: {len(self.steps)} message(s) from {self.source.name}.", title="replay")
         self.done.set()
@@ -115,7 +128,9 @@ class ReplayApp(SwitchboardApp):
             from .screens.main import MainScreen
 
             await self._until(lambda: isinstance(self.screen, MainScreen))
-            view = await self.screen.open_conversation(await self.check(entry))
+            main = self.screen
+            assert isinstance(main, MainScreen)  # waited for just above
+            view = await main.open_conversation(await self.check(entry))
             self.views[agent] = view
             await self._until(lambda: bool(view.query(Composer)))
             self._read_only(view)

@@ -19,6 +19,7 @@ from ..a2a.model import (
     ArtifactUpdate,
     DataPart,
     Message,
+    Part,
     Role,
     StatusUpdate,
     Task,
@@ -167,7 +168,7 @@ async def scripted_check(entry: AgentEntry) -> AgentStatus:
 def _status(state: TaskState, text: str | None, second: int, data=None) -> StatusUpdate:
     message = None
     if text or data is not None:
-        parts = [TextPart(text=text)] if text else []
+        parts: list[Part] = [TextPart(text=text)] if text else []
         if data is not None:
             parts.append(DataPart(data=data))
         message = Message(message_id=f"m-{second}", role=Role.AGENT, parts=parts, task_id=TASK, context_id=CONTEXT)
@@ -204,13 +205,17 @@ def interviewer_events() -> list[TurnEvent]:
     return [
         Task(id=TASK, context_id=CONTEXT, status=TaskStatus(state=TaskState.SUBMITTED)),
         _status(TaskState.WORKING, "reading your request", 3),
-        _status(
-            TaskState.INPUT_REQUIRED,
-            "What should I call you, and what are you hoping to build this quarter?",
-            4,
-            data={"choices": ["a CLI", "an agent", "a workflow"]},
-        ),
+        interviewer_question(),
     ]
+
+
+def interviewer_question() -> StatusUpdate:
+    return _status(
+        TaskState.INPUT_REQUIRED,
+        "What should I call you, and what are you hoping to build this quarter?",
+        4,
+        data={"choices": ["a CLI", "an agent", "a workflow"]},
+    )
 
 
 @dataclass
@@ -442,9 +447,12 @@ async def run_scene(pilot) -> None:
     view = RunView("briefing", record=record)
     await pilot.app.screen._add_run(view)
     # Shown as the live run it was when its journal was written (the run view's own state, frozen).
-    view.run = SimpleNamespace(run_id=record.run_id, status="running", steps=record.steps)
+    # The view reads only these three of a live run: a stand-in, not a Run.
+    view.run = SimpleNamespace(run_id=record.run_id, status="running", steps=record.steps)  # type: ignore[assignment]
     await settle(pilot)
-    question = interviewer_events()[-1].status.message.parts
+    asked = interviewer_question().status.message
+    assert asked is not None
+    question = asked.parts
     request = AskRequest("interview", TaskState.INPUT_REQUIRED, question, TASK, CONTEXT, "interview", "interviewer")
     pilot.app.run_worker(view.ask(request))
     await settle(pilot, 0.5)

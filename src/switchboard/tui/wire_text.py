@@ -22,6 +22,11 @@ def _text_of(parts: Any) -> str:
     return " ".join(texts)
 
 
+def _object(value: Any) -> dict[str, Any]:
+    """`value` if it is a JSON object, else an empty one: a frame is summed up whatever its shape."""
+    return value if isinstance(value, dict) else {}
+
+
 def _state(value: Any) -> str:
     """TASK_STATE_INPUT_REQUIRED (v1.0) and input-required (v0.3) read the same."""
     if not isinstance(value, str):
@@ -60,13 +65,13 @@ def frame_summary(body: str) -> str | None:
     if found is None:
         return None
     kind, obj = found
-    status = obj.get("status") if isinstance(obj.get("status"), dict) else None
+    status = obj.get("status")
     if kind in ("artifactUpdate", "artifact-update"):
-        artifact = obj.get("artifact") if isinstance(obj.get("artifact"), dict) else {}
+        artifact = _object(obj.get("artifact"))
         name = artifact.get("name") or artifact.get("artifactId") or "?"
         summary = f"artifact {name}: {_text_of(artifact.get('parts'))}"
-    elif status is not None:
-        message = status.get("message") if isinstance(status.get("message"), dict) else {}
+    elif isinstance(status, dict):
+        message = _object(status.get("message"))
         words = [_state(status.get("state")), _text_of(message.get("parts"))]
         summary = " · ".join(word for word in words if word)
         if kind in ("task",):

@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 from ...a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BASIC_PASSWORD_ENV, DEFAULT_BEARER_ENV, describe_scheme
 from ...a2a.cards import BINDING_FLAGS, BINDING_NAMES, choose_endpoint
 from ...a2a.errors import SwitchboardError
-from ...a2a.model import SecurityScheme
+from ...a2a.model import AgentCard, SecurityScheme
 from ...agent_status import AgentStatus
 from ...safe_text import strip_controls
 
@@ -49,13 +49,13 @@ class CardScreen(Screen[str | None]):
             return
         with TabbedContent(id="card-tabs"):
             with TabPane("Overview", id="overview"), VerticalScroll():
-                yield Static(self._overview(), classes="card-section")
+                yield Static(self._overview(card), classes="card-section")
             with TabPane(f"Skills ({len(card.skills)})", id="skills"):
-                yield OptionList(*self._skill_options(), id="skill-list")
+                yield OptionList(*self._skill_options(card), id="skill-list")
             with TabPane("Security", id="security"), VerticalScroll():
-                yield Static(self._security(), classes="card-section")
+                yield Static(self._security(card), classes="card-section")
             with TabPane("Interfaces", id="interfaces"), VerticalScroll():
-                yield Static(self._interfaces(), classes="card-section")
+                yield Static(self._interfaces(card), classes="card-section")
             with TabPane(f"Lint ({len(status.lint)})", id="lint"), VerticalScroll():
                 yield Static(self._lint(), classes="card-section")
             with TabPane("Raw JSON", id="raw"), VerticalScroll():
@@ -66,8 +66,7 @@ class CardScreen(Screen[str | None]):
     def on_mount(self) -> None:
         self.sub_title = strip_controls(self.status.card.name if self.status.card else self.status.entry.name)
 
-    def _overview(self) -> Content:
-        card = self.status.card
+    def _overview(self, card: AgentCard) -> Content:
         caps = card.capabilities
         lines = [
             Content.styled(strip_controls(card.name), "bold $primary"),
@@ -102,9 +101,9 @@ class CardScreen(Screen[str | None]):
             strip_controls(f" ({trust.detail})" if trust.detail else ""),
         )
 
-    def _skill_options(self) -> list[Option]:
+    def _skill_options(self, card: AgentCard) -> list[Option]:
         options: list[Option] = []
-        for skill in self.status.card.skills:
+        for skill in card.skills:
             heading = Content.assemble(
                 (strip_controls(skill.name), "bold"), ("  " + strip_controls(", ".join(skill.tags)), "$text-muted")
             )
@@ -122,8 +121,7 @@ class CardScreen(Screen[str | None]):
             options.append(Option("This agent lists no skills.", disabled=True))
         return options
 
-    def _security(self) -> Content:
-        card = self.status.card
+    def _security(self, card: AgentCard) -> Content:
         if not card.security_schemes:
             return Content("The card declares no security scheme: requests go without credentials.")
         lines = []
@@ -157,8 +155,7 @@ class CardScreen(Screen[str | None]):
             ("set" if is_set else "not set", "$success" if is_set else "$error"),
         )
 
-    def _interfaces(self) -> Content:
-        card = self.status.card
+    def _interfaces(self, card: AgentCard) -> Content:
         try:
             chosen = choose_endpoint(card, binding=BINDING_FLAGS.get(self.status.entry.binding or ""))
             talking = f"{chosen.url} ({BINDING_NAMES[chosen.binding]}, protocol {chosen.version})"

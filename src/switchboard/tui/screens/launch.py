@@ -40,7 +40,7 @@ class LaunchScreen(ModalScreen[dict[str, str] | None]):
     @on(Input.Submitted)
     @on(Button.Pressed, "#run")
     def _run(self) -> None:
-        values = {field.name: field.value for field in self.query(Input)}
+        values = {field.name: field.value for field in self.query(Input) if field.name}  # each input's name
         missing = [
             name for name, spec in self.workflow.inputs.items()
             if spec.required and spec.default is None and not values.get(name, "").strip()

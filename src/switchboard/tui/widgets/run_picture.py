@@ -58,7 +58,8 @@ class _Canvas:
     def render(self) -> Content:
         out = []
         for y, row in enumerate(self.chars):
-            line, runs = [], []
+            line: list[tuple[str, str]] = []  # (character, style) per cell
+            runs: list[list[str]] = []  # [text, style]: a span of cells of one style
             for x, char in enumerate(row):
                 bits = self.lines[y][x]
                 if bits and char == " ":

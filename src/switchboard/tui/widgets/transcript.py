@@ -37,10 +37,11 @@ def clock(timestamp: str | None) -> str:
 def human_size(size: int | None) -> str:
     if size is None:
         return "size unknown"
+    scaled: float = size  # bytes, then kilobytes, ...
     for unit in ("bytes", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
-        size /= 1024
+        if scaled < 1024 or unit == "GB":
+            return f"{size} {unit}" if unit == "bytes" else f"{scaled:.1f} {unit}"
+        scaled /= 1024
     return ""
 
 
