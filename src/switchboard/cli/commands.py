@@ -10,7 +10,7 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..a2a.cancel import CONFIRM_WITHIN
@@ -31,6 +31,9 @@ from .render import (
     resume_hint,
     stream_response,
 )
+
+if TYPE_CHECKING:
+    from ..a2a.card_signature import CardTrust
 
 # --- building the message ----------------------------------------------------------------------------
 
@@ -203,6 +206,20 @@ def print_summary(out: Out, args: Any, agent: str, view: TaskView) -> None:
 # --- commands ----------------------------------------------------------------------------------------
 
 
+TRUST_KEY = "x-switchboard"  # the one member card get -o json adds to the card: switchboard's, not the agent's
+
+
+def with_trust(raw: dict[str, Any], trust: CardTrust) -> dict[str, Any]:
+    """The card as served, every member in its place, plus `x-switchboard.signature`: the outcome of checking its
+    signatures. A card that carries the member itself cannot vouch for itself: ours replaces it, and a warning
+    says so."""
+    if TRUST_KEY in raw:
+        warn(f"the card carries its own {TRUST_KEY!r} member; it is replaced by switchboard's signature outcome")
+    doc = {k: v for k, v in raw.items() if k != TRUST_KEY}
+    doc[TRUST_KEY] = {"signature": trust.to_json()}
+    return doc
+
+
 async def card_get(args: Any) -> int:
     from ..a2a.cards import BINDING_FLAGS, fetch_card, lint_card
     from ..card_trust import check_card, keys_for
@@ -233,9 +250,7 @@ async def card_get(args: Any) -> int:
         )
         raise CardUnverifiedError(f"the card of {card.name} is {trust}", hint=hint, url=card_url)
     if args.output == "json":
-        out.json_doc(card.raw)
-        # stdout is the card as served; the outcome is switchboard's, not the agent's, so it goes beside it
-        print(f"signature: {trust}", file=sys.stderr, flush=True)
+        out.json_doc(with_trust(card.raw, trust))
         if args.validate:
             for warning in lint_card(card, card_url):
                 warn(warning)
