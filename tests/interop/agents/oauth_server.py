@@ -65,10 +65,12 @@ def build_card(url: str, issuer: str, scope: str) -> pb.AgentCard:
         default_output_modes=["text/plain"],
         skills=[pb.AgentSkill(id="greet", name="Greeter", description="Greets.", tags=["test"])],
     )
+    # The person's flows name the issuer's RFC 8414 metadata (oidc-provider's discovery document is one): where
+    # `auth logout` finds the revocation endpoint. The service flow names none: logout can only forget there.
+    metadata = f"{issuer}/.well-known/openid-configuration"
     for name, flow in flows.items():
-        card.security_schemes[name].CopyFrom(
-            pb.SecurityScheme(oauth2_security_scheme=pb.OAuth2SecurityScheme(flows=flow))
-        )
+        scheme = pb.OAuth2SecurityScheme(flows=flow, oauth2_metadata_url=metadata if name != "service" else "")
+        card.security_schemes[name].CopyFrom(pb.SecurityScheme(oauth2_security_scheme=scheme))
     oidc = pb.OpenIdConnectSecurityScheme(open_id_connect_url=f"{issuer}/.well-known/openid-configuration")
     card.security_schemes["oidc"].CopyFrom(pb.SecurityScheme(open_id_connect_security_scheme=oidc))
     for name in (*flows, "oidc"):  # any one of them will do
