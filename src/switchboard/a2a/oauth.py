@@ -204,6 +204,14 @@ class TokenSource:
                 )
             return await self._keep(await self._acquire())
 
+    def widen(self, scopes: tuple[str, ...]) -> bool:
+        """Ask for `scopes` besides those asked for so far (an agent wants more: auth-required, a 403
+        insufficient_scope); the next sign-in asks for them all. Whether any was new."""
+        held = (self.scope or "").split()
+        wider = [*held, *(s for s in scopes if s not in held)]
+        self.scope = " ".join(wider) or None
+        return len(wider) > len(held)
+
     async def sign_in(self) -> dict[str, Any]:
         """Run the flow now, whatever is held (auth login), and keep the new token: its public facts."""
         async with self._lock:

@@ -321,6 +321,8 @@ async def _send(link, message: Message, view: TaskView, args: Any, target, out: 
             if recorder is not None:
                 turn = recorder.events(turn)
             await consume_turn(turn, view, args, out, live=args.stream)
+    if not args.stream and recorder is None:
+        view = await _sign_in_if_asked(link, view, args, target, out)
     if args.stream:
         if args.output == "text":
             print_summary(out, args, reply_command(args, target), view)
@@ -330,6 +332,21 @@ async def _send(link, message: Message, view: TaskView, args: Any, target, out: 
             raise UsageError("the agent sent nothing back")  # follow_turn raises before this
         print_result(out, args, reply_command(args, target), result)
     warn_outcome(view.state)
+
+
+async def _sign_in_if_asked(link, view: TaskView, args: Any, target, out: Out) -> TaskView:
+    """A task at auth-required that asks for OAuth scopes: the sign-in offered, then the task followed again."""
+    from .sign_in_offer import continue_after_sign_in
+
+    async def follow(message: Message) -> TaskView:
+        again = TaskView()
+        with naming_the_task(args, target, again, task_id=view.task_id):
+            async with deadline(args.timeout, "the task"):
+                turn = link.follow(message, follow_policy(args), view=again, blocking=True)
+                await consume_turn(turn, again, args, out, live=False)
+        return again
+
+    return await continue_after_sign_in(link, view, args, target, follow) or view
 
 
 def print_result(out: Out, args: Any, agent: str, result: Task | Message) -> None:
