@@ -54,24 +54,26 @@ def test_away_from_a_terminal_the_hint_names_the_login_then_the_answer_completes
     assert "State: completed" in answered.stdout and "The vault is open." in answered.stdout
 
 
-def test_at_a_terminal_send_offers_the_sign_in_and_the_task_goes_on(home, oidc_provider):
-    """stdin is a pseudo-terminal where the person answers yes; each device code is entered at the provider."""
+def at_a_terminal(home, provider, *args: str) -> tuple[int, str, str, int]:
+    """`switchboard ARGS` with stdin a pseudo-terminal where the person answers yes; each device code printed is
+    entered at the provider. Returns the exit code, stdout, stderr and how many codes were entered."""
     primary, secondary = pty.openpty()
-    argv = [sys.executable, "-m", "switchboard", "--agents", str(home / "agents.yaml"), "send", "me", "open the vault"]
+    argv = [sys.executable, "-m", "switchboard", "--agents", str(home / "agents.yaml"), *args]
     process = subprocess.Popen(
         argv, stdin=secondary, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=environment(home, oidc_provider),
+        env=environment(home, provider),
     )  # fmt: skip
     os.close(secondary)
     os.write(primary, b"y\n")
     played: list[BaseException | str] = []
     stderr_lines: list[str] = []
     assert process.stderr is not None
-    threads = []
+    codes = 0
     for line in process.stderr:
         stderr_lines.append(line)
         found = DEVICE_LINE.search(line)
         if found:
+            codes += 1
 
             def play(uri: str = found.group(1), code: str = found.group(2)) -> None:
                 try:
@@ -79,17 +81,34 @@ def test_at_a_terminal_send_offers_the_sign_in_and_the_task_goes_on(home, oidc_p
                 except BaseException as exc:
                     played.append(exc)
 
-            threads.append(threading.Thread(target=play, daemon=True))
-            threads[-1].start()
+            threading.Thread(target=play, daemon=True).start()
     stdout = process.stdout.read() if process.stdout else ""
     code = process.wait(60)
     os.close(primary)
-    stderr = "".join(stderr_lines)
-    assert code == 0, stderr
-    assert len(threads) == 2, stderr  # the first sign-in (a2a:send), then the one the task asked for
     assert all(isinstance(p, str) for p in played), played
+    return code, stdout, "".join(stderr_lines), codes
+
+
+def test_at_a_terminal_send_offers_the_sign_in_and_the_task_goes_on(home, oidc_provider):
+    code, stdout, stderr, codes = at_a_terminal(home, oidc_provider, "send", "me", "open the vault")
+    assert code == 0, stderr
+    assert codes == 2, stderr  # the first sign-in (a2a:send), then the one the task asked for
     assert "wants a sign-in with a2a:admin (the agent's question). Sign in now? [Y/n]" in stderr
     assert "State: completed" in stdout and "The vault is open." in stdout
+
+
+def test_insufficient_scope_at_a_terminal_signs_in_wider_and_sends_again(tmp_path, oidc_provider, narrow_oauth_agent):
+    (tmp_path / "agents.yaml").write_text(
+        f"agents:\n  - name: narrow\n    url: {narrow_oauth_agent.url}\n"
+        "    oauth: {clientId: switchboard-service, clientSecretEnv: SVC_SECRET}\n"
+    )
+    away = switchboard(tmp_path, oidc_provider, "send", "narrow", "quick hi")
+    assert away.returncode == 4
+    assert "auth login AGENT --scope a2a:admin --remember" in away.stderr
+    code, stdout, stderr, _ = at_a_terminal(tmp_path, oidc_provider, "send", "narrow", "quick hi")
+    assert code == 0, stderr
+    assert "insufficient_scope). Sign in now?" in stderr
+    assert "quick reply to: quick hi" in stdout
 
 
 CARD = {

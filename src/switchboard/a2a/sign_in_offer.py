@@ -50,7 +50,7 @@ def sign_in_offer(card: AgentCard | None, question: Message | None) -> SignInOff
     for requirement in card.security:
         for name, scopes in requirement.items():
             if name in schemes:
-                return SignInOffer(tuple(_valid(scopes)), name, "the card's security requirement")
+                return SignInOffer(tuple(valid_scopes(scopes)), name, "the card's security requirement")
     return None
 
 
@@ -81,9 +81,9 @@ def _named_by(question: Message, known: set[str]) -> tuple[tuple[str, ...], str 
                 found += challenge.split()
             words = {w.rstrip(".!?") for w in re.split(r"[\s,;()\[\]`'\"]+", part.text)}
             found += sorted(s for s in known if s in words)
-    return tuple(dict.fromkeys(_valid(found)))[:MAX_SCOPES], scheme
+    return tuple(dict.fromkeys(valid_scopes(found)))[:MAX_SCOPES], scheme
 
 
-def _valid(scopes: Any) -> list[str]:
+def valid_scopes(scopes: Any) -> list[str]:
     """Scope tokens only: agent-supplied text becomes a command-line flag and a token request."""
     return [strip_controls(s) for s in scopes if isinstance(s, str) and _SCOPE_TOKEN.match(s)]

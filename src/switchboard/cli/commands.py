@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..a2a.cancel import CONFIRM_WITHIN
-from ..a2a.errors import CardUnverifiedError, SwitchboardError, TimedOutError, UsageError
+from ..a2a.errors import AuthFailedError, CardUnverifiedError, SwitchboardError, TimedOutError, UsageError
 from ..a2a.follow import FollowPolicy, Notice
 from ..a2a.model import DataPart, FilePart, Message, Part, StatusUpdate, Task, TaskState, TaskStatus, TextPart
 from ..a2a.turn import TaskView, same_status
@@ -290,7 +290,14 @@ async def send(args: Any) -> int:
         if recorder is not None:
             recorder.tap = link.tap
         try:
-            await _send(link, message, view, args, target, out, recorder)
+            try:
+                await _send(link, message, view, args, target, out, recorder)
+            except AuthFailedError as exc:
+                # a 403 insufficient_scope: at a terminal, sign in with the wider scope and send again, once
+                if recorder is not None or not await _widened(link, exc, args, target):
+                    raise
+                view = TaskView()
+                await _send(link, message, view, args, target, out, recorder)
         except SwitchboardError as exc:
             if recorder is not None:
                 recorder.save(view, exc)
@@ -332,6 +339,16 @@ async def _send(link, message: Message, view: TaskView, args: Any, target, out: 
             raise UsageError("the agent sent nothing back")  # follow_turn raises before this
         print_result(out, args, reply_command(args, target), result)
     warn_outcome(view.state)
+
+
+async def _widened(link, exc: AuthFailedError, args: Any, target) -> bool:
+    from ..a2a.sign_in_offer import SignInOffer
+    from .sign_in_offer import oauth_source, sign_in_for
+
+    if not exc.wanted_scopes or oauth_source(link) is None or not sys.stdin.isatty():
+        return False  # the error's hint names the auth login command
+    offer = SignInOffer(exc.wanted_scopes, None, "the agent refused the token: insufficient_scope")
+    return await sign_in_for(link, offer, args, target, "the agent")
 
 
 async def _sign_in_if_asked(link, view: TaskView, args: Any, target, out: Out) -> TaskView:
