@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..safe_text import strip_controls
-from .model import AgentCard, DataPart, Message, TextPart
+from .model import AgentCard, DataPart, Message, Part, TextPart
 
 OAUTH_TYPES = ("oauth2", "openIdConnect")
 _CHALLENGE_SCOPE = re.compile(r'\bscope\s*=\s*"([^"]*)"')
@@ -37,8 +37,14 @@ class SignInOffer:
         return " ".join(f"--scope {shlex.quote(scope)}" for scope in self.scopes)
 
 
-def sign_in_offer(card: AgentCard | None, question: Message | None) -> SignInOffer | None:
-    """The sign-in that would answer `question` (an auth-required status message), or None."""
+def oauth_source(link: Any) -> Any:
+    """The OAuth token source a link (or anything with a transport) sends with; None when it is not OAuth."""
+    bearer = getattr(getattr(getattr(link, "transport", None), "auth", None), "oauth", None)
+    return getattr(bearer, "source", None)
+
+
+def sign_in_offer(card: AgentCard | None, question: Message | list[Part] | None) -> SignInOffer | None:
+    """The sign-in that would answer `question` (an auth-required status message, or its parts), or None."""
     if card is None:
         return None
     schemes = {name: s for name, s in card.security_schemes.items() if s.type in OAUTH_TYPES}
@@ -67,10 +73,10 @@ def _declared_scopes(card: AgentCard, schemes: dict[str, Any]) -> set[str]:
     return known
 
 
-def _named_by(question: Message, known: set[str]) -> tuple[tuple[str, ...], str | None]:
+def _named_by(question: Message | list[Part], known: set[str]) -> tuple[tuple[str, ...], str | None]:
     found: list[str] = []
     scheme = None
-    for part in question.parts:
+    for part in question.parts if isinstance(question, Message) else question:
         if isinstance(part, DataPart) and isinstance(part.data, dict):
             value = part.data.get("scopes", part.data.get("scope"))
             found += value.split() if isinstance(value, str) else [v for v in value or [] if isinstance(v, str)]

@@ -9,15 +9,9 @@ import sys
 from typing import Any
 
 from ..a2a.model import TaskState
-from ..a2a.sign_in_offer import SignInOffer, sign_in_offer
+from ..a2a.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
 from ..a2a.turn import TaskView
 from .context import Target, login_command, warn
-
-
-def oauth_source(link: Any) -> Any:
-    """The link's OAuth token source, or None when the agent is not reached through OAuth here."""
-    bearer = getattr(getattr(link.transport, "auth", None), "oauth", None)
-    return getattr(bearer, "source", None)
 
 
 def _accepts(question: str) -> bool:
