@@ -43,7 +43,7 @@ $(BROWSER_DIR)/.stamp: tests/web/fetch_browser.sh
 	touch $@
 
 # Starts the demo agent fleet and opens switchboard's TUI on it; ctrl+q quits and stops the fleet.
-run: $(VENV)/.stamp
+run: $(VENV)/.stamp $(OIDC)/node_modules/.stamp
 	$(BIN)/switchboard --demo
 
 # A local Temporal dev server on 127.0.0.1:7233 (Ctrl+C stops it); then `switchboard worker --temporal ...`.

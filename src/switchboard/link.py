@@ -45,6 +45,7 @@ def oauth_client(
     client_id: str | None = None,
     client_secret_env: str | None = None,
     flow: str | None = None,
+    scopes: list[str] | None = None,
     interaction=None,
     remember: bool = False,
 ):
@@ -62,6 +63,7 @@ def oauth_client(
     settings.client_id = client_id or settings.client_id
     settings.client_secret_env = client_secret_env or settings.client_secret_env
     settings.flow = flow or settings.flow
+    settings.scopes = scopes or settings.scopes
     secret = _client_secret(settings.client_secret_env) if settings.client_secret_env else None
     warn = getattr(interaction, "warn", None)
     return OAuthClient(

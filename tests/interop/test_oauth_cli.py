@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 from oauth_cli_support import environment, login_with_device_code, switchboard
 
@@ -88,8 +89,21 @@ def test_device_login_remember_status_send_logout(home, oidc_provider):
     assert sent.returncode == 0, sent.stderr
     assert "enter the code" not in sent.stderr  # the remembered token, no second sign-in
 
+    remembered = json.loads((home / "config" / "oauth-tokens.json").read_text())
+    (refresh_token,) = [token["refresh_token"] for token in remembered.values()]
     logout = switchboard(home, oidc_provider, "auth", "logout", "me")
     assert logout.returncode == 0 and "removed" in logout.stdout
+    assert "Revoked: the refresh token" in logout.stdout, logout.stdout
+    # oidc-provider cannot revoke its JWT access tokens (unsupported_token_type): said, not hidden
+    assert "Revoked: the refresh token and the access token" in logout.stdout or (
+        "did not revoke the access token" in logout.stdout and "until it expires" in logout.stdout
+    )
+    # revoked at the issuer, not just forgotten here: it no longer redeems
+    refused = httpx.post(
+        f"{oidc_provider.issuer}/token",
+        data={"grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": "switchboard-cli"},
+    )
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid_grant"
     after = switchboard(home, oidc_provider, "auth", "status", "me")
     assert "Signed in: no" in after.stdout
 
@@ -97,3 +111,15 @@ def test_device_login_remember_status_send_logout(home, oidc_provider):
     for secret in secrets:
         assert secret not in outputs
     assert all(secret not in (home / "agents.yaml").read_text() for secret in secrets)
+
+
+def test_logout_where_the_issuer_names_no_revocation_endpoint_forgets_and_says_so(home, oidc_provider):
+    login = switchboard(home, oidc_provider, "auth", "login", "svc", "--remember")
+    assert login.returncode == 0, login.stderr
+    logout = switchboard(home, oidc_provider, "auth", "logout", "svc", "-o", "json")
+    assert logout.returncode == 0, logout.stderr
+    outcome = json.loads(logout.stdout)
+    assert outcome["signedOut"] and outcome["revoked"] == []
+    assert "names no revocation endpoint" in outcome["note"] and "stays valid until it expires" in outcome["note"]
+    after = switchboard(home, oidc_provider, "auth", "status", "svc", "-o", "json")
+    assert json.loads(after.stdout)["signedIn"] is False

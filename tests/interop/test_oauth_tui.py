@@ -63,3 +63,53 @@ async def test_the_device_code_pane_shows_the_code_and_closes_when_signed_in(
         person.join(10)
         assert not errors, errors
     oauth._MEMORY.clear()
+
+
+async def _enter_code_when_asked(pilot, errors: list[BaseException]) -> None:
+    """Wait for the sign-in pane, enter its code at the provider as the person, wait for the pane to close."""
+    await until(lambda: isinstance(pilot.app.screen, SignInScreen), timeout=30)
+    pane = pilot.app.screen
+
+    def play() -> None:
+        try:
+            enter_device_code(pane.url, pane.code or "")
+        except BaseException as exc:
+            errors.append(exc)
+
+    threading.Thread(target=play, daemon=True).start()
+    await until(lambda: not isinstance(pilot.app.screen, SignInScreen), timeout=60)
+
+
+async def test_auth_required_offers_sign_in_in_the_prompt_pane_and_the_task_goes_on(
+    oidc_provider, oauth_agent, tmp_path, monkeypatch
+):
+    """The vault asks for a2a:admin mid-task: the prompt pane's "Sign in" runs the device flow with it, and the
+    task, told with the new token, completes."""
+    from switchboard.tui.widgets.prompt_pane import PromptPane
+
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    oauth._MEMORY.clear()
+    agent = AgentEntry("me", oauth_agent.url, oauth=OAuthSettings(client_id="switchboard-cli", flow="deviceCode"))
+    app = SwitchboardApp(tmp_path / "agents.yaml", extra_agents=[agent], steady=True)
+    errors: list[BaseException] = []
+    async with app.run_test(size=SIZE) as pilot:
+        table = pilot.app.screen.query_one(DataTable)
+        await until(lambda: "me" in [row.value for row in table.rows])
+        table.move_cursor(row=[row.value for row in table.rows].index("me"))
+        await pilot.press("enter")
+        view = pilot.app.screen.query(ConversationView).last()
+        await until(lambda: view.conversation is not None)
+        view.query_one("#message").focus()
+        await pilot.press(*"open the vault", "enter")
+        await _enter_code_when_asked(pilot, errors)  # the first sign-in: the card's a2a:send
+        await until(lambda: len(view.query(PromptPane)) == 1, timeout=30)
+        prompt = view.query_one(PromptPane)
+        assert prompt.sign_in is not None and prompt.sign_in.scopes == ("a2a:admin",)
+        prompt.query_one("#prompt-sign-in").press()
+        await _enter_code_when_asked(pilot, errors)  # the one the task asked for
+        await until(lambda: len(view.conversation.turns) == 2 and not view.running, timeout=30)
+        await until(lambda: view.conversation.last.view.output_text == "The vault is open.")
+        assert not view.query(PromptPane)
+    assert not errors, errors
+    oauth._MEMORY.clear()

@@ -59,9 +59,14 @@ async def explain(error: AuthFailedError, status: int, header: str | None, agent
     if status == 403 and code == "insufficient_scope":
         detail = "" if scope and scope in said else detail  # the description often says just that
         error.message = f"{agent_url} refused the request: the token lacks the scope {scope or '(unnamed)'}{detail}"
+        from .sign_in_offer import SignInOffer, valid_scopes
+
+        error.wanted_scopes = tuple(valid_scopes(scope.split()))
+        flags = SignInOffer(error.wanted_scopes, None, "").scope_flags() or "--scope SCOPE"
         error.hint = (
-            f"Ask for it: oauth.scopes in the agents file (e.g. scopes: [{scope}]), then sign in again with "
-            f"switchboard auth login AGENT.{where}"
+            f"Ask for it: oauth.scopes in the agents file (e.g. scopes: [{scope}]), or sign in with it now: "
+            f"switchboard auth login AGENT {flags} --remember (with --scope for each scope the agent needs), "
+            f"and give the same --scope flags to the commands that follow.{where}"
         )
     elif code == "invalid_token":
         error.message = f"{agent_url} refused the access token{detail}"

@@ -119,6 +119,7 @@ class AuthFailedError(SwitchboardError):
     code = "A2ACLI_ERR_AUTH_FAILED"
     workflow_code = "A2A_AUTH_REQUIRED"
     exit_code = 4
+    wanted_scopes: tuple[str, ...] = ()  # a 403 insufficient_scope: the scopes the agent named
 
 
 class TimedOutError(SwitchboardError):

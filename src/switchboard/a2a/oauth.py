@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
 
+from ..safe_text import strip_controls
 from .errors import AuthFailedError, UsageError
 from .oauth_endpoints import Endpoints, check_endpoint, discover
 from .oauth_errors import grant_failed, unreachable
@@ -203,6 +204,14 @@ class TokenSource:
                 )
             return await self._keep(await self._acquire())
 
+    def widen(self, scopes: tuple[str, ...]) -> bool:
+        """Ask for `scopes` besides those asked for so far (an agent wants more: auth-required, a 403
+        insufficient_scope); the next sign-in asks for them all. Whether any was new."""
+        held = (self.scope or "").split()
+        wider = [*held, *(s for s in scopes if s not in held)]
+        self.scope = " ".join(wider) or None
+        return len(wider) > len(held)
+
     async def sign_in(self) -> dict[str, Any]:
         """Run the flow now, whatever is held (auth login), and keep the new token: its public facts."""
         async with self._lock:
@@ -238,6 +247,46 @@ class TokenSource:
     def _key_now(self) -> str | None:
         ends = self._endpoints
         return f"{ends.token_url} {self.client.client_id} {self.resource or '-'} {self.scope or '-'}" if ends else None
+
+    async def revoke(self) -> dict[str, Any]:
+        """Ask the issuer to revoke the held tokens (RFC 7009), refresh token first: it is the long-lived one, and
+        revoking it ends its grant at most issuers. What happened, for the person: `revoked` (the kinds of token
+        the issuer accepted to revoke), and `note` when not all could be (no endpoint, a refusal, no answer)."""
+        from . import oauth_grants
+        from .oauth_endpoints import revocation_endpoint
+
+        token = await self.cached()
+        if not token:
+            return {"revoked": [], "note": None}
+        ends = await self.endpoints()
+        try:
+            url, why = await revocation_endpoint(self.choice.scheme.oauth2_metadata_url, ends, self.client)
+        except AuthFailedError as exc:  # its metadata cannot be read: forgetting must still work
+            url, why = None, exc.message
+        if url is None:
+            return {"revoked": [], "note": f"{why}: the token is forgotten here but stays valid until it expires"}
+        revoked: list[str] = []
+        for hint in ("refresh_token", "access_token"):
+            if not isinstance(token.get(hint), str):
+                continue
+            try:
+                await oauth_grants.revoke(
+                    url,
+                    self.client.client_id,
+                    self.client.client_secret,
+                    token[hint],
+                    hint,
+                    timeout=self.client.timeout,
+                )
+            except oauth_grants.GrantError as exc:
+                said = f" ({exc.description})" if exc.description else ""
+                kind = hint.replace("_", " ")
+                note = f"the issuer did not revoke the {kind}: {exc.error}{said}; it stays valid until it expires"
+                return {"revoked": revoked, "note": strip_controls(note)[:300]}
+            except httpx.HTTPError as exc:
+                return {"revoked": revoked, "note": unreachable("revocation", url, exc).message}
+            revoked.append(hint)
+        return {"revoked": revoked, "note": None}
 
     async def forget(self) -> bool:
         """Drop the tokens held in memory and in the store; whether there were any."""

@@ -30,6 +30,7 @@ class Endpoints:
     authorization_url: str | None = None
     device_url: str | None = None
     issuer: str | None = None
+    revocation_url: str | None = None  # RFC 7009, from the discovery document (None: not named there)
 
 
 def check_endpoint(url: str | None, what: str, issuer: str | None = None) -> str:
@@ -55,20 +56,12 @@ def check_endpoint(url: str | None, what: str, issuer: str | None = None) -> str
 async def discover(url: str, client: OAuthClient) -> Endpoints:
     """The flow and endpoints from the issuer's discovery document (read once per process), checked."""
     check_endpoint(url, "OpenID Connect discovery URL", client.issuer)
-    config = _DISCOVERED.get(url)
-    if config is None:
-        try:
-            async with httpx.AsyncClient(timeout=client.timeout, follow_redirects=False) as http:
-                response = await http.get(url, headers={"Accept": "application/json"})
-            config = response.json() if response.status_code == 200 else None
-        except (httpx.HTTPError, ValueError) as exc:
-            raise unreachable("OpenID Connect discovery", url, exc) from None
-        if not isinstance(config, dict):
-            raise AuthFailedError(
-                f"the OpenID Connect discovery document at {url} could not be read (HTTP {response.status_code})",
-                hint="The card's openIdConnectUrl should point at the issuer's .well-known/openid-configuration.",
-                url=url,
-            )
+    config = await _document(
+        url,
+        client,
+        "OpenID Connect discovery",
+        "The card's openIdConnectUrl should point at the issuer's .well-known/openid-configuration.",
+    )
     issuer = str(config.get("issuer", ""))
     # OpenID Connect Discovery 4.3: the document must belong to the issuer it was fetched from.
     if url.rstrip("/") != issuer.rstrip("/") + DISCOVERY_SUFFIX:
@@ -77,7 +70,6 @@ async def discover(url: str, client: OAuthClient) -> Endpoints:
             hint="The card's openIdConnectUrl must be the issuer's own discovery URL.",
             url=url,
         )
-    _DISCOVERED[url] = config
     offered = [
         flow
         for flow, key in (
@@ -99,4 +91,44 @@ async def discover(url: str, client: OAuthClient) -> Endpoints:
         authorization_url=config.get("authorization_endpoint"),
         device_url=config.get("device_authorization_endpoint"),
         issuer=issuer,
+        revocation_url=config.get("revocation_endpoint"),
     )
+
+
+async def _document(url: str, client: OAuthClient, what: str, hint: str) -> dict[str, Any]:
+    """An issuer's metadata document (JSON object), read once per process."""
+    config = _DISCOVERED.get(url)
+    if config is None:
+        try:
+            async with httpx.AsyncClient(timeout=client.timeout, follow_redirects=False) as http:
+                response = await http.get(url, headers={"Accept": "application/json"})
+            config = response.json() if response.status_code == 200 else None
+        except (httpx.HTTPError, ValueError) as exc:
+            raise unreachable(what, url, exc) from None
+        if not isinstance(config, dict):
+            raise AuthFailedError(
+                f"the {what} document at {url} could not be read (HTTP {response.status_code})", hint=hint, url=url
+            )
+        _DISCOVERED[url] = config
+    return config
+
+
+async def revocation_endpoint(metadata_url: str | None, ends: Endpoints, client: OAuthClient) -> tuple[str | None, str]:
+    """The issuer's RFC 7009 revocation endpoint, or None and why there is none. An OpenID Connect issuer names it
+    in its discovery document; an OAuth2 scheme in the RFC 8414 metadata at the card's oauth2MetadataUrl. Tokens
+    and the client secret go there, so it must be on the token endpoint's origin (and https, or loopback http)."""
+    from .auth import origin_of
+
+    url = ends.revocation_url
+    if url is None and metadata_url:
+        check_endpoint(metadata_url, "authorization server metadata URL", client.issuer)
+        hint = "The card's oauth2MetadataUrl should point at the issuer's RFC 8414 metadata."
+        document = await _document(metadata_url, client, "authorization server metadata", hint)
+        found = document.get("revocation_endpoint")
+        url = found if isinstance(found, str) else None
+    if not url:
+        where = "its discovery document" if ends.issuer else "the card (no oauth2MetadataUrl, or none in it)"
+        return None, f"the issuer names no revocation endpoint (RFC 7009) in {where}"
+    if origin_of(url) != origin_of(ends.token_url):
+        return None, f"the revocation endpoint {strip_controls(url)[:200]} is not on the token endpoint's origin"
+    return check_endpoint(url, "revocation endpoint", client.issuer), ""

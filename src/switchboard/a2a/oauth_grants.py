@@ -147,3 +147,22 @@ async def device_token(
     return await _fetch(
         client, AsyncOAuth2Client.fetch_token, token_url, grant_type=DEVICE_GRANT, device_code=device_code
     )
+
+
+async def revoke(
+    revocation_url: str, client_id: str, client_secret: str | None, token: str, hint: str, *, timeout: float
+) -> None:
+    """RFC 7009: ask the issuer to revoke `token` (`hint`: access_token or refresh_token). A 200 means done (also
+    for a token the issuer no longer knows); an error answer is a GrantError."""
+    client = _client(client_id, client_secret, timeout)
+    async with client:
+        response = await client.revoke_token(revocation_url, token=token, token_type_hint=hint)
+    if response.status_code == 200:
+        return
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict) and isinstance(body.get("error"), str):
+        raise GrantError(body["error"], body.get("error_description"))
+    raise GrantError("http_error", f"HTTP {response.status_code}")

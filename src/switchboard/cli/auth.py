@@ -95,12 +95,18 @@ async def logout(args: Any) -> int:
         source.interactive = False
         store = source.client.store
         where = store.where if store is not None else "memory"
+        # At the issuer first: a token only forgotten here would stay valid there until it expires.
+        outcome = await source.revoke()
         had = await source.forget()
         out = Out()
         if args.output == "json":
-            out.json_doc({"signedOut": had, "removedFrom": where if had else None})
-        else:
-            out.field("Signed out", f"yes, the token is removed from {where}" if had else "nothing was remembered")
+            out.json_doc({"signedOut": had, "removedFrom": where if had else None, **outcome})
+            return 0
+        out.field("Signed out", f"yes, the token is removed from {where}" if had else "nothing was remembered")
+        if outcome["revoked"]:
+            kinds = " and ".join(kind.replace("_", " ") for kind in outcome["revoked"])
+            out.field("Revoked", f"the {kinds}, at the issuer")
+        out.field("Note", outcome["note"])
         return 0
 
     return await _closing(run, args)

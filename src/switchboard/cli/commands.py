@@ -10,11 +10,11 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..a2a.cancel import CONFIRM_WITHIN
-from ..a2a.errors import CardUnverifiedError, SwitchboardError, TimedOutError, UsageError
+from ..a2a.errors import AuthFailedError, CardUnverifiedError, SwitchboardError, TimedOutError, UsageError
 from ..a2a.follow import FollowPolicy, Notice
 from ..a2a.model import DataPart, FilePart, Message, Part, StatusUpdate, Task, TaskState, TaskStatus, TextPart
 from ..a2a.turn import TaskView, same_status
@@ -31,6 +31,9 @@ from .render import (
     resume_hint,
     stream_response,
 )
+
+if TYPE_CHECKING:
+    from ..a2a.card_signature import CardTrust
 
 # --- building the message ----------------------------------------------------------------------------
 
@@ -205,6 +208,20 @@ def print_summary(out: Out, args: Any, agent: str, view: TaskView) -> None:
 # --- commands ----------------------------------------------------------------------------------------
 
 
+TRUST_KEY = "x-switchboard"  # the one member card get -o json adds to the card: switchboard's, not the agent's
+
+
+def with_trust(raw: dict[str, Any], trust: CardTrust) -> dict[str, Any]:
+    """The card as served, every member in its place, plus `x-switchboard.signature`: the outcome of checking its
+    signatures. A card that carries the member itself cannot vouch for itself: ours replaces it, and a warning
+    says so."""
+    if TRUST_KEY in raw:
+        warn(f"the card carries its own {TRUST_KEY!r} member; it is replaced by switchboard's signature outcome")
+    doc = {k: v for k, v in raw.items() if k != TRUST_KEY}
+    doc[TRUST_KEY] = {"signature": trust.to_json()}
+    return doc
+
+
 async def card_get(args: Any) -> int:
     from ..a2a.cards import BINDING_FLAGS, fetch_card, lint_card
     from ..card_trust import check_card, keys_for
@@ -235,9 +252,7 @@ async def card_get(args: Any) -> int:
         )
         raise CardUnverifiedError(f"the card of {card.name} is {trust}", hint=hint, url=card_url)
     if args.output == "json":
-        out.json_doc(card.raw)
-        # stdout is the card as served; the outcome is switchboard's, not the agent's, so it goes beside it
-        print(f"signature: {trust}", file=sys.stderr, flush=True)
+        out.json_doc(with_trust(card.raw, trust))
         if args.validate:
             for warning in lint_card(card, card_url):
                 warn(warning)
@@ -277,7 +292,14 @@ async def send(args: Any) -> int:
         if recorder is not None:
             recorder.tap = link.tap
         try:
-            await _send(link, message, view, args, target, out, recorder)
+            try:
+                await _send(link, message, view, args, target, out, recorder)
+            except AuthFailedError as exc:
+                # a 403 insufficient_scope: at a terminal, sign in with the wider scope and send again, once
+                if recorder is not None or not await _widened(link, exc, args, target):
+                    raise
+                view = TaskView()
+                await _send(link, message, view, args, target, out, recorder)
         except SwitchboardError as exc:
             if recorder is not None:
                 recorder.save(view, exc)
@@ -308,6 +330,8 @@ async def _send(link, message: Message, view: TaskView, args: Any, target, out: 
             if recorder is not None:
                 turn = recorder.events(turn)
             await consume_turn(turn, view, args, out, live=args.stream)
+    if not args.stream and recorder is None:
+        view = await _sign_in_if_asked(link, view, args, target, out)
     if args.stream:
         if args.output == "text":
             print_summary(out, args, reply_command(args, target), view)
@@ -317,6 +341,31 @@ async def _send(link, message: Message, view: TaskView, args: Any, target, out: 
             raise UsageError("the agent sent nothing back")  # follow_turn raises before this
         print_result(out, args, reply_command(args, target), result)
     warn_outcome(view.state)
+
+
+async def _widened(link, exc: AuthFailedError, args: Any, target) -> bool:
+    from ..a2a.sign_in_offer import SignInOffer, oauth_source
+    from .sign_in_offer import sign_in_for
+
+    if not exc.wanted_scopes or oauth_source(link) is None or not sys.stdin.isatty():
+        return False  # the error's hint names the auth login command
+    offer = SignInOffer(exc.wanted_scopes, None, "the agent refused the token: insufficient_scope")
+    return await sign_in_for(link, offer, args, target, "the agent")
+
+
+async def _sign_in_if_asked(link, view: TaskView, args: Any, target, out: Out) -> TaskView:
+    """A task at auth-required that asks for OAuth scopes: the sign-in offered, then the task followed again."""
+    from .sign_in_offer import continue_after_sign_in
+
+    async def follow(message: Message) -> TaskView:
+        again = TaskView()
+        with naming_the_task(args, target, again, task_id=view.task_id):
+            async with deadline(args.timeout, "the task"):
+                turn = link.follow(message, follow_policy(args), view=again, blocking=True)
+                await consume_turn(turn, again, args, out, live=False)
+        return again
+
+    return await continue_after_sign_in(link, view, args, target, follow) or view
 
 
 def print_result(out: Out, args: Any, agent: str, result: Task | Message) -> None:

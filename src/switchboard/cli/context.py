@@ -58,6 +58,11 @@ def reply_command(args: Any, target: Target) -> str:
     return _command(args, target, ["send"], [])
 
 
+def login_command(args: Any, target: Target, scope_flags: str) -> str:
+    """`switchboard [--agents F] auth login AGENT --scope S ... --remember [credential flags]`, ready to paste."""
+    return _command(args, target, ["auth", "login"], [scope_flags, "--remember"])
+
+
 def task_command(args: Any, target: Target, subcommand: str, task_id: str) -> str:
     """`switchboard [--agents F] task SUBCOMMAND AGENT TASK_ID [credential flags]`, ready to paste."""
     return _command(args, target, ["task", subcommand], [shlex.quote(task_id)])
@@ -85,6 +90,8 @@ def _command(args: Any, target: Target, command: list[str], after_agent: list[st
         value = getattr(args, flag, None)
         if value:
             bits += [f"--{flag.replace('_', '-')}", shlex.quote(value)]
+    for scope in getattr(args, "scope", None) or []:
+        bits += ["--scope", shlex.quote(scope)]
     if getattr(args, "trust_interface_origin", False):
         bits.append("--trust-interface-origin")
     return " ".join(bits)
@@ -163,6 +170,7 @@ def credentials_for(args: Any, entry: AgentEntry | None) -> Credentials:
         client_id=getattr(args, "client_id", None),
         client_secret_env=getattr(args, "client_secret_env", None),
         flow=getattr(args, "oauth_flow", None),
+        scopes=[s for flag in getattr(args, "scope", None) or [] for s in flag.split()] or None,
         interaction=StderrInteraction(open_browser=not getattr(args, "no_browser", False)),
         remember=getattr(args, "remember", False),
     )

@@ -116,6 +116,12 @@ def _common(p: argparse.ArgumentParser) -> None:
         choices=("clientCredentials", "authorizationCode", "deviceCode"),
         help="OAuth flow to run (default: from the card; client credentials when a secret is given)",
     )
+    a.add_argument(
+        "--scope",
+        metavar="SCOPE",
+        action="append",
+        help="OAuth scope to ask for, repeatable (overrides oauth.scopes and the card's requirement)",
+    )
     a.add_argument("--no-browser", action="store_true", help="print the sign-in URL, do not open a browser")
     a.add_argument(
         "--svc-param",

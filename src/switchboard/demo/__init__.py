@@ -10,6 +10,8 @@ Each agent shows one part of the protocol (see README "Demo agents"):
   flaky        failed, rejected, or an executor crash mid-stream, as asked
   legacy       a v0.3-only agent with a legacy-shaped card
   tasks        the simple REST task API (not A2A), with a task that needs input
+  notary       a card signed with a key the demo agents file trusts (verified)
+  sso          behind OAuth at the demo identity provider (identity.py), signed in with a device code
 
 `switchboard.demo.fleet` runs them (`DemoFleet`, `start_in_background`). Importing this package is cheap;
 the servers' dependencies load with `fleet`.

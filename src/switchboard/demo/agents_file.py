@@ -54,6 +54,12 @@ def render_agents_file(agents: Iterable[AgentLike]) -> str:
             lines.append(f"    apiKeyEnv: {agent.api_key_env}")
         if agent.bearer_env:
             lines.append(f"    auth: {{scheme: bearer, env: {agent.bearer_env}}}")
+        for key in getattr(agent, "card_keys", ()):
+            lines.append(f"    cardKeys: [{_scalar(key)}]  # the key its card is signed with: verified")
+        oauth = getattr(agent, "oauth", None)
+        if oauth:
+            block = ", ".join(f"{k}: {_scalar(v)}" for k, v in oauth.items())
+            lines.append(f"    oauth: {{{block}}}  # switchboard signs in at the demo identity provider")
         if agent.skills:
             lines.append("    skills:  # a REST task API agent has no card; these say what it does")
             for skill in agent.skills:

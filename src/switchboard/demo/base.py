@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .card_signing import new_key
 from .defaults import API_KEY_ENV, DEFAULT_API_KEY, DEFAULT_TOKEN, DEFAULT_WRITER_PACE_MS, TOKEN_ENV
 
 PROVIDER = "a2a-switchboard demo"
@@ -23,6 +24,8 @@ class DemoSettings:
     token: str = field(default_factory=lambda: os.environ.get(TOKEN_ENV) or DEFAULT_TOKEN)
     research_seconds: float = 30.0
     quick_research_seconds: float = 5.0
+    card_key: Any = field(default_factory=lambda: new_key(), repr=False)  # signs notary's card
+    issuer: str | None = None  # the demo identity provider, when it runs (sso's card names it)
 
 
 @dataclass
@@ -48,3 +51,5 @@ class DemoAgent:
     api_key_env: str | None = None  # the agents file names the variable, never the value
     bearer_env: str | None = None
     skills: tuple[dict[str, Any], ...] = ()  # for agents without a card (the REST task API)
+    signed: bool = False  # its card is signed with the demo key: the agents file names the key in cardKeys
+    oauth: dict[str, Any] | None = None  # its agents-file `oauth:` block; served only while the identity provider is

@@ -20,21 +20,22 @@ import logging
 import socket
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 import uvicorn
 
-from ..agents import AgentEntry
+from ..agents import AgentEntry, oauth_settings
 from ..paths import data_dir
-from . import echo, flaky, gatekeeper, interviewer, legacy, researcher, tasks_agent, writer
+from . import echo, flaky, gatekeeper, identity, interviewer, legacy, notary, researcher, sso, tasks_agent, writer
 from .agents_file import write_agents_file
 from .base import DemoAgent, DemoSettings
+from .card_signing import write_public_key
 from .defaults import API_KEY_ENV, DEFAULT_FIRST_PORT, DEFAULT_HOST, TOKEN_ENV
 
 AGENTS: tuple[DemoAgent, ...] = tuple(
-    m.AGENT for m in (echo, writer, interviewer, researcher, gatekeeper, flaky, legacy, tasks_agent)
+    m.AGENT for m in (echo, writer, interviewer, researcher, gatekeeper, flaky, legacy, tasks_agent, notary, sso)
 )
 GRACE = 1.0  # seconds uvicorn waits for open streams at shutdown before cancelling them
 START_TIMEOUT = 20.0
@@ -57,6 +58,8 @@ class RunningAgent:
     bearer_env: str | None = None
     skills: tuple[dict[str, Any], ...] = ()
     wanted_port: int | None = None  # the default port, when it was taken and another was used
+    card_keys: tuple[str, ...] = ()  # key files that pin its card's signature (notary: the demo's key)
+    oauth: dict[str, Any] | None = None  # its `oauth:` block (sso)
 
     @property
     def port(self) -> int:
@@ -71,6 +74,10 @@ class RunningAgent:
             raw["auth"] = {"scheme": "bearer", "env": self.bearer_env}
         if self.skills:
             raw["skills"] = [dict(s) for s in self.skills]
+        if self.card_keys:
+            raw["cardKeys"] = list(self.card_keys)
+        if self.oauth:
+            raw["oauth"] = dict(self.oauth)
         return AgentEntry(
             name=self.name,
             url=self.url,
@@ -78,6 +85,8 @@ class RunningAgent:
             api_key_env=self.api_key_env,
             bearer_env=self.bearer_env,
             skills=[dict(s) for s in self.skills] or None,
+            card_keys=list(self.card_keys),
+            oauth=oauth_settings(self.oauth, self.name) if self.oauth else None,
             raw=raw,
         )
 
@@ -189,6 +198,7 @@ class DemoFleet:
         self._tasks: list[asyncio.Task[None]] = []
         self._closers: list[Callable[[], Any]] = []
         self._log = _OneLineLog(log)
+        self._identity: identity.IdentityProvider | None = None
 
     def credential_env(self) -> dict[str, str]:
         """The environment variables the agents file names, with the values this fleet expects.
@@ -221,7 +231,26 @@ class DemoFleet:
             await self.stop()
             raise
 
+    def _start_identity(self) -> None:
+        """The identity provider for the agents behind OAuth, started and not waited for; without one (no node,
+        or an install without the provider's node_modules) those agents are left out, saying why."""
+        if not any(agent.oauth for agent in self.served):
+            return
+        if not identity.available():
+            left = ", ".join(agent.name for agent in self.served if agent.oauth)
+            if self._log.sink is not None:
+                self._log.sink(f"{left}: not served (needs node and the demo identity provider: run `make run`)")
+            self.served = tuple(agent for agent in self.served if not agent.oauth)
+            return
+        self._identity = identity.IdentityProvider()
+        self._identity.start()
+        self.settings = replace(self.settings, issuer=self._identity.issuer)
+
     async def _start(self) -> None:
+        self._start_identity()
+        key_file = None
+        if self.write_file and any(agent.signed for agent in self.served):
+            key_file = str(write_public_key(self.agents_file.parent, self.settings.card_key))
         bound = bind_ports(self.host, self.first_port, len(self.served))
         for i, (agent, (sock, wanted)) in enumerate(zip(self.served, bound, strict=True)):
             url = base_url(self.host, sock)
@@ -252,6 +281,8 @@ class DemoFleet:
                     agent.bearer_env,
                     agent.skills,
                     wanted,
+                    (key_file,) if agent.signed and key_file else (),
+                    agent.oauth,
                 )
             )
         async with asyncio.timeout(START_TIMEOUT):
@@ -282,6 +313,9 @@ class DemoFleet:
                 task.cancel()
             await asyncio.gather(*self._tasks, return_exceptions=True)
         self._servers, self._tasks = [], []
+        if self._identity is not None:
+            self._identity.stop()
+            self._identity = None
         for name in _LOGGERS:
             logging.getLogger(name).removeHandler(self._log)
 

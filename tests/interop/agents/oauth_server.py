@@ -13,13 +13,17 @@ makes an agent whose card asks for less than it needs (the 403 path).
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 
 import hosting
 import httpx
+from a2a.helpers.proto_helpers import new_task_from_user_message
+from a2a.server.agent_execution import RequestContext
+from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
-from a2a.server.tasks import InMemoryTaskStore
+from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
 from a2a.types import a2a_pb2 as pb
 from authlib.jose import JsonWebKey, JsonWebToken
 from authlib.jose.errors import JoseError
@@ -65,15 +69,46 @@ def build_card(url: str, issuer: str, scope: str) -> pb.AgentCard:
         default_output_modes=["text/plain"],
         skills=[pb.AgentSkill(id="greet", name="Greeter", description="Greets.", tags=["test"])],
     )
+    # The person's flows name the issuer's RFC 8414 metadata (oidc-provider's discovery document is one): where
+    # `auth logout` finds the revocation endpoint. The service flow names none: logout can only forget there.
+    metadata = f"{issuer}/.well-known/openid-configuration"
     for name, flow in flows.items():
-        card.security_schemes[name].CopyFrom(
-            pb.SecurityScheme(oauth2_security_scheme=pb.OAuth2SecurityScheme(flows=flow))
-        )
+        scheme = pb.OAuth2SecurityScheme(flows=flow, oauth2_metadata_url=metadata if name != "service" else "")
+        card.security_schemes[name].CopyFrom(pb.SecurityScheme(oauth2_security_scheme=scheme))
     oidc = pb.OpenIdConnectSecurityScheme(open_id_connect_url=f"{issuer}/.well-known/openid-configuration")
     card.security_schemes["oidc"].CopyFrom(pb.SecurityScheme(open_id_connect_security_scheme=oidc))
     for name in (*flows, "oidc"):  # any one of them will do
         card.security_requirements.append(pb.SecurityRequirement(schemes={name: pb.StringList(list=[scope])}))
     return card
+
+
+VAULT_SCOPE = "a2a:admin"
+
+
+class VaultExecutor(ScriptedExecutor):
+    """ "open the vault" stops the task at auth-required asking for a2a:admin (a Bearer challenge in the question);
+    a follow-up sent with a token that carries it completes the task, one without asks again."""
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        task = context.current_task
+        asked = task is not None and task.status.state == pb.TaskState.TASK_STATE_AUTH_REQUIRED
+        if not asked and context.get_user_input() != "open the vault":
+            await super().execute(context, event_queue)
+            return
+        updater = TaskUpdater(event_queue, context.task_id, context.context_id)
+        if task is None:
+            await event_queue.enqueue_event(new_task_from_user_message(context.message))
+        headers = context.call_context.state.get("headers", {}) if context.call_context else {}
+        token = headers.get("authorization", "").partition(" ")[2]
+        payload = token.split(".")[1] if token.count(".") == 2 else ""
+        scopes = json.loads(base64.urlsafe_b64decode(payload + "==")).get("scope", "").split() if payload else []
+        if asked and VAULT_SCOPE in scopes:
+            await updater.complete(updater.new_agent_message([pb.Part(text="The vault is open.")]))
+            return
+        question = f'The vault needs the scope {VAULT_SCOPE}: sign in with it (Bearer scope="{VAULT_SCOPE}").'
+        await updater.update_status(
+            pb.TaskState.TASK_STATE_AUTH_REQUIRED, message=updater.new_agent_message([pb.Part(text=question)])
+        )
 
 
 class BearerGate:
@@ -131,7 +166,7 @@ class BearerGate:
 
 def build_app(url: str, issuer: str, card_scope: str, required_scope: str) -> hosting.ASGIApp:
     card = build_card(url, issuer, card_scope)
-    handler = DefaultRequestHandler(agent_executor=ScriptedExecutor(), task_store=InMemoryTaskStore(), agent_card=card)
+    handler = DefaultRequestHandler(agent_executor=VaultExecutor(), task_store=InMemoryTaskStore(), agent_card=card)
 
     async def metadata(_request):
         return JSONResponse({"resource": url, "authorization_servers": [issuer], "scopes_supported": [required_scope]})

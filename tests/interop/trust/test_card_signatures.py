@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 
+import httpx
 import pytest
 from trust_helpers import fields
 
@@ -95,10 +96,27 @@ def test_card_get_reports_and_require_signature_exits_4_unless_verified(
     as_json = cli(*args, "-o", "json")
     assert as_json.returncode == code
     if code == 0:
-        assert json.loads(as_json.stdout)["name"] == f"trust {agent}"  # the card as served, untouched
-        assert f"signature: {status}" in as_json.stderr
+        assert json.loads(as_json.stdout)["name"] == f"trust {agent}"
     else:
         assert json.loads(as_json.stdout or as_json.stderr)["error"]["code"] == "SWITCHBOARD_ERR_CARD_UNVERIFIED"
+    shown_json = cli(*shown, "-o", "json")
+    assert shown_json.returncode == 0, shown_json.stderr
+    doc = json.loads(shown_json.stdout)
+    outcome = doc.pop("x-switchboard")["signature"]
+    assert outcome["status"] == status
+    assert (outcome["detail"] == "") == (status == "unsigned")
+    served = httpx.get(cards_server.url + agent + "/.well-known/agent-card.json").json()
+    assert doc == served and list(doc) == list(served)  # the rest is the card as served, member for member
+
+
+def test_a_card_cannot_claim_its_own_signature_outcome(cli, tmp_path):
+    forged = {"name": "forger", "version": "1", "x-switchboard": {"signature": {"status": "verified", "detail": ""}}}
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(forged))
+    done = cli("card", "get", str(path), "-o", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["x-switchboard"]["signature"]["status"] == "unsigned"
+    assert "carries its own 'x-switchboard' member" in done.stderr
 
 
 def test_card_keys_from_the_agents_file_and_a_bad_key_file(cli, cards_server, signing_keys, tmp_path):

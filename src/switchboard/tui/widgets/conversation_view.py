@@ -33,6 +33,7 @@ from ...a2a.errors import (
     UnreachableError,
 )
 from ...a2a.model import FilePart, Part, TaskState, TextPart
+from ...a2a.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
 from ...agent_status import AgentStatus
 from ...agents import write_atomically, write_blocks_atomically
 from ...conversation import Conversation, Turn
@@ -195,6 +196,29 @@ class ConversationView(Vertical):
         await event.pane.remove()
         self.send([TextPart(text=event.text)], secret=event.secret)
 
+    @on(PromptPane.SignInAsked)
+    def _sign_in_asked(self, event: PromptPane.SignInAsked) -> None:
+        event.stop()
+        self._sign_in(event.pane, event.offer)
+
+    @work(group="sign-in", exclusive=True)
+    async def _sign_in(self, pane: PromptPane, offer: SignInOffer) -> None:
+        """The flow with the scopes asked for besides those held (the sign-in pane shows the code or address),
+        then the task is told, with the new token, and goes on."""
+        source = oauth_source(self.link)
+        if source is None:
+            return
+        source.widen(offer.scopes)
+        try:
+            await source.sign_in()
+        except SwitchboardError as exc:
+            self.notify(f"Sign-in failed: {exc.message}", title=self.agent_name, severity="error", markup=False)
+            return
+        if pane.is_attached:
+            await pane.remove()
+        said = f"Signed in with the scope {' '.join(offer.scopes)}." if offer.scopes else "Signed in."
+        self.send([TextPart(text=said)])
+
     def send(self, parts: list[Part], *, secret: bool = False) -> bool:
         """Start a turn with `parts`; when it cannot start, say why and return False."""
         refused = self._refusal()
@@ -280,7 +304,10 @@ class ConversationView(Vertical):
                     area.focus()
             return
         question = conversation.last.view.question
-        await transcript.mount(PromptPane(question, state, title=self.agent_name))
+        offer = None
+        if state is TaskState.AUTH_REQUIRED and oauth_source(self.link) is not None:
+            offer = sign_in_offer(self.link.card if self.link else None, question)
+        await transcript.mount(PromptPane(question, state, title=self.agent_name, sign_in=offer))
         transcript.scroll_end(animate=False)
 
     # --- rendering -----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.widgets import Button, Input, Static
 
 from ...a2a.model import DataPart, FilePart, Part, TaskState, TextPart
+from ...a2a.sign_in_offer import SignInOffer
 from ...safe_text import strip_controls
 from .transcript import FileRow, JsonBlock, state_badge
 from .visibility import in_shown_tab
@@ -33,6 +34,14 @@ class PromptPane(Vertical):
             self.text = text
             self.secret = secret
 
+    class SignInAsked(Message):
+        """The person pressed "Sign in": run the OAuth flow the question asks for (see a2a.sign_in_offer)."""
+
+        def __init__(self, pane: PromptPane, offer: SignInOffer) -> None:
+            super().__init__()
+            self.pane = pane
+            self.offer = offer
+
     def __init__(
         self,
         question: list[Part],
@@ -41,6 +50,7 @@ class PromptPane(Vertical):
         future: asyncio.Future[str] | None = None,
         title: str = "",
         later: str = "esc answers later from the message box",
+        sign_in: SignInOffer | None = None,
     ) -> None:
         """`later` tells how the question can wait: the host says (a conversation has a message box, a run not)."""
         super().__init__(classes="prompt-pane")
@@ -50,6 +60,7 @@ class PromptPane(Vertical):
         self.title = title
         self.later = later
         self.secret = state is TaskState.AUTH_REQUIRED
+        self.sign_in = sign_in  # a sign-in switchboard can run for this question, offered beside typing
 
     def compose(self) -> ComposeResult:
         asks = "needs a credential" if self.secret else "needs your input"
@@ -72,11 +83,19 @@ class PromptPane(Vertical):
                 id="prompt-input",
             )
             yield Button("Send", variant="primary", id="prompt-send")
+            if self.sign_in is not None:
+                yield Button("Sign in", id="prompt-sign-in")
         hint = f"enter sends · {self.later}"
+        if self.sign_in is not None:
+            scopes = " ".join(self.sign_in.scopes) or "the card's scopes"
+            hint = f"Sign in runs the agent's OAuth flow with {scopes} ({self.sign_in.source}) · " + hint
         yield Static(Content.styled(hint, "$text-muted italic"), classes="prompt-hint")
 
     def on_mount(self) -> None:
-        field = self.query_one(Input)
+        fields = self.query(Input)
+        if not fields:
+            return  # taken away (answered, signed in) before it was mounted: nothing to focus
+        field = fields.first()
         field.cursor_blink = not getattr(self.app, "steady", False)
         if in_shown_tab(self):
             field.focus(scroll_visible=False)
@@ -106,6 +125,11 @@ class PromptPane(Vertical):
         if self.future is not None and not self.future.done():
             self.future.set_result(text)
         self.post_message(self.Answered(self, text, self.secret))
+
+    @on(Button.Pressed, "#prompt-sign-in")
+    def _sign_in(self) -> None:
+        if self.sign_in is not None:
+            self.post_message(self.SignInAsked(self, self.sign_in))
 
     def action_dismiss(self) -> None:
         self.screen.focus_next()
