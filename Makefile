@@ -66,7 +66,7 @@ test-setup:
 
 test: test-setup
 	$(MAKE) lint
-	SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/pytest -n $(TEST_WORKERS)
+	SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 screenshots: $(VENV)/.stamp
 	$(BIN)/python -m switchboard.tui.screenshots screenshots

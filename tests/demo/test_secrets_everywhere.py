@@ -40,6 +40,8 @@ from switchboard.tui.widgets.prompt_pane import PromptPane
 
 REPO = Path(__file__).resolve().parents[2]
 SIZE = (120, 40)
+# The last test reads what the others gathered: the module runs in one test process (`make test`'s --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("secrets-everywhere")
 
 
 def _secret(prefix: str) -> str:
