@@ -32,7 +32,7 @@ def _run_redactor(args: Any) -> Redactor:
 
 async def export_run(args: Any) -> int:
     from ..export.transcript import of_run
-    from ..workflow.journal import read_run
+    from ..workflow.runs import read_run
 
     record = read_run(args.run_id)
     out = Path(args.out).expanduser() if args.out else None

@@ -40,7 +40,7 @@ def serve_agents(args: Any) -> AgentsFile:
 
 def load_served(args: Any) -> list[Any]:
     """Every file loaded and checked; shell steps refused without --allow-shell."""
-    from ..workflow.spec import load_workflow
+    from ..workflow.loader import load_workflow
 
     agents = serve_agents(args)
     workflows = []

@@ -74,7 +74,7 @@ async def _print(out: Out, client: Any, args: Any, run_id: str) -> None:
 async def run(args: Any) -> int:
     """`switchboard run FILE --temporal ...` (start), or `--resume RUN_ID --answer STEP=TEXT` (answer)."""
     from ..a2a.user_input import check_message_text
-    from ..workflow.spec import load_workflow
+    from ..workflow.loader import load_workflow
     from ..workflow.temporal import client as runs
     from .context import registry_of, warn
     from .workflow import pairs

@@ -102,8 +102,8 @@ async def _read_line(prompt: str, secret: bool) -> str | None:
 async def run(args: Any) -> int:
     from ..a2a.http import new_http_client
     from ..workflow.engine import resume_run, start_run
-    from ..workflow.journal import read_run
-    from ..workflow.spec import load_workflow
+    from ..workflow.loader import load_workflow
+    from ..workflow.runs import read_run
 
     inputs = dict(pairs(args.input, "-i", "NAME"))
     answers: dict[str, list[str]] = {}
@@ -242,7 +242,7 @@ def _print_plan(out: Out, args: Any, workflow: Any) -> None:
 
 
 async def runs_show(args: Any) -> int:
-    from ..workflow.journal import read_run
+    from ..workflow.runs import read_run
 
     record = read_run(args.run_id)
     out = Out()

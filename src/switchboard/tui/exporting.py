@@ -52,7 +52,7 @@ def export_conversation(app: App, view: ConversationView, fmt: str) -> Path:
 
 def export_run(app: App, view: RunView, fmt: str) -> Path:
     from ..export.transcript import of_run
-    from ..workflow.journal import read_run
+    from ..workflow.runs import read_run
 
     run_id = view.run.run_id if view.run is not None else view.record.run_id if view.record else None
     if run_id is None:

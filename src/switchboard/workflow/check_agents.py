@@ -11,8 +11,8 @@ import re
 from ..a2a.errors import UsageError
 from ..a2a.user_input import check_agent_url
 from ..agents import BINDINGS, AgentEntry, AgentsFile, entry_from_mapping
+from .checker import Checker, duration, suggest
 from .source import LineDict, LineList
-from .spec import Checker, duration, suggest
 
 AGENT_KEYS = (
     "name",

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from ..agents import AgentEntry, AgentsFile
+from .checker import NAME_PATTERN, Checker, duration, suggest
 from .source import LineDict, LineList
-from .spec import NAME_PATTERN, Checker, Expect, Retries, Step, duration, suggest
+from .spec import Expect, Retries, Step
 
 STEP_KEYS = (
     "name",

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .checker import Checker
 from .source import LineDict, LineList
-from .spec import Checker
 
 _IGNORED_TOP = ("swarm", "errorHandling", "coordination", "state", "trajectories", "channel", "metadata")
 _RELAY_ON_ERROR = {"fail": "fail", "fail-fast": "fail", "retry": "fail", "skip": "continue", "continue": "continue"}

@@ -21,9 +21,10 @@ from ..agents import AgentEntry
 from ..link import AgentLink, CardCache
 from . import schedule, template
 from .delegate import DelegateSteps, Reattach, StepFailure, Waiting, code_of
+from .expect import expect_problem
 from .journal import Journal
 from .shell import run_command
-from .spec import Step, Workflow, expect_problem
+from .spec import Step, Workflow
 from .state import (
     AskRequest,
     RunEvent,

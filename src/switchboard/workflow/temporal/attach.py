@@ -26,7 +26,7 @@ from ...a2a.turn import TaskView
 from ...a2a.wire import v10
 from ...a2a.wire.common import Notes
 from ...link import AgentLink
-from ..journal import fold
+from ..runs import fold
 from ..state import AskRequest, RunFinished, StepEvent, StepState
 from . import client as runs
 

@@ -32,7 +32,7 @@ from .codec import EncryptionCodec
 from .names import ALREADY_ANSWERED, NAME, STATE, WAITING, WORKFLOW_TYPE
 
 if TYPE_CHECKING:
-    from ..journal import RunRecord
+    from ..runs import RunRecord
     from ..spec import Workflow
 
 ANSWER_TRIES = 5
@@ -77,7 +77,7 @@ async def start(
 ) -> str:
     """Start a run (its inputs checked first, as locally); its id."""
     from ..engine import new_run_id
-    from ..spec import resolve_inputs
+    from ..loader import resolve_inputs
     from .plan import to_plan
 
     values = resolve_inputs(workflow, inputs)  # credentials are the workers' to have, not this machine's
@@ -132,7 +132,7 @@ async def records(client: Client, run_id: str, since: int = 0) -> list[dict[str,
 
 async def read(client: Client, run_id: str) -> RunRecord:
     """The run as its records tell it (a running run whose step waits is awaiting input, as locally)."""
-    from ..journal import fold
+    from ..runs import fold
 
     found = await records(client, run_id)
     record = fold(found, run_id)

@@ -21,7 +21,7 @@ from temporalio.exceptions import ActivityError, ApplicationError, CancelledErro
 
 with workflow.unsafe.imports_passed_through():
     from .. import schedule, template
-    from ..spec import expect_problem
+    from ..expect import expect_problem
     from .names import ALREADY_ANSWERED, STATE, WAITING, WORKFLOW_TYPE
     from .plan import from_plan
 
