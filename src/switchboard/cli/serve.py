@@ -18,7 +18,8 @@ from typing import Any, TextIO
 from ..a2a.errors import SwitchboardError, UsageError
 from ..agents import AgentsFile, load_agents
 from ..safe_text import strip_controls
-from .context import invocation, registry_of, warn
+from .context import invocation, registry_of
+from .output import warn
 
 _STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
