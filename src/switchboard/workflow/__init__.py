@@ -8,7 +8,7 @@ import-linter contract says so).
 # What each name is imported from: imported on first use, so that reading run events (the TUI, `runs show`)
 # does not load the engine, the YAML reader and the A2A client.
 _HOMES = {
-    "Ask": "engine",
+    "Ask": "delegate",
     "WorkflowRun": "engine",
     "resume_run": "engine",
     "start_run": "engine",
@@ -27,7 +27,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

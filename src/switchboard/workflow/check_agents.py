@@ -71,6 +71,7 @@ def agents_section(
         return agents, streaming, timeouts
     for index, item in enumerate(raw):
         line = raw.line_of(index)
+        item_name: object
         if isinstance(item, str):
             item_name, definition = item, None
         elif isinstance(item, LineDict):

@@ -86,7 +86,7 @@ def _step(
             "Use type: a2a (an agent) or type: shell (a command).",
         )
         return None
-    step = Step(name=name, type=kind, line=item.line)
+    step = Step(name=name, type="shell" if kind == "shell" else "a2a", line=item.line)
     if kind == "a2a":
         agent = item.get("agent")
         if not isinstance(agent, str) or not agent:

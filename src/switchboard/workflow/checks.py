@@ -232,8 +232,8 @@ def _references(workflow: Workflow, doc: LineDict, chk: Checker) -> None:
         )
     outputs = doc.get("outputs")
     for name, text in workflow.outputs.items():
-        line = outputs.line_of(name, value=True) if isinstance(outputs, LineDict) else None
-        _check_template(workflow, chk, text, line, f"output {name}", names, upstream=None, own=None)
+        output_line = outputs.line_of(name, value=True) if isinstance(outputs, LineDict) else None
+        _check_template(workflow, chk, text, output_line, f"output {name}", names, upstream=None, own=None)
 
 
 def _check_template(

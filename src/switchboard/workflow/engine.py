@@ -33,11 +33,11 @@ from ..a2a.follow import FollowPolicy
 from ..a2a.tap import Tap
 from ..agents import AgentsFile
 from ..link import CardCache, entry_credentials, known_secrets
-from .delegate import Reattach
+from .delegate import Ask, Connect, Reattach
 from .index import default_dir
 from .journal import Journal
 from .loader import resolve_inputs
-from .run import Ask, Connect, WorkflowRun
+from .run import WorkflowRun
 from .runs import list_runs, read_run
 from .spec import Workflow
 from .state import AskRequest, StepState

@@ -33,7 +33,12 @@ from typing import Any
 from ..a2a.auth import Redactor
 from ..a2a.errors import UsageError
 from .index import RunIndex
-from .summary import SUMMARY_KINDS, SummaryFold, fcntl
+from .summary import SUMMARY_KINDS, SummaryFold
+
+try:
+    import fcntl
+except ImportError:  # not on POSIX: no lock (summary.py reads the same absence as "not running")
+    fcntl = None  # type: ignore[assignment]
 
 WRITER_BUSY_TIMEOUT = 1.0  # seconds a writer waits for the index when others hold it; then the next read mends it
 

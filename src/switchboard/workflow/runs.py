@@ -85,7 +85,8 @@ def fold(records: list[dict[str, Any]], run_id: str, *, journal: Path | None = N
             run.digest = str(record.get("digest", ""))
             run.workflow_name = record.get("workflowName")
             run.correlation_id = record.get("correlationId")
-            run.origin = record.get("origin") if isinstance(record.get("origin"), dict) else {}
+            origin = record.get("origin")
+            run.origin = origin if isinstance(origin, dict) else {}
             run.inputs = {str(k): str(v) for k, v in (record.get("inputs") or {}).items()}
             run.started_at = at
             for raw in record.get("steps") or []:

@@ -202,7 +202,7 @@ class AttachedRun:
             if step is None or not step.finished or not stream.done() or name in self._settled:
                 continue
             self._settled.add(name)
-            if view.state is None or not view.state.is_terminal():
+            if view.state is None or not view.state.is_terminal:
                 self._live[name] = (task_id, view, asyncio.create_task(self._stream(name, task_id, view)))
 
     async def _stream(self, step: str, task_id: str, view: TaskView) -> None:
