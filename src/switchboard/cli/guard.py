@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from ..a2a.errors import SwitchboardError
@@ -21,7 +21,7 @@ def _reader_went_away() -> int:
     return 141
 
 
-def run_async(handler: Callable[[Any], Awaitable[int]], args: Any) -> int:
+def run_async(handler: Callable[[Any], Coroutine[Any, Any, int]], args: Any) -> int:
     """Run an async command handler: its exit code, or an error envelope (never a traceback)."""
 
     def call() -> int:
