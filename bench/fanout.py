@@ -104,7 +104,7 @@ async def engine_round(workflow_path: Path, journal_dir: Path) -> tuple[float, f
     from switchboard.a2a.http import new_http_client
     from switchboard.agents import AgentsFile
     from switchboard.workflow.engine import start_run
-    from switchboard.workflow.spec import load_workflow
+    from switchboard.workflow.loader import load_workflow
 
     workflow = load_workflow(workflow_path, AgentsFile(None, [], []))
     async with new_http_client() as http:

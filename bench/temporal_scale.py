@@ -107,7 +107,7 @@ async def until(predicate, every: float = 0.1, timeout: float = 1800) -> float:
 
 async def temporal_side(work: Path, agents_file: Path, count: int, env: dict[str, str]) -> dict:
     from switchboard.agents import load_agents
-    from switchboard.workflow.spec import load_workflow
+    from switchboard.workflow.loader import load_workflow
     from switchboard.workflow.temporal import client as runs
     from switchboard.workflow.temporal.dev import start_dev_server
 
@@ -202,7 +202,7 @@ async def local_side(work: Path, agents_file: Path, count: int, env: dict[str, s
     from switchboard.a2a.http import new_http_client
     from switchboard.agents import load_agents
     from switchboard.workflow.engine import resume_run, start_run
-    from switchboard.workflow.spec import load_workflow
+    from switchboard.workflow.loader import load_workflow
 
     journals = work / "local-home" / "data" / "runs"
     shutil.rmtree(journals.parent.parent, ignore_errors=True)

@@ -33,7 +33,7 @@ from common import ROOT, Row, env_with_src, run_standalone  # noqa: E402
 from switchboard.a2a.client import connect  # noqa: E402
 from switchboard.demo.base import DemoSettings  # noqa: E402
 from switchboard.demo.fleet import BackgroundFleet, start_in_background  # noqa: E402
-from switchboard.workflow.journal import read_records  # noqa: E402
+from switchboard.workflow.runs import read_records  # noqa: E402
 
 TRIALS = 30
 FIRST_KILL_WITHIN = 6.0  # seconds; an undisturbed run takes about 7 s at these settings

@@ -385,7 +385,7 @@ async def run_load(
     """One TUI session under load; rounds repeat until `seconds` have passed (or `max_rounds` are done).
     `tune_gc`: the collector set up as `switchboard` sets it up at start (the bench); a test leaves it alone."""
     from switchboard.tui.app import SwitchboardApp
-    from switchboard.workflow.spec import load_workflow
+    from switchboard.workflow.loader import load_workflow
 
     tally = Tally()
     app = SwitchboardApp(agents_file, steady=True, tune_gc=tune_gc)

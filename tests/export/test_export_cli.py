@@ -16,7 +16,7 @@ from switchboard.a2a.model import TaskState
 from switchboard.demo import writer
 from switchboard.export.json_doc import load
 from switchboard.export.transcript import replay
-from switchboard.workflow.journal import read_run
+from switchboard.workflow.runs import read_run
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,7 @@ from switchboard.a2a.follow import FollowPolicy, Notice, follow_turn
 from switchboard.a2a.model import TaskState
 from switchboard.a2a.transports.base import Transport
 from switchboard.a2a.turn import TaskView
-from switchboard.workflow.journal import read_run
+from switchboard.workflow.runs import read_run
 
 FAST = FollowPolicy(poll_interval=0.1, backoff=0.05, max_backoff=0.2)
 

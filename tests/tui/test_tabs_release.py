@@ -21,7 +21,7 @@ from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.widgets.composer import MessageArea
 from switchboard.tui.widgets.run_view import RunView
 from switchboard.workflow.engine import start_run
-from switchboard.workflow.spec import load_workflow
+from switchboard.workflow.loader import load_workflow
 
 SIZE = (120, 40)
 # A timer that asyncio has canceled stays in its queue, with the context it was made in, until it comes due: one

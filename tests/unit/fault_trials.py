@@ -33,8 +33,8 @@ from switchboard.conversation import Conversation
 from switchboard.demo.writer import ARTIFACT_ID, compose
 from switchboard.link import open_link
 from switchboard.workflow.engine import start_run
-from switchboard.workflow.journal import read_records
-from switchboard.workflow.spec import load_workflow
+from switchboard.workflow.loader import load_workflow
+from switchboard.workflow.runs import read_records
 
 TRANSIENT = ("cut", "stall", "status", "reset", "truncate")
 SENDS = ("SendStreamingMessage", "SendMessage")

@@ -50,6 +50,7 @@ def test_runs_list_reads_the_index_without_the_event_loop_the_model_or_the_netwo
     code, modules = imported_by(tmp_path, "runs", "list", "--limit", "5")
     assert code == 0 and "sqlite3" in modules
     assert not modules & {"asyncio", "pydantic", "httpx", "textual", "rich", "yaml", "switchboard.workflow.journal"}
+    assert "switchboard.workflow.runs" not in modules
 
 
 @pytest.mark.parametrize("argv", [["card", "get", "http://127.0.0.1:9"], ["send", "http://127.0.0.1:9", "hi"]])

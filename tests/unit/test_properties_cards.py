@@ -16,7 +16,8 @@ from switchboard.a2a.errors import CardInvalidError, SwitchboardError
 from switchboard.a2a.model import AgentCard
 from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 from switchboard.a2a.wire.common import Notes
-from switchboard.cli.render import Out, json_text, render_card
+from switchboard.cli.output import Out, json_text
+from switchboard.cli.render import render_card
 
 V10_CARD = json.loads((ROOT / "v10-jsonrpc/v10-01-agent-card.json").read_text())
 V03_CARD = json.loads((ROOT / "v03-jsonrpc-sdk03-native/v03-01-agent-card.json").read_text())

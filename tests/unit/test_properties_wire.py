@@ -26,7 +26,8 @@ from switchboard.a2a.model import Message, StreamEvent, Task, TaskPage
 from switchboard.a2a.turn import TaskView
 from switchboard.a2a.wire import v03, v10
 from switchboard.a2a.wire.common import MAX_DEPTH, MAX_NOTES, Notes, WireFormatError
-from switchboard.cli.render import Out, json_text, render_event, stream_response
+from switchboard.cli.output import Out, json_text
+from switchboard.cli.render import render_event, stream_response
 
 CODECS = pytest.mark.parametrize("codec", [v10, v03], ids=["v1.0", "v0.3"])
 FEW = settings(max_examples=150)

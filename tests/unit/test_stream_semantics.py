@@ -305,7 +305,8 @@ def test_an_agent_message_from_before_the_callers_last_message_is_not_the_questi
 
 
 def test_a_blocking_send_prints_a_question_found_in_the_history(capsys):
-    from switchboard.cli.render import Out, render_task
+    from switchboard.cli.output import Out
+    from switchboard.cli.render import render_task
 
     render_task(Out(), asking_in_history())
     out = capsys.readouterr().out
@@ -369,7 +370,7 @@ async def test_the_command_line_prints_a_state_read_again_once(capsys):
     from types import SimpleNamespace
 
     from switchboard.cli.commands import consume_turn
-    from switchboard.cli.render import Out
+    from switchboard.cli.output import Out
 
     working = Task(id=TASK, context_id=CTX, status=status(TaskState.WORKING, "at it"))
 

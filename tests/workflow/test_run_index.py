@@ -13,7 +13,8 @@ import pytest
 
 from switchboard.a2a.auth import Redactor
 from switchboard.workflow.index import INDEX_NAME, RunIndex
-from switchboard.workflow.journal import Journal, list_runs, query_runs, read_run
+from switchboard.workflow.journal import Journal
+from switchboard.workflow.runs import list_runs, query_runs, read_run
 
 STEPS = [
     {"name": "a", "type": "a2a", "agent": "x", "dependsOn": []},

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from switchboard.agents import AgentsFile
-from switchboard.workflow.spec import WorkflowInvalid, load_workflow
+from switchboard.workflow.loader import load_workflow
+from switchboard.workflow.spec import WorkflowInvalid
 
 
 def write(tmp_path: Path, text: str) -> Path:

@@ -9,7 +9,8 @@ import pytest
 from workflow_support import journal_files, kinds, run_cli, run_document
 
 from switchboard.agents import AgentsFile
-from switchboard.workflow.spec import WorkflowInvalid, load_workflow
+from switchboard.workflow.loader import load_workflow
+from switchboard.workflow.spec import WorkflowInvalid
 
 
 def write(tmp_path: Path, text: str) -> Path:

@@ -24,8 +24,9 @@ from switchboard.a2a.errors import CredentialsMissingError
 from switchboard.a2a.model import Message, Role, TaskState, TextPart
 from switchboard.agents import AgentEntry, AgentsFile
 from switchboard.workflow.engine import resume_run, start_run
-from switchboard.workflow.journal import read_run
-from switchboard.workflow.spec import WorkflowInvalid, load_workflow
+from switchboard.workflow.loader import load_workflow
+from switchboard.workflow.runs import read_run
+from switchboard.workflow.spec import WorkflowInvalid
 from switchboard.workflow.state import (
     RunFinished,
     StepAwaitingInput,

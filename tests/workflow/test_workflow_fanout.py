@@ -8,8 +8,8 @@ from switchboard.a2a.http import new_http_client
 from switchboard.a2a.tap import Tap
 from switchboard.agents import AgentsFile, load_agents
 from switchboard.workflow.engine import start_run
-from switchboard.workflow.journal import read_run
-from switchboard.workflow.spec import load_workflow
+from switchboard.workflow.loader import load_workflow
+from switchboard.workflow.runs import read_run
 
 STEPS = 12
 

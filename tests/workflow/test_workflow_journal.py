@@ -15,15 +15,9 @@ from switchboard.a2a.auth import Redactor
 from switchboard.a2a.errors import UsageError
 from switchboard.a2a.model import TaskState
 from switchboard.a2a.wire import v10
-from switchboard.workflow.journal import (
-    Journal,
-    RunLockedError,
-    is_running,
-    journal_path,
-    list_runs,
-    read_records,
-    read_run,
-)
+from switchboard.workflow.journal import Journal, RunLockedError
+from switchboard.workflow.runs import journal_path, list_runs, read_records, read_run
+from switchboard.workflow.summary import is_running
 
 STEPS = [
     {"name": "a", "type": "a2a", "agent": "x", "dependsOn": []},

@@ -13,8 +13,9 @@ from switchboard.a2a.auth import Redactor
 from switchboard.a2a.client import connect, new_message
 from switchboard.agents import load_agents
 from switchboard.workflow.engine import resume_run
-from switchboard.workflow.journal import Journal, read_records
-from switchboard.workflow.spec import load_workflow
+from switchboard.workflow.journal import Journal
+from switchboard.workflow.loader import load_workflow
+from switchboard.workflow.runs import read_records
 from switchboard.workflow.state import StepStarted
 
 

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from switchboard.agents import AgentEntry, AgentsFile
-from switchboard.workflow.spec import Workflow, WorkflowInvalid, load_workflow, parse_duration, resolve_inputs
+from switchboard.workflow.checker import parse_duration
+from switchboard.workflow.loader import load_workflow, resolve_inputs
+from switchboard.workflow.spec import Workflow, WorkflowInvalid
 
 REGISTRY = AgentsFile(
     Path("agents.yaml"),
@@ -266,6 +268,14 @@ def test_a_file_that_is_not_a_workflow(tmp_path):
     with pytest.raises(WorkflowInvalid) as caught:
         load_workflow(tmp_path / "missing.yaml", REGISTRY)
     assert "cannot read the workflow file" in caught.value.message
+
+
+def test_a_step_dropped_for_its_own_problem_is_not_also_no_steps(tmp_path):
+    # The only step has an unknown key (and so no name): that is the problem, not an empty workflow.
+    found = problems(tmp_path, "name: t\nsteps:\n  - nme: a\n    agent: researcher\n    task: x\n")
+    assert has(found, 3, "a step has an unknown key 'nme'", "Did you mean name?")
+    assert not any("no steps" in message for _, message, _ in found)
+    assert has(problems(tmp_path, "name: t\nsteps: []\n"), 2, "the workflow has no steps")
 
 
 def test_contexts_belong_to_one_agent_and_expectations_to_their_step_type(tmp_path):

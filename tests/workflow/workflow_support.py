@@ -27,7 +27,7 @@ from switchboard.a2a.model import (
     TextPart,
 )
 from switchboard.agents import AgentEntry, AgentsFile
-from switchboard.workflow.journal import read_records
+from switchboard.workflow.runs import read_records
 
 REPO = Path(__file__).resolve().parents[2]
 API_KEY = "demo-key"

@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import sys
 import types
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 
-from ..a2a.errors import SwitchboardError, UsageError
+from ..a2a.errors import UsageError
+from .guard import guarded, run_async
+from .output import report
 from .parser import ArgumentError, build_parser
 
 
@@ -30,35 +32,6 @@ def _defer_httpx_cli() -> None:
 
 
 _defer_httpx_cli()
-
-
-def report(error: SwitchboardError, output: str) -> None:
-    """One error: the JSON envelope on stdout under -o json, plain lines on stderr otherwise."""
-    from ..safe_text import strip_controls
-    from .render import json_text
-
-    if output == "json":
-        print(json_text(error.envelope()))
-        return
-    print(f"Error: {strip_controls(error.message)}", file=sys.stderr)
-    print(f"Code: {error.code}", file=sys.stderr)
-    if error.task_id:
-        print(f"Task ID: {strip_controls(error.task_id)}", file=sys.stderr)
-        if error.context_id:
-            print(f"Context ID: {strip_controls(error.context_id)}", file=sys.stderr)
-    if error.hint:
-        print(f"Hint: {strip_controls(error.hint)}", file=sys.stderr)
-
-
-def _reader_went_away() -> int:
-    """The end of a pipe closed early (`| head`): stop quietly, as Unix tools do. What is still buffered for it
-    goes to /dev/null, so the interpreter's last flush raises nothing either. 141: killed by SIGPIPE, in a shell."""
-    import os
-
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
-    return 141
 
 
 def _output_of(argv: list[str]) -> str:
@@ -163,36 +136,3 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.flush()
         os._exit(code)
     return code
-
-
-def run_async(handler: Callable[[Any], Coroutine[Any, Any, int]], args: Any) -> int:
-    """Run an async command handler: its exit code, or an error envelope (never a traceback)."""
-
-    def call() -> int:
-        import asyncio
-
-        return asyncio.run(handler(args))
-
-    return guarded(call, args)
-
-
-def guarded(call: Callable[[], int], args: Any) -> int:
-    """`call()`'s exit code, or an error envelope (never a traceback)."""
-    try:
-        return call()
-    except SwitchboardError as exc:
-        report(exc, getattr(args, "output", "text"))
-        return exc.exit_code
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return _reader_went_away()
-    except Exception as exc:  # the last line of defence: an envelope, never a traceback
-        report(
-            SwitchboardError(
-                f"unexpected {type(exc).__name__}: {exc}", hint="Please report this with --verbose output."
-            ),
-            getattr(args, "output", "text"),
-        )
-        return 1

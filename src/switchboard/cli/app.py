@@ -25,8 +25,8 @@ def run_app(args: Any) -> int:
             _tell(web, SwitchboardError(f"{type(exc).__name__}: {exc}", hint="Try `switchboard demo` to see why."))
             return 1
     if args.demo:
-        from . import run_async
         from .demo import run_demo
+        from .guard import run_async
 
         return run_async(run_demo, args)
     from .parser import build_parser
@@ -39,7 +39,7 @@ def run_app(args: Any) -> int:
 def _tell(web: bool, error) -> None:
     """A failure to start: on stderr at a terminal; in a web session, to the browser (the only one who sees it)."""
     if not web:
-        from . import report
+        from .output import report
 
         report(error, "text")
         return

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..a2a.errors import UsageError
 from .context import open_agent, split_target
-from .render import Out
+from .output import Out
 
 
 async def _source(args: Any, link_holder: list) -> Any:
@@ -66,7 +66,7 @@ async def login(args: Any) -> int:
         store = source.client.store
         _show(args, facts, store.where if args.remember and store is not None else None)
         if not args.remember:
-            from .context import warn
+            from .output import warn
 
             warn("the token is kept for this command only; add --remember to keep it for later commands")
         return 0

@@ -20,9 +20,9 @@ from ..a2a.model import DataPart, FilePart, Message, Part, StatusUpdate, Task, T
 from ..a2a.turn import TaskView, same_status
 from ..a2a.user_input import check_message_texts
 from ..a2a.wire import v10
-from .context import Target, open_agent, reply_command, split_target, task_command, warn
+from .context import Target, open_agent, reply_command, split_target, task_command
+from .output import Out, warn
 from .render import (
-    Out,
     render_card,
     render_event,
     render_message,

@@ -10,7 +10,7 @@ from ..a2a.conformance import Report, probe
 from ..a2a.errors import UsageError
 from ..safe_text import strip_controls
 from .context import credentials_for, extra_headers, make_tap, split_target
-from .render import Out
+from .output import Out
 
 DEFAULT_OP_TIMEOUT = 20.0
 

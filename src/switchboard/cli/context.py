@@ -17,10 +17,7 @@ from ..a2a.user_input import check_header, check_secret
 from ..agents import AgentEntry, AgentsFile, ClientTls, load_agents
 from ..paths import agents_file
 from ..safe_text import strip_controls
-
-
-def warn(text: str) -> None:
-    print(f"warning: {strip_controls(text)}", file=sys.stderr, flush=True)
+from .output import warn
 
 
 @dataclass

@@ -20,7 +20,8 @@ from ..demo.defaults import (
     DEFAULT_WRITER_PACE_MS,
     TOKEN_ENV,
 )
-from .context import invocation, warn
+from .context import invocation
+from .output import warn
 
 _STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 

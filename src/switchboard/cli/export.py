@@ -16,7 +16,8 @@ from ..a2a.recording import Recording, now_iso
 from ..a2a.tap import Tap
 from ..a2a.turn import TaskView
 from ..export import FORMATS, Export, attachments_dir_for, export_transcript, export_wire, format_of, write_export
-from .context import registry_of, warn
+from .context import registry_of
+from .output import warn
 
 
 def _run_redactor(args: Any) -> Redactor:
@@ -32,7 +33,7 @@ def _run_redactor(args: Any) -> Redactor:
 
 async def export_run(args: Any) -> int:
     from ..export.transcript import of_run
-    from ..workflow.journal import read_run
+    from ..workflow.runs import read_run
 
     record = read_run(args.run_id)
     out = Path(args.out).expanduser() if args.out else None

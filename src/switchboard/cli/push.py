@@ -11,7 +11,7 @@ from ..a2a.push import PushReceiver
 from ..a2a.turn import TaskView
 from .commands import deadline, naming_the_task, print_result, warn_outcome
 from .context import open_agent, reply_command, split_target
-from .render import Out
+from .output import Out
 
 ACTIONS = {"set": 2, "get": 2, "list": 1, "delete": 2}  # the words after the agent: TASK_ID and URL / CONFIG_ID
 

@@ -3,7 +3,6 @@ own v1.0 types, one document, or JSONL under --stream."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..a2a.auth import describe_scheme
@@ -25,9 +24,7 @@ from ..a2a.model import (
 )
 from ..a2a.turn import task_question
 from ..a2a.wire import v10
-from .out import Out, json_text
-
-__all__ = ["Out", "json_text"]  # their home is out.py (light: `runs list` loads no protocol model)
+from .output import Out, json_text
 
 # --- parts, artifacts, tasks ------------------------------------------------------------------------
 
@@ -51,7 +48,7 @@ def render_parts(out: Out, label: str, parts: list[Part], text_label: str | None
         out.block(text_label or label, text)
     for part in parts:
         if isinstance(part, DataPart):
-            out.block(f"{label} Data", json.dumps(part.data, indent=2, ensure_ascii=False))
+            out.block(f"{label} Data", json_text(part.data, indent=2))
         elif isinstance(part, FilePart):
             out.field(f"{label} File", describe_file(part))
 

@@ -6,7 +6,6 @@ and `runs show` print the same thing.
 
 from __future__ import annotations
 
-import json
 import shlex
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +28,8 @@ from ..workflow.state import (
     StepStarted,
     StepState,
 )
-from .render import Out, describe_file, render_event, stream_response
+from .output import Out, json_text
+from .render import describe_file, render_event, stream_response
 from .runs import stamp
 
 
@@ -148,7 +148,7 @@ def render_step(out: Out, step: StepState) -> None:
             out.block("Question", text)
         for part in step.question.question:
             if isinstance(part, DataPart):
-                out.block("Question Data", json.dumps(part.data, indent=2, ensure_ascii=False))
+                out.block("Question Data", json_text(part.data, indent=2))
             elif isinstance(part, FilePart):
                 out.field("Question File", describe_file(part))
     if step.output:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..workflow.summary import RunSummary
-from .out import Out
+from .output import Out
 
 
 def stamp(epoch: float | None) -> str | None:

@@ -18,7 +18,8 @@ from typing import Any, TextIO
 from ..a2a.errors import SwitchboardError, UsageError
 from ..agents import AgentsFile, load_agents
 from ..safe_text import strip_controls
-from .context import invocation, registry_of, warn
+from .context import invocation, registry_of
+from .output import warn
 
 _STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
@@ -40,7 +41,7 @@ def serve_agents(args: Any) -> AgentsFile:
 
 def load_served(args: Any) -> list[Any]:
     """Every file loaded and checked; shell steps refused without --allow-shell."""
-    from ..workflow.spec import load_workflow
+    from ..workflow.loader import load_workflow
 
     agents = serve_agents(args)
     workflows = []

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..a2a.errors import UsageError
-from .out import Out
+from .output import Out
 
 FOLLOW_EVERY = 0.25  # seconds between looks at a followed run's records
 ANSWER_WAIT = 60.0  # seconds a second --answer for a step waits for the step's next question
@@ -74,9 +74,10 @@ async def _print(out: Out, client: Any, args: Any, run_id: str) -> None:
 async def run(args: Any) -> int:
     """`switchboard run FILE --temporal ...` (start), or `--resume RUN_ID --answer STEP=TEXT` (answer)."""
     from ..a2a.user_input import check_message_text
-    from ..workflow.spec import load_workflow
+    from ..workflow.loader import load_workflow
     from ..workflow.temporal import client as runs
-    from .context import registry_of, warn
+    from .context import registry_of
+    from .output import warn
     from .workflow import pairs
 
     client = await _client(args)

@@ -13,7 +13,7 @@ from ..a2a.auth import is_loopback
 from ..a2a.errors import UsageError
 from ..agents import load_agents
 from ..paths import agents_file
-from .context import warn
+from .output import warn
 
 # A session reads the demo fleet's agents from this file instead of starting a fleet of its own.
 SHARED_DEMO_AGENTS = "SWITCHBOARD_DEMO_AGENTS"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import getpass
-import json
 import shlex
 import sys
 import threading
@@ -23,8 +22,8 @@ from ..a2a.tap import Tap, format_record
 from ..a2a.user_input import check_message_text
 from ..safe_text import strip_controls
 from ..workflow.state import AskRequest
-from .context import invocation, registry_of, warn
-from .render import Out
+from .context import invocation, registry_of
+from .output import Out, json_text, warn
 from .run_render import (
     RunView,
     event_json,
@@ -66,7 +65,7 @@ def terminal_ask() -> Any:
                 sys.stderr.write(strip_controls(text).rstrip("\n") + "\n")
             for part in request.question:
                 if isinstance(part, DataPart):
-                    sys.stderr.write(json.dumps(part.data, indent=2, ensure_ascii=False) + "\n")
+                    sys.stderr.write(json_text(part.data, indent=2) + "\n")
             sys.stderr.flush()
             while True:
                 line = await _read_line("answer (hidden)> " if request.secret else "answer> ", request.secret)
@@ -107,8 +106,8 @@ async def _read_line(prompt: str, secret: bool) -> str | None:
 async def run(args: Any) -> int:
     from ..a2a.http import new_http_client
     from ..workflow.engine import resume_run, start_run
-    from ..workflow.journal import read_run
-    from ..workflow.spec import load_workflow
+    from ..workflow.loader import load_workflow
+    from ..workflow.runs import read_run
 
     inputs = dict(pairs(args.input, "-i", "NAME"))
     answers: dict[str, list[str]] = {}
@@ -247,7 +246,7 @@ def _print_plan(out: Out, args: Any, workflow: Any) -> None:
 
 
 async def runs_show(args: Any) -> int:
-    from ..workflow.journal import read_run
+    from ..workflow.runs import read_run
 
     record = read_run(args.run_id)
     out = Out()

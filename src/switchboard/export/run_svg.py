@@ -9,8 +9,8 @@ from html import escape
 from typing import Any
 
 from ..safe_text import strip_controls
-from ..workflow.journal import epoch
 from ..workflow.picture import Span, StepBar, columns, extent
+from ..workflow.summary import epoch
 
 BOX_W, BOX_H, GAP_X, GAP_Y, PAD = 176, 58, 56, 18, 12
 FILL = {

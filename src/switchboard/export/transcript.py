@@ -20,7 +20,7 @@ from ..a2a.wire.common import Notes, WireFormatError
 
 if TYPE_CHECKING:
     from ..conversation import Conversation, Turn
-    from ..workflow.journal import RunRecord
+    from ..workflow.runs import RunRecord
 
 Kind = Literal["conversation", "run", "send"]
 

@@ -33,8 +33,10 @@ from ..a2a.errors import SwitchboardError
 from ..link import CardCache
 from ..safe_text import strip_controls
 from ..workflow.engine import new_run_id, resume_run, start_run
-from ..workflow.journal import default_dir, fold, is_running, read_records
+from ..workflow.index import default_dir
+from ..workflow.runs import fold, read_records
 from ..workflow.spec import Workflow
+from ..workflow.summary import is_running
 from .card import build_card
 from .inputs import read_inputs
 from .served_run import ServedRun

@@ -30,7 +30,7 @@ from starlette.routing import BaseRoute, Mount, Route
 
 from ..a2a.http import DEFAULT_TIMEOUT, USER_AGENT
 from ..safe_text import strip_controls
-from ..workflow.journal import default_dir
+from ..workflow.index import default_dir
 from ..workflow.spec import Workflow
 from .agent import RunSlots, ServeOptions, WorkflowAgent
 from .card import REST_PATH

@@ -13,7 +13,7 @@ from typing import Any
 from a2a.types import a2a_pb2 as pb
 from google.protobuf.json_format import ParseDict
 
-from ..workflow.journal import RunRecord
+from ..workflow.runs import RunRecord
 from ..workflow.state import AskRequest
 from .translate import Translator, failure_of, part_of, served_artifact_id
 

@@ -54,7 +54,7 @@ def export_conversation(app: SwitchboardApp, view: ConversationView, fmt: str) -
 
 def export_run(app: SwitchboardApp, view: RunView, fmt: str) -> Path:
     from ..export.transcript import of_run
-    from ..workflow.journal import read_run
+    from ..workflow.runs import read_run
 
     run_id = view.run.run_id if view.run is not None else view.record.run_id if view.record else None
     if run_id is None:

@@ -403,7 +403,7 @@ SIZE = (120, 36)
 
 
 def run_record():
-    from ..workflow.journal import RunRecord
+    from ..workflow.runs import RunRecord
     from ..workflow.state import StepState
 
     t0 = 1_763_717_000.0

@@ -1,32 +1,33 @@
 """Workflows: several A2A agents (and shell commands) in a dependency graph, run live and journaled.
 
-`spec` reads and validates the file, `template` fills in `{{...}}`, `engine` runs it, `journal` records it
-so a run survives a crash. Never imports textual (an import-linter contract says so).
+`spec` is the model, `loader` reads and validates it from a file, `template` fills in `{{...}}`, `engine` runs
+it, `journal` records it so a run survives a crash, `runs` reads it back. Never imports textual (an
+import-linter contract says so).
 """
 
 # What each name is imported from: imported on first use, so that reading run events (the TUI, `runs show`)
 # does not load the engine, the YAML reader and the A2A client.
 _HOMES = {
-    "Ask": "engine",
+    "Ask": "delegate",
     "WorkflowRun": "engine",
     "resume_run": "engine",
     "start_run": "engine",
-    "RunRecord": "journal",
-    "RunSummary": "journal",
-    "list_runs": "journal",
-    "read_run": "journal",
+    "RunRecord": "runs",
+    "RunSummary": "summary",
+    "list_runs": "runs",
+    "read_run": "runs",
     "Issue": "spec",
     "Step": "spec",
     "Workflow": "spec",
     "WorkflowInvalid": "spec",
-    "load_workflow": "spec",
+    "load_workflow": "loader",
     "AskRequest": "state",
     "RunEvent": "state",
     "StepState": "state",
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,8 +11,8 @@ import re
 from ..a2a.errors import UsageError
 from ..a2a.user_input import check_agent_url
 from ..agents import BINDINGS, AgentEntry, AgentsFile, entry_from_mapping
+from .checker import Checker, duration, suggest
 from .source import LineDict, LineList
-from .spec import Checker, duration, suggest
 
 AGENT_KEYS = (
     "name",
@@ -71,6 +71,7 @@ def agents_section(
         return agents, streaming, timeouts
     for index, item in enumerate(raw):
         line = raw.line_of(index)
+        item_name: object
         if isinstance(item, str):
             item_name, definition = item, None
         elif isinstance(item, LineDict):

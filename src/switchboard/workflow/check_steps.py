@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from ..agents import AgentEntry, AgentsFile
+from .checker import NAME_PATTERN, Checker, duration, suggest
 from .source import LineDict, LineList
-from .spec import NAME_PATTERN, Checker, Expect, Retries, Step, duration, suggest
+from .spec import Expect, Retries, Step
 
 STEP_KEYS = (
     "name",
@@ -85,7 +86,7 @@ def _step(
             "Use type: a2a (an agent) or type: shell (a command).",
         )
         return None
-    step = Step(name=name, type=kind, line=item.line)
+    step = Step(name=name, type="shell" if kind == "shell" else "a2a", line=item.line)
     if kind == "a2a":
         agent = item.get("agent")
         if not isinstance(agent, str) or not agent:

@@ -12,8 +12,9 @@ from ..agents import AgentsFile
 from . import template
 from .check_agents import agents_section
 from .check_steps import steps_section
+from .checker import NAME_PATTERN, Checker, suggest
 from .source import LineDict, LineList
-from .spec import NAME_PATTERN, Checker, InputSpec, Workflow, suggest
+from .spec import InputSpec, Workflow
 
 TOP_KEYS = ("version", "name", "description", "inputs", "agents", "steps", "outputs", "maxConcurrency", "onError")
 
@@ -61,10 +62,10 @@ def check_workflow(
         max_concurrency=max_concurrency,
         streaming=streaming,
     )
-    if not steps and "steps" in doc:
-        chk.add(doc.line_of("steps"), "the workflow has no steps", "Add at least one step under steps:.")
-    elif "steps" not in doc:
+    if "steps" not in doc:
         chk.add(doc.line or 1, "the workflow has no steps", "Add a steps: list.")
+    elif not doc["steps"]:  # steps the checks dropped were reported there, each with its own problem
+        chk.add(doc.line_of("steps"), "the workflow has no steps", "Add at least one step under steps:.")
     _graph(workflow, doc, chk)
     _references(workflow, doc, chk)
     return workflow
@@ -231,8 +232,8 @@ def _references(workflow: Workflow, doc: LineDict, chk: Checker) -> None:
         )
     outputs = doc.get("outputs")
     for name, text in workflow.outputs.items():
-        line = outputs.line_of(name, value=True) if isinstance(outputs, LineDict) else None
-        _check_template(workflow, chk, text, line, f"output {name}", names, upstream=None, own=None)
+        output_line = outputs.line_of(name, value=True) if isinstance(outputs, LineDict) else None
+        _check_template(workflow, chk, text, output_line, f"output {name}", names, upstream=None, own=None)
 
 
 def _check_template(

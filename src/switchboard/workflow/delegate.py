@@ -10,21 +10,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import AsyncIterator
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Container
 from dataclasses import dataclass
+from typing import Any
+
+import httpx
 
 from ..a2a.client import new_message
 from ..a2a.errors import ProtocolError, SwitchboardError
-from ..a2a.follow import Notice, TurnEvent
+from ..a2a.follow import FollowPolicy, Notice, TurnEvent
 from ..a2a.model import TaskState, text_of
+from ..a2a.tap import Tap
 from ..a2a.turn import TaskView
 from ..a2a.user_input import check_message_text
 from ..a2a.wire import v10
 from ..agents import AgentEntry
-from ..link import AgentLink, open_link
+from ..link import AgentLink, CardCache, open_link
 from . import template
-from .spec import Step
-from .state import AskRequest, StepAwaitingInput, StepEvent, StepInputSubmitted, StepState
+from .spec import Step, Workflow
+from .state import AskRequest, RunEvent, StepAwaitingInput, StepEvent, StepInputSubmitted, StepState
 
 _END_CODES = {
     TaskState.FAILED: "A2A_TASK_FAILED",
@@ -41,6 +46,10 @@ _NOT_RETRIED = {
     "A2A_TASK_CANCELED",
     "DELEGATE_PROTOCOL_UNSUPPORTED",
 }
+Ask = Callable[[AskRequest], Awaitable[str | None]]  # who answers a step's question (None: nobody, now)
+Connect = Callable[
+    [AgentEntry, str, bool | None], Awaitable[AgentLink]
+]  # a link for (agent, correlation id, streaming)
 PARENT_HEADER = "X-Parent-Id"
 CANCEL_TIMEOUT = 15.0  # the cancel request and its confirmation together
 CONFIRM_WITHIN = 5.0
@@ -71,7 +80,36 @@ def code_of(error: SwitchboardError) -> str:
 
 
 class DelegateSteps:
-    """The A2A side of WorkflowRun (a mixin: it uses the run's journal, events, answers and links)."""
+    """The A2A side of a run, a mixin of its two hosts: WorkflowRun (a local run) and TurnOfStep (one turn on a
+    Temporal worker). What it needs of its host is declared here, so the type checker holds both to it."""
+
+    run_id: str
+    correlation_id: str | None  # the starter's trace id: every delegate's parent id
+    workflow: Workflow
+    tap: Tap
+    _http: httpx.AsyncClient
+    _cards: CardCache
+    _policy: FollowPolicy
+    _connect: Connect
+    _context_ids: dict[str, str]  # by the steps' `context:` key
+    _answers: dict[str, deque[str]]  # given up front (--answer), by step
+    _ask: Ask | None
+    _cancel_requested: Container[str]  # steps whose cancel is the run's (then the agent's task is canceled too)
+
+    def _record(self, kind: str, **fields: Any) -> None:
+        """Write one journal record (or keep it, on a worker)."""
+        raise NotImplementedError
+
+    def _emit(self, event: RunEvent) -> None:
+        """Tell whoever watches the run."""
+        raise NotImplementedError
+
+    def _value(self, ref: template.Ref) -> str:
+        """A `{{...}}` reference's value, for the step's task."""
+        raise NotImplementedError
+
+    def _started(self, step: Step, state: StepState, *, reattached: bool = False) -> None:
+        raise NotImplementedError
 
     async def _open_link(self, entry: AgentEntry, correlation_id: str, streaming: bool | None) -> AgentLink:
         """A link for one step; the run's card cache reads each agent's card once, however many steps it has."""

@@ -33,10 +33,13 @@ from ..a2a.follow import FollowPolicy
 from ..a2a.tap import Tap
 from ..agents import AgentsFile
 from ..link import CardCache, entry_credentials, known_secrets
-from .delegate import Reattach
-from .journal import Journal, default_dir, list_runs, read_run
-from .run import Ask, Connect, WorkflowRun
-from .spec import Workflow, resolve_inputs
+from .delegate import Ask, Connect, Reattach
+from .index import default_dir
+from .journal import Journal
+from .loader import resolve_inputs
+from .run import WorkflowRun
+from .runs import list_runs, read_run
+from .spec import Workflow
 from .state import AskRequest, StepState
 
 __all__ = ["Ask", "AskRequest", "StepState", "WorkflowRun", "list_runs", "read_run", "resume_run", "start_run"]
@@ -147,7 +150,7 @@ def resume_run(
     the crash came before its id was journaled; a step waiting for input asks again. Failed, canceled and
     skipped steps run again. `workflow` defaults to the file the run started from, read again with `agents`.
     """
-    from .spec import load_workflow
+    from .loader import load_workflow
 
     record = read_run(run_id, journal_dir)
     if workflow is None:

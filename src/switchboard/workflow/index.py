@@ -20,6 +20,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..paths import data_dir
 from .summary import RunSummary, SummaryFold, is_running
@@ -72,7 +73,7 @@ class RunPage:
         return end if end < self.total else None
 
 
-def _row(run_id: str, inode: int, offset: int, fold: SummaryFold, summary: RunSummary) -> tuple:
+def _row(run_id: str, inode: int, offset: int, fold: SummaryFold, summary: RunSummary) -> tuple[Any, ...]:
     doc = {
         "path": summary.path,
         "startedAt": summary.started_at,
@@ -171,7 +172,7 @@ class RunIndex:
             run_id: (inode, offset, status)
             for run_id, inode, offset, status in self.db.execute("SELECT run_id, inode, offset, status FROM runs")
         }
-        changed: list[tuple] = []
+        changed: list[tuple[Any, ...]] = []
         for run_id, (inode, size) in files.items():
             row = rows.get(run_id)
             if row is not None and row[0] == inode and row[1] == size and row[2] != "running":

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .journal import epoch
+from .summary import epoch
 
 SpanKind = Literal["attempt", "waiting"]
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .checker import Checker
 from .source import LineDict, LineList
-from .spec import Checker
 
 _IGNORED_TOP = ("swarm", "errorHandling", "coordination", "state", "trajectories", "channel", "metadata")
 _RELAY_ON_ERROR = {"fail": "fail", "fail-fast": "fail", "retry": "fail", "skip": "continue", "continue": "continue"}
@@ -272,7 +272,7 @@ def _verification(raw: Any, what: str, chk: Checker) -> LineDict | None:
         _put(expect, "output_contains", str(value), raw, "value")
     elif kind == "exit_code":
         try:
-            _put(expect, "exit_code", int(value), raw, "value")
+            _put(expect, "exit_code", int(value), raw, "value")  # type: ignore[arg-type]  # None: TypeError below
         except (TypeError, ValueError):
             chk.add(
                 raw.line_of("value", value=True), f"{what}: exit_code verification needs a number", 'Write value: "0".'

@@ -10,22 +10,22 @@ import contextlib
 import os
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
 
 from ..a2a.errors import SwitchboardError
 from ..a2a.follow import FollowPolicy
 from ..a2a.tap import Tap
-from ..agents import AgentEntry
-from ..link import AgentLink, CardCache
+from ..link import CardCache
 from . import schedule, template
-from .delegate import DelegateSteps, Reattach, StepFailure, Waiting, code_of
+from .delegate import Ask, Connect, DelegateSteps, Reattach, StepFailure, Waiting, code_of
+from .expect import expect_problem
 from .journal import Journal
 from .shell import run_command
-from .spec import Step, Workflow, expect_problem
+from .spec import Step, Workflow
 from .state import (
-    AskRequest,
     RunEvent,
     RunFinished,
     RunStarted,
@@ -38,10 +38,6 @@ from .state import (
     StepStarted,
     StepState,
 )
-
-Ask = Callable[[AskRequest], Awaitable[str | None]]
-Connect = Callable[[AgentEntry, str, bool | None], Awaitable[AgentLink]]
-
 
 TIMED = frozenset(
     {"StepRequested", "AwaitingInput", "InputSubmitted", "StepCompleted", "StepFailed", "StepCanceled", "StepSkipped"}
@@ -80,7 +76,7 @@ class WorkflowRun(DelegateSteps):
         self.started_at = time.time()
         self.ended_at: float | None = None
         self.journal = journal
-        self.timed: list[dict] = []  # the records a timeline needs, as written
+        self.timed: list[dict[str, Any]] = []  # the records a timeline needs, as written
         self.tap = tap
         self._ask = ask
         self._http = http
@@ -150,7 +146,7 @@ class WorkflowRun(DelegateSteps):
     def _emit(self, event: RunEvent) -> None:
         self._queue.put_nowait(event)
 
-    def _record(self, kind: str, **fields) -> None:
+    def _record(self, kind: str, **fields: Any) -> None:
         record = self.journal.write(kind, **fields)
         if kind in TIMED:  # what the run's timeline is drawn from (workflow.picture), kept small
             self.timed.append({key: record.get(key) for key in ("type", "at", "step", "attempt", "retrying")})
@@ -169,8 +165,8 @@ class WorkflowRun(DelegateSteps):
                         if task.cancelled():  # canceled before it could say so (queued, or between attempts)
                             if not self.steps[name].finished:
                                 self._canceled_step(self.workflow.step(name), self.steps[name])
-                        elif task.exception() is not None:
-                            self._internal_failure(name, task.exception())
+                        elif (error := task.exception()) is not None:
+                            self._internal_failure(name, error)
             self._finish()
         except asyncio.CancelledError:
             await self._stop_all()
@@ -275,11 +271,11 @@ class WorkflowRun(DelegateSteps):
                         await self._shell(step, state)
                     else:
                         await self._delegate(step, state, reattach)
-                    problem = expect_problem(step, state.output, state.exit_code)
-                    if problem:
+                    unmet = expect_problem(step, state.output, state.exit_code)
+                    if unmet:
                         stderr = self._stderr.pop(step.name, "")
                         detail = f"; stderr: {stderr[-500:]}" if stderr else ""
-                        raise StepFailure(problem[0], problem[1] + detail, state.task_id)
+                        raise StepFailure(unmet[0], unmet[1] + detail, state.task_id)
                     self._complete(state)
                     return
                 except Waiting:

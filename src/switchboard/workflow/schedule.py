@@ -39,7 +39,7 @@ def retry_delay(step: Step, attempts: int, retryable: bool, stopping: bool) -> f
     """Seconds before attempt `attempts + 1` of a failed step, or None when it is not tried again."""
     if not retryable or stopping or attempts > step.retries.count:
         return None
-    return step.retries.backoff * 2 ** (attempts - 1)
+    return step.retries.backoff * 2.0 ** (attempts - 1)
 
 
 def final_status(workflow: Workflow, statuses: Mapping[str, str], canceled: bool) -> RunStatus:

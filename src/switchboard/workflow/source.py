@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 
-class LineDict(dict):
+class LineDict(dict[Any, Any]):
     """A mapping with the line of itself, of each key, and of each value (1-based)."""
 
     line: int = 0
@@ -29,7 +29,7 @@ class LineDict(dict):
         return lines.get(key, self.line)
 
 
-class LineList(list):
+class LineList(list[Any]):
     """A list with the line of itself and of each item (1-based)."""
 
     line: int = 0

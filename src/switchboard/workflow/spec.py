@@ -1,4 +1,4 @@
-"""The workflow file: what it may say, and every problem in it at once, each with its line and a fix.
+"""The workflow model: what a workflow file may say, as the loader (loader.py) hands it to the runners.
 
 ```yaml
 version: 1
@@ -35,25 +35,20 @@ Step keys: `name`, `type` (a2a | shell), `agent` + `task` (a2a) or `run` (shell)
 (default true: input-required waits for an answer; false: the step fails with A2A_INPUT_REQUIRED),
 `context` (steps sharing a key continue one A2A context, one at a time), `onError` (fail | continue).
 Durations are seconds, or strings such as 500ms, 30s, 5m, 1h, 1m30s. The relay layout (top-level
-`workflows:` list) is read too: see relay.py.
+`workflows:` list) is read too: see relay.py. An `Issue` is one problem found in a file, with its line and a fix.
 """
 
 from __future__ import annotations
 
-import difflib
-import hashlib
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from ..a2a.errors import SwitchboardError
-from ..agents import AgentEntry, AgentsFile, load_agents
-from .source import LineDict, YamlProblem, load_yaml
+from ..agents import AgentEntry
 
 StepType = Literal["a2a", "shell"]
 OnError = Literal["fail", "continue"]
-NAME_PATTERN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 
 
 @dataclass(frozen=True)
@@ -169,170 +164,3 @@ class Workflow:
                 seen.add(current)
                 todo.extend(deps.get(current, []))
         return seen
-
-
-class Checker:
-    """Collects issues for one file."""
-
-    def __init__(self, file: str) -> None:
-        self.file = file
-        self.issues: list[Issue] = []
-        self.warnings: list[str] = []
-
-    def add(self, line: int | None, message: str, fix: str) -> None:
-        self.issues.append(Issue(self.file, line, message, fix))
-
-    def warn(self, line: int | None, message: str) -> None:
-        self.warnings.append(f"{self.file}:{line}: {message}" if line else f"{self.file}: {message}")
-
-    def unknown_keys(self, mapping: LineDict, known: tuple[str, ...], what: str) -> None:
-        for key in mapping:
-            if key not in known:
-                close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
-                fix = f"Did you mean {close[0]}?" if close else f"{what} takes: {', '.join(known)}."
-                self.add(mapping.line_of(key), f"{what} has an unknown key {key!r}", fix)
-        for key, line in mapping.duplicates:
-            self.add(line, f"{key!r} appears twice in {what}", "Keep one of them: YAML keeps only the last.")
-
-
-def suggest(name: str, known: list[str]) -> str:
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    return f" Did you mean {close[0]}?" if close else ""
-
-
-_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h)")
-
-
-def parse_duration(value: Any) -> float | None:
-    """Seconds from 30, 2.5, "30", "500ms", "30s", "5m", "1h" or "1m30s"; None when it is none of those."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value) if value >= 0 else None
-    if not isinstance(value, str):
-        return None
-    text = value.strip().replace(" ", "")
-    if re.fullmatch(r"\d+(?:\.\d+)?", text):
-        return float(text)
-    if not text or not re.fullmatch(rf"(?:{_DURATION_PART.pattern})+", text):
-        return None
-    units = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
-    return sum(float(n) * units[u] for n, u in _DURATION_PART.findall(text))
-
-
-def duration(chk: Checker, mapping: LineDict, key: str, what: str) -> float | None:
-    """A positive duration under `key`, or None (with an issue when it is there but wrong)."""
-    if key not in mapping or mapping[key] is None:
-        return None
-    seconds = parse_duration(mapping[key])
-    if seconds is None or seconds <= 0:
-        chk.add(
-            mapping.line_of(key, value=True),
-            f"{what}: {key} {mapping[key]!r} is not a duration",
-            "Give seconds (30) or a number with a unit: 500ms, 30s, 5m, 1h, 1m30s.",
-        )
-        return None
-    return seconds
-
-
-def load_workflow(
-    path: Path, agents: AgentsFile | None = None, *, workflow: str | None = None, env: dict[str, str] | None = None
-) -> Workflow:
-    """Read and validate a workflow file; raise WorkflowInvalid listing every problem, each with line and fix.
-
-    `agents` resolves agent names (default: the agents file in the config dir). `workflow` picks one
-    workflow of a relay-layout file (default: its first). Nothing runs and nothing is contacted here.
-    """
-    from .checks import check_workflow
-
-    path = Path(path)
-    shown = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        issue = Issue(shown, None, f"cannot read the workflow file: {exc.strerror or exc}", "Check the path.")
-        raise WorkflowInvalid([issue]) from None
-    try:
-        doc = load_yaml(text)
-    except YamlProblem as exc:
-        issue = Issue(shown, exc.line, f"not valid YAML: {exc.problem}", "Fix the YAML syntax.")
-        raise WorkflowInvalid([issue]) from None
-    chk = Checker(shown)
-    if not isinstance(doc, LineDict):
-        chk.add(getattr(doc, "line", 1) or 1, "a workflow file is a mapping", "Start with `name:` and `steps:`.")
-        raise WorkflowInvalid(chk.issues)
-    if agents is None:
-        from ..paths import agents_file
-
-        agents = load_agents(agents_file())
-    layout: Literal["switchboard", "relay"] = "switchboard"
-    if "workflows" in doc:
-        from .relay import from_relay
-
-        doc = from_relay(doc, workflow, chk)
-        layout = "relay"
-        if doc is None:
-            raise WorkflowInvalid(chk.issues)
-    elif workflow is not None and workflow != doc.get("name"):
-        chk.add(
-            doc.line_of("name"),
-            f"this file holds one workflow ({doc.get('name')!r}), not {workflow!r}",
-            "Drop --workflow, or pass the file that holds it.",
-        )
-    result = check_workflow(doc, chk, agents, path, layout, env)
-    if chk.issues or result is None:
-        raise WorkflowInvalid(chk.issues)
-    result.warnings = chk.warnings + list(agents.warnings)
-    result.digest = hashlib.sha256(text.encode()).hexdigest()
-    return result
-
-
-def resolve_inputs(workflow: Workflow, given: dict[str, str]) -> dict[str, str]:
-    """The value of every input: given, else its default. Missing or unknown ones raise WorkflowInvalid."""
-    issues: list[Issue] = []
-    shown = str(workflow.path)
-    for name in given:
-        if name not in workflow.inputs:
-            known = ", ".join(workflow.inputs) or "none"
-            issues.append(
-                Issue(
-                    shown,
-                    None,
-                    f"the workflow has no input {name!r}",
-                    f"Its inputs: {known}.{suggest(name, list(workflow.inputs))}",
-                )
-            )
-    values: dict[str, str] = {}
-    for name, spec in workflow.inputs.items():
-        if name in given:
-            values[name] = given[name]
-        elif spec.default is not None:
-            values[name] = spec.default
-        elif spec.required:
-            about = f" ({spec.description})" if spec.description else ""
-            issues.append(
-                Issue(shown, spec.line or None, f"the input {name!r} is required{about}", f"Pass -i {name}=VALUE.")
-            )
-        else:
-            values[name] = ""
-    if issues:
-        raise WorkflowInvalid(issues, what="the inputs")
-    return values
-
-
-def expect_problem(step: Step, output: str, exit_code: int | None = None) -> tuple[str, str] | None:
-    """(code, why) when `output` (and a shell step's `exit_code`) fail the step's `expect`; None when they pass.
-
-    A shell step must exit 0 unless `expect.exit_code` says otherwise (SHELL_FAILED); output checks give
-    EXPECT_FAILED.
-    """
-    if step.type == "shell":
-        wanted = step.expect.exit_code if step.expect.exit_code is not None else 0
-        if exit_code != wanted:
-            return "SHELL_FAILED", f"the command exited with {exit_code}, expected {wanted}"
-    for needle in step.expect.output_contains:
-        if needle not in output:
-            return "EXPECT_FAILED", f"the output does not contain {needle!r}"
-    if step.expect.regex is not None and not re.search(step.expect.regex, output):
-        return "EXPECT_FAILED", f"the output does not match /{step.expect.regex}/"
-    return None

@@ -1,6 +1,6 @@
 """What a run list shows about a run, folded from its journal's records one at a time (stdlib only).
 
-The full fold (journal.fold) rebuilds every step's task; a list needs only the run's status, its times and
+The full fold (runs.fold) rebuilds every step's task; a list needs only the run's status, its times and
 each step's status, and `SummaryFold` keeps just that, so it can go on from where it stopped: the run index
 folds only the records appended since it last looked. Both folds take a step's status from `step_status`,
 so they cannot disagree. Imports nothing heavy: `runs list` and the TUI's runs table load no pydantic.

@@ -139,7 +139,7 @@ class MainScreen(Screen):
 
     @on(WorkflowsPane.OpenRun)
     def _open_run(self, event: WorkflowsPane.OpenRun) -> None:
-        from ...workflow.journal import read_run
+        from ...workflow.runs import read_run
         from ..widgets.run_view import RunView
 
         if event.source == "temporal":

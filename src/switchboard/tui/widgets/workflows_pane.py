@@ -62,7 +62,7 @@ class WorkflowFile:
 
 
 def find_workflows(agents: AgentsFile) -> list[WorkflowFile]:
-    from ...workflow.spec import load_workflow
+    from ...workflow.loader import load_workflow
 
     found: list[WorkflowFile] = []
     for folder in workflow_dirs():

@@ -61,7 +61,7 @@ class _Values:
     def value(self, ref: template.Ref) -> str:
         if ref.root == "inputs":
             return self.inputs.get(ref.name, "")
-        key = {"output": "output", "task_id": "taskId", "context_id": "contextId"}.get(ref.field, "state")
+        key = {"output": "output", "task_id": "taskId", "context_id": "contextId"}.get(ref.field or "", "state")
         return str(self.steps.get(ref.name, {}).get(key) or "")
 
 
@@ -135,8 +135,8 @@ class TurnOfStep(DelegateSteps):
             outcome["taskId"] = failure.task_id or state.task_id
         except SwitchboardError as exc:
             text = exc.message + (f" ({exc.hint})" if exc.hint else "")
-            failure = StepFailure(code_of(exc), text, state.task_id)
-            outcome = {"status": "failed", "code": failure.code, "error": text, "retryable": failure.retryable}
+            known = StepFailure(code_of(exc), text, state.task_id)
+            outcome = {"status": "failed", "code": known.code, "error": text, "retryable": known.retryable}
         if state.view.state is not None and state.task_id:
             # The turn's stream stays on the worker; its last state goes with the result, so `runs show` (the
             # journal's fold) tells the task's state as a local run does.
@@ -155,7 +155,8 @@ class TurnOfStep(DelegateSteps):
             records=self.records,
         )
         # As the journal does: nothing secret leaves the worker (history is kept by the server).
-        return json.loads(self.tap.redactor.text(json.dumps(outcome, ensure_ascii=False)))
+        redacted: dict[str, Any] = json.loads(self.tap.redactor.text(json.dumps(outcome, ensure_ascii=False)))
+        return redacted
 
 
 class Activities:

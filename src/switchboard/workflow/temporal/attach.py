@@ -26,7 +26,7 @@ from ...a2a.turn import TaskView
 from ...a2a.wire import v10
 from ...a2a.wire.common import Notes
 from ...link import AgentLink
-from ..journal import fold
+from ..runs import fold
 from ..state import AskRequest, RunFinished, StepEvent, StepState
 from . import client as runs
 
@@ -202,7 +202,7 @@ class AttachedRun:
             if step is None or not step.finished or not stream.done() or name in self._settled:
                 continue
             self._settled.add(name)
-            if view.state is None or not view.state.is_terminal():
+            if view.state is None or not view.state.is_terminal:
                 self._live[name] = (task_id, view, asyncio.create_task(self._stream(name, task_id, view)))
 
     async def _stream(self, step: str, task_id: str, view: TaskView) -> None:

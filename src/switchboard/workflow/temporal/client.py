@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from temporalio.client import (
     Client,
@@ -32,8 +32,9 @@ from .codec import EncryptionCodec
 from .names import ALREADY_ANSWERED, NAME, STATE, WAITING, WORKFLOW_TYPE
 
 if TYPE_CHECKING:
-    from ..journal import RunRecord
+    from ..runs import RunRecord
     from ..spec import Workflow
+    from ..state import RunStatus
 
 ANSWER_TRIES = 5
 RPC_TRIES = 3
@@ -77,7 +78,7 @@ async def start(
 ) -> str:
     """Start a run (its inputs checked first, as locally); its id."""
     from ..engine import new_run_id
-    from ..spec import resolve_inputs
+    from ..loader import resolve_inputs
     from .plan import to_plan
 
     values = resolve_inputs(workflow, inputs)  # credentials are the workers' to have, not this machine's
@@ -101,7 +102,7 @@ async def start(
     return run_id
 
 
-def _handle(client: Client, run_id: str) -> WorkflowHandle:
+def _handle(client: Client, run_id: str) -> WorkflowHandle[Any, Any]:
     return client.get_workflow_handle(run_id)
 
 
@@ -120,7 +121,8 @@ async def _query(client: Client, run_id: str, name: str, *args: Any) -> Any:
 
 async def records(client: Client, run_id: str, since: int = 0) -> list[dict[str, Any]]:
     try:
-        return await _query(client, run_id, "journal", since)
+        found: list[dict[str, Any]] = await _query(client, run_id, "journal", since)
+        return found
     except RPCError as exc:
         if "not found" in str(exc).lower():
             raise UsageError(
@@ -132,7 +134,7 @@ async def records(client: Client, run_id: str, since: int = 0) -> list[dict[str,
 
 async def read(client: Client, run_id: str) -> RunRecord:
     """The run as its records tell it (a running run whose step waits is awaiting input, as locally)."""
-    from ..journal import fold
+    from ..runs import fold
 
     found = await records(client, run_id)
     record = fold(found, run_id)
@@ -142,12 +144,15 @@ async def read(client: Client, run_id: str) -> RunRecord:
     return record
 
 
-async def question(client: Client, run_id: str, step: str, *, after: str | None = None, wait: float = 0) -> dict | None:
+async def question(
+    client: Client, run_id: str, step: str, *, after: str | None = None, wait: float = 0
+) -> dict[str, Any] | None:
     """The question `step` waits on now (one other than `after`), waiting up to `wait` seconds for one."""
     handle = _handle(client, run_id)
     deadline = asyncio.get_running_loop().time() + wait
     while True:
-        asked = (await _query(client, run_id, "waiting")).get(step)
+        waiting: dict[str, dict[str, Any]] = await _query(client, run_id, "waiting")
+        asked = waiting.get(step)
         if asked is not None and asked["askId"] != after:
             return asked
         if asyncio.get_running_loop().time() >= deadline:
@@ -158,11 +163,22 @@ async def question(client: Client, run_id: str, step: str, *, after: str | None 
         await asyncio.sleep(0.1)
 
 
+def _run_status(text: str | None) -> RunStatus:
+    """The run's state as the workflow last set its search attribute (running until it set one)."""
+    from ..state import RunStatus  # the run model: loaded once runs are listed, not for every command
+
+    for status in get_args(RunStatus):
+        if text == status:
+            return status  # type: ignore[no-any-return]  # one of the Literal's own values
+    return "running"
+
+
 async def _update(client: Client, run_id: str, request: dict[str, Any], update_id: str) -> str:
     """The answer update, sent again (same id) when the server was too busy to say how it went in time."""
     for attempt in range(RPC_TRIES):
         try:
-            return await _handle(client, run_id).execute_update("answer", request, id=update_id)
+            said: str = await _handle(client, run_id).execute_update("answer", request, id=update_id)
+            return said
         except WorkflowUpdateRPCTimeoutOrCancelledError:
             if attempt == RPC_TRIES - 1:
                 raise
@@ -171,7 +187,8 @@ async def _update(client: Client, run_id: str, request: dict[str, Any], update_i
 
 async def asked(client: Client, run_id: str) -> dict[str, dict[str, Any]]:
     """The questions the run's steps wait on now, by step (each with its id, `askId`)."""
-    return await _query(client, run_id, "waiting")
+    waiting: dict[str, dict[str, Any]] = await _query(client, run_id, "waiting")
+    return waiting
 
 
 async def answer(client: Client, run_id: str, step: str, text: str, ask_id: str | None = None) -> str:
@@ -237,7 +254,8 @@ async def cancel(client: Client, run_id: str) -> dict[str, Any]:
     """Cancel the run (its steps' tasks are canceled at their agents); the run's result once it has ended."""
     handle = _handle(client, run_id)
     await handle.cancel()
-    return await handle.result()
+    result: dict[str, Any] = await handle.result()
+    return result
 
 
 _STATUS = {"awaiting-input": "awaiting_input"}
@@ -277,7 +295,7 @@ async def list_page(
         if seen <= offset:
             continue
         attributes = execution.typed_search_attributes
-        state = attributes.get(STATE) or "running"
+        state = _run_status(attributes.get(STATE))
         if execution.status not in (Status.RUNNING, Status.COMPLETED) and state in ("running", "awaiting_input"):
             state = "canceled" if execution.status == Status.CANCELED else "failed"
         memo = await execution.memo()

@@ -41,12 +41,13 @@ def temporal_binary() -> str:
 def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket() as sock:
         sock.bind((host, 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 @dataclass
 class DevServer:
-    process: subprocess.Popen
+    process: subprocess.Popen[bytes]
     address: str
     started_in: float  # seconds from launch to accepting connections
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from temporalio import workflow
 from temporalio.common import RetryPolicy
@@ -21,7 +21,7 @@ from temporalio.exceptions import ActivityError, ApplicationError, CancelledErro
 
 with workflow.unsafe.imports_passed_through():
     from .. import schedule, template
-    from ..spec import expect_problem
+    from ..expect import expect_problem
     from .names import ALREADY_ANSWERED, STATE, WAITING, WORKFLOW_TYPE
     from .plan import from_plan
 
@@ -39,6 +39,17 @@ class _nothing:
         return None
 
 
+class StepSlot(TypedDict):
+    """What the workflow keeps of one step between its activities (plain data, rebuilt on every replay)."""
+
+    status: str  # pending, running, waiting, completed, failed, canceled, skipped
+    output: str
+    taskId: str | None
+    contextId: str | None
+    attempt: int
+    taskState: NotRequired[str | None]  # the A2A task's state, once a turn reported one
+
+
 def _stamp() -> str:
     return workflow.now().isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -53,7 +64,7 @@ class SwitchboardRun:
         self.shell_queue: str = args["shellQueue"]
         self.flow = from_plan(self.plan)
         self.inputs: dict[str, str] = dict(self.plan["inputs"])
-        self.steps: dict[str, dict[str, Any]] = {
+        self.steps: dict[str, StepSlot] = {
             s.name: {"status": "pending", "output": "", "taskId": None, "contextId": None, "attempt": 0}
             for s in self.flow.steps
         }
@@ -271,7 +282,7 @@ class SwitchboardRun:
         asks = 0
         while True:
             state["status"] = "running"
-            outcome = await workflow.execute_activity(
+            outcome: dict[str, Any] = await workflow.execute_activity(
                 "switchboard.delegate_turn",
                 request,
                 task_queue=self.task_queue,
@@ -348,7 +359,7 @@ class SwitchboardRun:
         state["attempt"] += 1
         state["status"] = "running"
         self._record("StepRequested", step=step.name, attempt=state["attempt"], command=command)
-        return await workflow.execute_activity(
+        outcome: dict[str, Any] = await workflow.execute_activity(
             "switchboard.run_shell",
             {
                 "runId": self.run_id,
@@ -363,6 +374,7 @@ class SwitchboardRun:
             retry_policy=RetryPolicy(maximum_attempts=1),  # a command is not run twice behind the file's back
             cancellation_type=workflow.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
         )
+        return outcome
 
     def _values(self) -> dict[str, dict[str, Any]]:
         return {
@@ -390,9 +402,15 @@ class SwitchboardRun:
         )
 
     def _fail(
-        self, name: str, code: str, error: str, task_id: str | None, retrying: bool, outcome: dict | None = None
+        self,
+        name: str,
+        code: str,
+        error: str,
+        task_id: str | None,
+        retrying: bool,
+        outcome: dict[str, Any] | None = None,
     ) -> None:
-        extra = {}
+        extra: dict[str, Any] = {}
         if outcome and "output" in outcome:
             self.steps[name]["output"] = extra["output"] = outcome["output"]
             if outcome.get("exitCode") is not None:

@@ -1,6 +1,8 @@
-"""Writing results: `-o text` as `Label: value` lines and blocks (no control sequences), `-o json` documents.
+"""What every command writes: results on stdout (`-o text` as `Label: value` lines and blocks with no control
+sequences, `-o json` documents), warnings and errors on stderr (or the error envelope under -o json).
 
-Stdlib only, so a command that prints no protocol objects (`runs list`) loads no protocol model.
+Stdlib only, so a command that prints no protocol objects (`runs list`) loads no protocol model; how protocol
+objects become fields is render.py's job.
 """
 
 from __future__ import annotations
@@ -8,9 +10,12 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..safe_text import strip_controls
+
+if TYPE_CHECKING:
+    from ..a2a.errors import SwitchboardError
 
 # What json.dumps(ensure_ascii=False) leaves raw although a terminal acts on it (DEL, C1 controls, bidi
 # overrides) or UTF-8 cannot encode it (a lone surrogate). These occur only inside JSON strings, so writing
@@ -59,3 +64,23 @@ class Out:
 
     def flush(self) -> None:
         self.stream.flush()
+
+
+def warn(text: str) -> None:
+    """A warning on stderr: the result on stdout stays clean for a pipe."""
+    print(f"warning: {strip_controls(text)}", file=sys.stderr, flush=True)
+
+
+def report(error: SwitchboardError, output: str) -> None:
+    """One error: the JSON envelope on stdout under -o json, plain lines on stderr otherwise."""
+    if output == "json":
+        print(json_text(error.envelope()))
+        return
+    print(f"Error: {strip_controls(error.message)}", file=sys.stderr)
+    print(f"Code: {error.code}", file=sys.stderr)
+    if error.task_id:
+        print(f"Task ID: {strip_controls(error.task_id)}", file=sys.stderr)
+        if error.context_id:
+            print(f"Context ID: {strip_controls(error.context_id)}", file=sys.stderr)
+    if error.hint:
+        print(f"Hint: {strip_controls(error.hint)}", file=sys.stderr)

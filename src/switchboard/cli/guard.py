@@ -1,0 +1,54 @@
+"""Running a command handler: its exit code, or an error envelope (never a traceback); Ctrl+C and a reader
+that went away (`| head`) end quietly."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from ..a2a.errors import SwitchboardError
+from .output import report
+
+
+def _reader_went_away() -> int:
+    """The end of a pipe closed early (`| head`): stop quietly, as Unix tools do. What is still buffered for it
+    goes to /dev/null, so the interpreter's last flush raises nothing either. 141: killed by SIGPIPE, in a shell."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141
+
+
+def run_async(handler: Callable[[Any], Coroutine[Any, Any, int]], args: Any) -> int:
+    """Run an async command handler: its exit code, or an error envelope (never a traceback)."""
+
+    def call() -> int:
+        import asyncio
+
+        return asyncio.run(handler(args))
+
+    return guarded(call, args)
+
+
+def guarded(call: Callable[[], int], args: Any) -> int:
+    """`call()`'s exit code, or an error envelope (never a traceback)."""
+    try:
+        return call()
+    except SwitchboardError as exc:
+        report(exc, getattr(args, "output", "text"))
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return _reader_went_away()
+    except Exception as exc:  # the last line of defence: an envelope, never a traceback
+        report(
+            SwitchboardError(
+                f"unexpected {type(exc).__name__}: {exc}", hint="Please report this with --verbose output."
+            ),
+            getattr(args, "output", "text"),
+        )
+        return 1
