@@ -10,10 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-# tests/ is not a package: make `demo_support` importable under any pytest import mode.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from demo_support import DemoProcess, demo_env, start_demo
 
 

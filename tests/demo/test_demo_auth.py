@@ -10,12 +10,8 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import httpx
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "interop"))
-
 from demo_support import demo_env
 from oidc_user import enter_device_code
 

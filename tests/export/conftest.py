@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-# tests/ is not a package: make the helpers importable under any pytest import mode.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
-
 from tui_support import demo_fleet
 
 from switchboard.demo.base import DemoSettings

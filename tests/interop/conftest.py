@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-# tests/ is not a package: make `servers` importable under any pytest import mode.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from servers import AUTH_API_KEY, KINDS, RunningServer, ServerStartError, start_server
 
 

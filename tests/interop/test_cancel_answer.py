@@ -5,9 +5,9 @@ conversation holds stays as the stream built it; under the bound the answer is r
 
 from __future__ import annotations
 
-import sys
 from contextlib import aclosing
-from pathlib import Path
+
+from script import BIG_CHUNK_SIZE, BIG_CHUNKS, CANCEL_TEXT, big_chunk
 
 from switchboard.a2a.client import connect
 from switchboard.a2a.follow import FollowPolicy
@@ -16,10 +16,6 @@ from switchboard.a2a.tap import Tap
 from switchboard.a2a.transports import http_transport as client_module
 from switchboard.conversation import Conversation
 from switchboard.link import AgentLink
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "agents"))
-
-from script import BIG_CHUNK_SIZE, BIG_CHUNKS, CANCEL_TEXT, big_chunk
 
 FAST = FollowPolicy(poll_interval=0.1, backoff=0.05, max_backoff=0.2)
 BIG_TEXT = "".join(big_chunk(i) for i in range(BIG_CHUNKS))

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests" / "interop" / "agents"))
 
 from sdk13_server import EXTENSIONS_ASKED, TRACE_EXTENSION  # noqa: E402
 

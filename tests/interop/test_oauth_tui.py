@@ -3,22 +3,18 @@ person enters it (played over HTTP), the pane closes by itself and the conversat
 
 from __future__ import annotations
 
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 from oidc_user import enter_device_code
 from textual.widgets import DataTable
+from tui_support import until
 
 from switchboard.a2a import oauth
 from switchboard.agents import AgentEntry, OAuthSettings
 from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.screens.sign_in import SignInScreen
 from switchboard.tui.widgets.conversation_view import ConversationView
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
-from tui_support import until
 
 pytestmark = pytest.mark.interop
 SIZE = (120, 40)

@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
 import uuid
-from pathlib import Path
 
 import httpx
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "agents"))
-
 import script
 
 pytestmark = pytest.mark.interop

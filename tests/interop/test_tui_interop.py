@@ -6,10 +6,8 @@ close after the answer, and the transcript show the completed greeting, whatever
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from textual.widgets import DataTable, Input
+from tui_support import until
 
 from switchboard.a2a.model import TaskState
 from switchboard.agents import AgentEntry
@@ -17,9 +15,6 @@ from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.prompt_pane import PromptPane
 from switchboard.tui.widgets.transcript import ArtifactBox
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
-from tui_support import until
 
 SIZE = (120, 40)
 

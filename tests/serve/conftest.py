@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-# tests/ is not a package: make `serve_support` importable under any pytest import mode.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from serve_support import ServeProcess, start_serve
 
 

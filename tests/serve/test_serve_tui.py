@@ -3,11 +3,9 @@ in the prompt pane), and the Workflows tab listing runs that callers start, as t
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from serve_support import EXAMPLES
 from textual.widgets import DataTable, Input
+from tui_support import until
 
 from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.model import TaskState
@@ -16,9 +14,6 @@ from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.prompt_pane import PromptPane
 from switchboard.tui.widgets.workflows_pane import WorkflowsPane
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
-from tui_support import until
 
 SIZE = (130, 40)
 

@@ -12,10 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-# tests/ is not a package: the workflow tests' helpers (the CLI as a subprocess, server-side task counts).
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "workflow"))
-
 from workflow_support import API_KEY, TOKEN, cli_env
 
 from switchboard.demo.base import DemoSettings

@@ -1,8 +1,3 @@
-"""The browser tests: tests/ is not a package, so the helpers are put on the path here."""
+"""The browser tests' fixtures (web_support is on the path through pytest's `pythonpath`)."""
 
 from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))

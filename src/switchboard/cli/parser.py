@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 
-from .. import __version__
 from ..demo.defaults import API_KEY_ENV, DEFAULT_FIRST_PORT, DEFAULT_HOST, DEFAULT_WRITER_PACE_MS, TOKEN_ENV
 
 EPILOG = """\
@@ -137,13 +136,23 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
 
 
+class _Version(argparse.Action):
+    """--version, read from the installed package's metadata only when asked for (not on every start)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        from .. import __version__
+
+        print(f"switchboard {__version__}")
+        parser.exit()
+
+
 def build_parser() -> Parser:
     parser = Parser(
         prog="switchboard",
         description="A terminal switchboard for A2A agents: agent cards, live task streams, workflows.",
         epilog=EPILOG,
     )
-    parser.add_argument("-v", "--version", action="version", version=f"switchboard {__version__}")
+    parser.add_argument("-v", "--version", action=_Version, nargs=0, help="show the version and exit")
     parser.add_argument(
         "--demo",
         action="store_true",

@@ -14,9 +14,6 @@ import pytest
 import trustme
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from servers import AGENTS, READY_TIMEOUT, ServerStartError, _end, _pump, _wait_ready
 
 
