@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
@@ -46,10 +46,11 @@ class MainTabPane(TabPane):
         # Closed: once its widgets are gone, what Textual keeps of them is let go (see release.py).
         self.app.call_later(forget_removed, self.app)
 
-    def _on_descendant_focus(self, event: events.DescendantFocus) -> None:
+    @on(TabPane.Focused)
+    def _focused(self, event: TabPane.Focused) -> None:
         tabs = self.parent.parent if self.parent is not None else None
         if isinstance(tabs, TabbedContent) and tabs.active != self.id:
-            event.prevent_default()  # TabPane's own handler would make this tab the active one
+            event.stop()  # TabbedContent, which it would reach next, would make this tab the active one
             self.post_message(self.FocusedHidden())
 
 
