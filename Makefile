@@ -69,7 +69,7 @@ test: test-setup
 	SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 screenshots: $(VENV)/.stamp
-	$(BIN)/python -m switchboard.tui.screenshots screenshots
+	$(BIN)/python tests/tui/screenshots.py screenshots  # the scenes are test data: not in the wheel
 
 # The benchmarks' own tools (a terminal emulator to time the first screen, a profiler) stay out of the dev install.
 $(VENV)/.bench-stamp: $(VENV)/.stamp

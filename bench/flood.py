@@ -11,8 +11,10 @@ markdown document cut into 20,000 chunks with no pause. Measured, each in a fres
 
 Goals: p95 lag under 50 ms, every chunk shown, memory growth under 50 MB.
 
-`python bench/flood.py [--quick] [--profile]`: --profile writes a pyinstrument report of the TUI run to
-bench/.cache/flood-profile.txt (pip install pyinstrument, the `bench` extra).
+`python bench/flood.py [--quick] [--profile] [--compare]`: --profile writes a pyinstrument report of the TUI run
+to bench/.cache/flood-profile.txt (pip install pyinstrument, the `bench` extra); --compare also runs the TUI with
+the artifact drawn by Textual's own Markdown widget fed by its MarkdownStream, and with our pages but without
+their layout-free size updates (markdown_pages.py), a row each.
 """
 
 from __future__ import annotations
@@ -173,12 +175,53 @@ async def floor(url: str, count: int) -> dict:
         }
 
 
-async def tui(url: str, count: int, profile: bool) -> dict:
+RENDERERS = {
+    "ours": "our pages (markdown_pages.py)",
+    "textual-stream": "Textual's Markdown + MarkdownStream",
+    "ours-relayout": "our pages, sized with a second layout",
+}
+
+
+def use_renderer(renderer: str) -> None:
+    """Draw artifacts as `renderer` says (before the app starts): see RENDERERS."""
+    from switchboard.tui.widgets import markdown_pages, transcript
+
+    if renderer == "ours-relayout":  # Textual's own size update, which lays out again when the size changes
+        del markdown_pages.SizedByLayout._size_updated
+        del markdown_pages.TranscriptScroll._size_updated
+    elif renderer == "textual-stream":
+        from textual.widgets import Markdown, Static
+
+        class StreamedBox(transcript.ArtifactBox):
+            """An artifact's text in one Markdown widget, appended to through Markdown.get_stream."""
+
+            def compose(self):
+                yield Static(classes="artifact-title")
+                yield Markdown(classes="artifact-text")
+
+            @property
+            def source(self) -> str:
+                return self.query_one(Markdown).source
+
+            async def _sync_text(self, artifact, final: bool) -> None:
+                if not hasattr(self, "_stream"):
+                    self._stream = Markdown.get_stream(self.query_one(Markdown))
+                end = artifact.text_length
+                if self._taken < end:
+                    text, self._taken = artifact.text_from(self._taken, end), end
+                    await self._stream.write(text)
+
+        transcript.ArtifactBox = StreamedBox
+
+
+async def tui(url: str, count: int, profile: bool, renderer: str = "ours") -> dict:
     """The TUI with the flood conversation open: loop lag, time to the whole document on screen, memory."""
     import tempfile
     from pathlib import Path
 
     from textual.widgets import Markdown
+
+    use_renderer(renderer)
 
     from switchboard.a2a.model import TextPart
     from switchboard.agents import AgentEntry
@@ -280,11 +323,12 @@ async def tui(url: str, count: int, profile: bool) -> dict:
 
 
 def child(mode: str, url: str, count: int, profile: bool) -> None:
-    result = asyncio.run(floor(url, count) if mode == "floor" else tui(url, count, profile))
+    result = asyncio.run(floor(url, count) if mode == "floor" else tui(url, count, profile, mode))
     print(json.dumps(result))
 
 
 def measure(mode: str, url: str, count: int, profile: bool = False) -> dict:
+    """`mode`: "floor", or a TUI renderer (RENDERERS)."""
     args = [sys.executable, __file__, "--child", mode, url, str(count)] + (["--profile"] if profile else [])
     done = subprocess.run(args, capture_output=True, text=True, env=env_with_src(), timeout=2400)
     if done.returncode != 0:
@@ -297,12 +341,15 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def main(quick: bool = False, profile: bool = False) -> list[Row]:
+def main(quick: bool = False, profile: bool = False, compare: bool = False) -> list[Row]:
     count = QUICK_CHUNKS if quick else CHUNKS
     agent, url = start_agent(count)
+    others: dict[str, dict] = {}
     try:
         base = measure("floor", url, count)
-        ours = measure("tui", url, count, profile)
+        ours = measure("ours", url, count, profile)
+        for renderer in [name for name in RENDERERS if name != "ours"] if compare else []:
+            others[renderer] = measure(renderer, url, count)
     finally:
         agent.terminate()
         agent.wait(10)
@@ -323,7 +370,26 @@ def main(quick: bool = False, profile: bool = False) -> list[Row]:
         f"on {os.cpu_count()} cores"
     )
     every = ours["shown"] and ours["exact"]
+    compared = [
+        Row(
+            f"{name} ({RENDERERS[renderer]})",
+            "s to last chunk on screen",
+            other["on_screen_seconds"],
+            peer=ours["on_screen_seconds"],
+            peer_name=RENDERERS["ours"],
+            higher_is_better=False,
+            goal="every chunk shown",
+            met=other["shown"] and other["exact"],
+            notes=[
+                f"loop lag ms p95 {percentile(other['lags_ms'] or [0.0], 95):.1f} / max "
+                f"{max(other['lags_ms'] or [0.0]):.1f}; CPU {other['cpu_seconds']:.1f} s; "
+                f"growth {other['growth_mb']:.1f} MB"
+            ],
+        )
+        for renderer, other in others.items()
+    ]
     return [
+        *compared,
         Row(name, "ms p95 loop lag", p95, higher_is_better=False, goal="< 50 ms", met=p95 < 50, notes=notes),
         Row(name, "ms max loop lag", worst, higher_is_better=False),
         Row(
@@ -348,4 +414,4 @@ if __name__ == "__main__":
     elif sys.argv[1:2] == ["--child"]:
         child(sys.argv[2], sys.argv[3], int(sys.argv[4]), "--profile" in sys.argv)
     else:
-        run_standalone(lambda quick: main(quick, "--profile" in sys.argv), "flood")
+        run_standalone(lambda quick: main(quick, "--profile" in sys.argv, "--compare" in sys.argv), "flood")

@@ -4,10 +4,10 @@ ratio: 4.5 for body text, 3 for muted and coloured text), and what the screens a
 from __future__ import annotations
 
 import pytest
+from scenes import SCENES, SIZE, build_app, scene_links, settle
 from textual.color import Color
 from textual.theme import BUILTIN_THEMES
 
-from switchboard.tui.scenes import SCENES, SIZE, build_app, scene_links, settle
 from switchboard.tui.themes import shipped_themes_dir, state_defaults, theme_from_yaml
 
 SHIPPED = {theme.name: theme for theme in map(theme_from_yaml, sorted(shipped_themes_dir().glob("*.yaml")))}

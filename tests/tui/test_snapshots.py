@@ -1,11 +1,11 @@
-"""Snapshots of the TUI's scenes (switchboard.tui.scenes): scripted agents, fixed size, no blinking cursor,
+"""Snapshots of the TUI's scenes (tests/tui/scenes.py): scripted agents, fixed size, no blinking cursor,
 no clock or port in the picture. `make screenshots` renders the same scenes for the README."""
 
 from __future__ import annotations
 
 import pytest
+from scenes import SCENES, SIZE, THEME_SCENE, build_app, scene_links, settle
 
-from switchboard.tui.scenes import SCENES, SIZE, THEME_SCENE, build_app, scene_links, settle
 from switchboard.tui.themes import load_themes
 
 THEMES = [theme.name for theme in load_themes()[0]]

@@ -3,11 +3,11 @@ next field, the URL is checked as it is typed, and no label is cut."""
 
 from __future__ import annotations
 
+from scenes import build_app, settle
 from textual import events
 from textual.widgets import Input, Label, Static
 from tui_support import until
 
-from switchboard.tui.scenes import build_app, settle
 from switchboard.tui.screens.add_agent import AddAgentScreen
 
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import os
 
 import pytest
+from scenes import build_app, settle
 from textual.widgets import DataTable, Input
 from tui_support import demo_fleet, until
 
 from switchboard.demo.base import DemoSettings
 from switchboard.tui.app import SwitchboardApp
-from switchboard.tui.scenes import build_app, settle
 from switchboard.tui.screens.add_agent import AddAgentScreen
 
 SIZE = (120, 40)

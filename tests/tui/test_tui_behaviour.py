@@ -1,9 +1,19 @@
-"""TUI behaviour with scripted agents (switchboard.tui.scenes): what the person does, what goes out."""
+"""TUI behaviour with scripted agents (tests/tui/scenes.py): what the person does, what goes out."""
 
 from __future__ import annotations
 
 import httpx
 import pytest
+from scenes import (
+    CONTEXT,
+    TASK,
+    ScriptedLink,
+    build_app,
+    card,
+    interviewer_events,
+    settle,
+    writer_events,
+)
 from textual.widgets import DataTable, Input
 
 from switchboard.a2a.auth import REDACTED
@@ -19,16 +29,6 @@ from switchboard.a2a.model import (
     TextPart,
 )
 from switchboard.config import load_settings
-from switchboard.tui.scenes import (
-    CONTEXT,
-    TASK,
-    ScriptedLink,
-    build_app,
-    card,
-    interviewer_events,
-    settle,
-    writer_events,
-)
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.markdown_pages import LivePage
 from switchboard.tui.widgets.prompt_pane import PromptPane
@@ -130,7 +130,7 @@ async def test_a_long_stream_renders_exactly_what_was_sent(home):
     app = build_app(home, links={"writer": ScriptedLink("writer", card("writer"), [events])})
     async with app.run_test(size=SIZE) as pilot:
         view = await talk(pilot, 0, "a story")
-        from switchboard.tui.scenes import STORY
+        from scenes import STORY
 
         assert view.query(".artifact-text").last(LivePage).source == STORY
         assert view.conversation.last.view.artifacts["story"].text == STORY

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from functools import partial
 
+from scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from tui_support import until as wait_until
 
 from switchboard.a2a.cancel import CancelOutcome
@@ -23,7 +24,6 @@ from switchboard.a2a.model import (
     TaskStatus,
     TextPart,
 )
-from switchboard.tui.scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.wire_view import WireView
 

@@ -4,8 +4,8 @@ is sent."""
 from __future__ import annotations
 
 import pytest
+from scenes import ScriptedLink, build_app, card, settle
 
-from switchboard.tui.scenes import ScriptedLink, build_app, card, settle
 from switchboard.tui.widgets.conversation_view import ConversationView
 
 SIZE = (120, 40)

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
+from scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
+
 from switchboard.a2a.model import Artifact, ArtifactUpdate, Message, StatusUpdate, TaskState, TaskStatus, TextPart
 from switchboard.a2a.wire.common import Notes
-from switchboard.tui.scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.transcript import NoteLine, TurnView
 

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from functools import partial
 
+from scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from textual.geometry import Region
 from textual.widgets import Footer
 from tui_support import until as wait_until
@@ -24,7 +25,6 @@ from switchboard.a2a.model import (
     TaskStatus,
     TextPart,
 )
-from switchboard.tui.scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from switchboard.tui.widgets.conversation_view import ConversationView, downloads_dir
 from switchboard.tui.widgets.markdown_pages import KEPT_DRAWN, PAGE, FrozenPages
 from switchboard.tui.widgets.transcript import ArtifactBox

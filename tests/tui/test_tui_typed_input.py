@@ -13,11 +13,11 @@ import httpx
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from scenes import build_app, settle
 from textual.widgets import Input, Static
 
 from switchboard.a2a.errors import UsageError
 from switchboard.tui.run import prepare
-from switchboard.tui.scenes import build_app, settle
 from switchboard.tui.screens.add_agent import AddAgentScreen
 
 SIZE = (120, 40)

@@ -7,11 +7,11 @@ from __future__ import annotations
 import asyncio
 import json
 
+from scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from textual.widgets import Input, TextArea
 from tui_support import until
 
 from switchboard.a2a.model import Task, TaskState, TaskStatus
-from switchboard.tui.scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from switchboard.tui.screens.wire_detail import WireDetailScreen
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.wire_view import WireView

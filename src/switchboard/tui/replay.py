@@ -91,9 +91,6 @@ class ReplayApp(SwitchboardApp):
         for view in self.views.values():
             self._read_only(view)
 
-    def on_conversation_view_changed(self, _event: ConversationView.Changed) -> None:
-        self._changed.set()
-
     async def _until(self, ready: Callable[[], bool]) -> None:
         """Wait until `ready()`: woken by each change a conversation reports, and looking again every frame."""
         while not ready():
@@ -132,6 +129,7 @@ class ReplayApp(SwitchboardApp):
             assert isinstance(main, MainScreen)  # waited for just above
             view = await main.open_conversation(await self.check(entry))
             self.views[agent] = view
+            self.watch(view, "busy", self._changed.set, init=False)  # a turn's end wakes the replay at once
             await self._until(lambda: bool(view.query(Composer)))
             self._read_only(view)
         return view

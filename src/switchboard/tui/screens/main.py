@@ -1,15 +1,16 @@
 """The main screen: the agents tab, a tab per conversation (marked when it waits for you), the wire view.
 
 The conversation and run views (Markdown and all) are imported when the first one opens, not at start-up;
-their Changed messages reach this screen by handler name.
+a tab's label follows its view's `busy` and `asking`.
 """
 
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
@@ -21,11 +22,13 @@ from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from ...agent_status import AgentStatus
 from ..release import forget_removed
+from ..typed_app import switchboard_app
 from ..widgets.agents_pane import AgentsPane
 from ..widgets.wire_view import WireView
 from ..widgets.workflows_pane import WorkflowsPane
 
 if TYPE_CHECKING:
+    from ...workflow.spec import Workflow
     from ..widgets.conversation_view import ConversationView
     from ..widgets.run_view import RunView
     from .leave import OpenWork
@@ -46,14 +49,17 @@ class MainTabPane(TabPane):
         # Closed: once its widgets are gone, what Textual keeps of them is let go (see release.py).
         self.app.call_later(forget_removed, self.app)
 
-    def _on_descendant_focus(self, event: events.DescendantFocus) -> None:
+    @on(TabPane.Focused)
+    def _focused(self, event: TabPane.Focused) -> None:
         tabs = self.parent.parent if self.parent is not None else None
         if isinstance(tabs, TabbedContent) and tabs.active != self.id:
-            event.prevent_default()  # TabPane's own handler would make this tab the active one
+            event.stop()  # TabbedContent, which it would reach next, would make this tab the active one
             self.post_message(self.FocusedHidden())
 
 
 class MainScreen(Screen):
+    app = switchboard_app  # typed: the app's own attributes (tui/typed_app.py)
+
     BINDINGS = [
         Binding("f1", "show_agents", "Agents", id="tabs.agents"),
         Binding("f3", "show_workflows", "Workflows", id="tabs.workflows"),
@@ -91,6 +97,7 @@ class MainScreen(Screen):
         view = ConversationView(status, prefill)
         tabs = self.query_one(TabbedContent)
         await tabs.add_pane(MainTabPane(self._label(view), view, id=pane_id))
+        self._relabel_on_change(view, lambda: self._label(view))
         tabs.active = pane_id
         return view
 
@@ -101,17 +108,21 @@ class MainScreen(Screen):
             return Content.assemble(("● ", "$primary"), view.agent_name)
         return Content(view.agent_name)
 
-    def on_conversation_view_changed(self, event: ConversationView.Changed) -> None:
-        self._relabel(event.view.parent, lambda: self._label(event.view))
+    def _relabel_on_change(self, view: ConversationView | RunView, label: Callable[[], Content]) -> None:
+        """The tab's label follows the view's state. (The watchers live on the view: they go with its tab.)"""
 
-    def _relabel(self, pane, label) -> None:
-        if not (isinstance(pane, TabPane) and pane.id):
-            return
-        try:
-            tab = self.query_one(TabbedContent).get_tab(pane.id)
-        except NoMatches:
-            return  # the tab closed while this change was on its way
-        tab.label = label()
+        def relabel() -> None:
+            pane = view.parent
+            if not (isinstance(pane, TabPane) and pane.id):
+                return
+            try:
+                tab = self.query_one(TabbedContent).get_tab(pane.id)
+            except NoMatches:
+                return  # the tab is closing
+            tab.label = label()
+
+        self.watch(view, "busy", relabel, init=False)
+        self.watch(view, "asking", relabel, init=False)
 
     # --- workflows ---------------------------------------------------------------------------------------
 
@@ -119,7 +130,7 @@ class MainScreen(Screen):
     def _launch(self, event: WorkflowsPane.Launch) -> None:
         from .launch import LaunchScreen
 
-        workflow = event.file.workflow
+        workflow = cast("Workflow", event.file.workflow)  # the pane launches only a workflow that loaded
 
         def launched(values: dict[str, str] | None) -> None:
             if values is None:
@@ -181,6 +192,7 @@ class MainScreen(Screen):
         pane_id = f"run-{next(_ids)}"
         tabs = self.query_one(TabbedContent)
         await tabs.add_pane(MainTabPane(self._run_label(view), view, id=pane_id))
+        self._relabel_on_change(view, lambda: self._run_label(view))
         tabs.active = pane_id
 
     def _run_label(self, view: RunView) -> Content:
@@ -189,9 +201,6 @@ class MainScreen(Screen):
         if view.status == "running":
             return Content.assemble(("▶ ", "$primary"), view.title)
         return Content.assemble(("▣ ", "$text-muted"), view.title)
-
-    def on_run_view_changed(self, event: RunView.Changed) -> None:
-        self._relabel(event.view.parent, lambda: self._run_label(event.view))
 
     @on(AgentsPane.ShowCard)
     def _card(self, event: AgentsPane.ShowCard) -> None:
@@ -246,7 +255,7 @@ class MainScreen(Screen):
 
     def _cycle(self, step: int) -> None:
         tabs = self.query_one(TabbedContent)
-        panes = [pane.id for pane in tabs.query(TabPane)]
+        panes = [pane.id for pane in tabs.query(TabPane) if pane.id]
         if len(panes) > 1 and tabs.active in panes:
             tabs.active = panes[(panes.index(tabs.active) + step) % len(panes)]
 
@@ -258,7 +267,8 @@ class MainScreen(Screen):
 
     def open_work(self, pane: Widget | None = None) -> list[OpenWork]:
         """Tasks and runs that go on at their agents when their tabs close: in `pane`, or in every tab."""
-        views = (pane or self).query("ConversationView, RunView")
+        # By name: the views' modules are imported when the first one opens, not for this.
+        views = cast("list[ConversationView | RunView]", list((pane or self).query("ConversationView, RunView")))
         return [work for view in views if (work := view.open_work()) is not None]
 
     async def action_close_tab(self) -> None:
@@ -317,9 +327,9 @@ class MainScreen(Screen):
         tabs = self.query_one(TabbedContent)
         pane = next((p for p in tabs.query(TabPane) if p.id == tabs.active), None)
         for kind, selector in (("conversation", "ConversationView"), ("run", "RunView")):
-            found = pane.query(selector) if pane is not None else []
+            found = pane.query(selector) if pane is not None else None
             if found:
-                return kind, found.first()
+                return kind, cast("ConversationView | RunView", found.first())
         return None
 
     def action_export(self) -> None:
@@ -329,4 +339,4 @@ class MainScreen(Screen):
         self.app.push_screen(ExportScreen(choices(self.app)))
 
     def conversations(self) -> list[ConversationView]:
-        return list(self.query("ConversationView"))
+        return cast("list[ConversationView]", list(self.query("ConversationView")))

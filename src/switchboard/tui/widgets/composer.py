@@ -13,6 +13,7 @@ from textual.widgets import Select, Static, TextArea
 from ...a2a.errors import UsageError
 from ...a2a.model import Skill
 from ...a2a.user_input import check_message_text
+from ..textual_private import text_area_key
 from .visibility import in_shown_tab
 
 
@@ -30,13 +31,14 @@ class MessageArea(TextArea):
             self.text = text
 
     async def _on_key(self, event: events.Key) -> None:
-        # TextArea inserts a newline for enter before bindings run; route it to our binding instead.
+        # TextArea inserts a newline for enter before bindings run (in this private handler, textual_private.py);
+        # route it to our binding instead.
         if event.key == "enter":
             event.prevent_default()
             event.stop()
             self.action_submit()
             return
-        await super()._on_key(event)
+        await text_area_key(self, event)
 
     def action_submit(self) -> None:
         try:

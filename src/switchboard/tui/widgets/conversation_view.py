@@ -10,10 +10,10 @@ from __future__ import annotations
 import asyncio
 import base64
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.css.query import NoMatches
-from textual.message import Message
+from textual.reactive import var
 from textual.widgets import Static
 
 from ...a2a.errors import (
@@ -32,6 +32,7 @@ from ...a2a.errors import (
     SwitchboardError,
     UnreachableError,
 )
+from ...a2a.follow import TurnEvent
 from ...a2a.model import FilePart, Part, TaskState, TextPart
 from ...a2a.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
 from ...agent_status import AgentStatus
@@ -41,9 +42,11 @@ from ...link import AgentLink
 from ...paths import data_dir
 from ...safe_text import strip_controls
 from ..hints import error_text
+from ..typed_app import switchboard_app
 from .composer import Composer
 from .markdown_pages import TranscriptScroll
 from .prompt_pane import PromptPane
+from .throttle import FrameThrottle
 from .transcript import FileRow, NoteLine, TurnView, UserMessage, state_badge
 from .visibility import being_removed, in_shown_tab
 
@@ -55,17 +58,17 @@ SLOWEST = 0.25  # and at least this often, however long a render takes
 
 
 class ConversationView(Vertical):
+    app = switchboard_app  # typed: the app's own attributes (tui/typed_app.py)
+
     BINDINGS = [
         Binding("ctrl+g", "cancel_task", "Cancel task", id="conversation.cancel"),
         Binding("ctrl+s", "save_artifacts", "Save artifacts", id="conversation.save"),
     ]
 
-    class Changed(Message):
-        """The conversation started, finished, or began waiting for the person."""
-
-        def __init__(self, view: ConversationView) -> None:
-            super().__init__()
-            self.view = view
+    # What the tab shows of the turn, set as it starts, ends or asks (the main screen watches them; the replay
+    # too). `running` and `waiting` read the conversation itself, at once.
+    busy: var[bool] = var(False, toggle_class="-running")
+    asking: var[bool] = var(False, toggle_class="-waiting")
 
     def __init__(self, status: AgentStatus, prefill: str = "", *, link: AgentLink | None = None, **kwargs):
         super().__init__(classes="conversation", **kwargs)
@@ -74,12 +77,10 @@ class ConversationView(Vertical):
         self.link = link
         self.conversation: Conversation | None = None
         self._turn_view: TurnView | None = None
-        self._sync_scheduled = False
-        self._behind = False  # events came while the tab was in the background
+        self._throttle = FrameThrottle(self, self._sync, FRAME)
         self._sync_lock = asyncio.Lock()
         self._followed_to = 0
         self._head_shown: Content | None = None
-        self._interval = FRAME
         self._canceling = False
         self._link_noted = 0  # the client's notes shown
         self._link_error: SwitchboardError | None = None  # why there is no link: said when the person sends
@@ -100,6 +101,17 @@ class ConversationView(Vertical):
     def canceling(self) -> bool:
         """A CancelTask request is on its way; the stream was already let go."""
         return self._canceling
+
+    @property
+    def _connected(self) -> Conversation:
+        """The conversation, in what runs only once connected (a turn, a cancel)."""
+        assert self.conversation is not None, "no conversation before connecting"
+        return self.conversation
+
+    def _state_changed(self) -> None:
+        """The turn started, ended, or began or stopped waiting for the person."""
+        self.busy = self.running
+        self.asking = self.waiting is not None
 
     def _gone(self) -> bool:
         """Closed, or being removed: a turn's worker can go on while its transcript or message box is gone."""
@@ -251,50 +263,51 @@ class ConversationView(Vertical):
     async def run_turn(self, parts: list[Part], secret: bool) -> None:
         for pane in self.query(PromptPane):
             await pane.remove()
-        await self._follow(self.conversation.send(parts, secret=secret), begun=False)
+        await self._follow(self._connected.send(parts, secret=secret), begun=False)
 
     @work(exclusive=True, group="turn")
     async def follow_again(self) -> None:
         """Listen again to the last turn's task (a cancel the agent refused left it running)."""
-        await self._follow(self.conversation.reattach(), begun=True)
+        await self._follow(self._connected.reattach(), begun=True)
 
-    async def _follow(self, stream: AsyncIterator, *, begun: bool) -> None:
-        conversation = self.conversation
+    async def _follow(self, stream: AsyncIterator[TurnEvent], *, begun: bool) -> None:
+        conversation = self._connected
         transcript = self.query_one(".transcript", VerticalScroll)
         try:
-            # Closed at once when the worker is canceled, wherever it waits: the turn stops running then.
-            async with aclosing(stream):
+            # Closed at once when the worker is canceled, wherever it waits: the turn stops running then. (An
+            # async generator, though typed as the iterator it is used as.)
+            async with aclosing(cast(AsyncGenerator[TurnEvent, None], stream)):
                 async for _ in stream:
-                    if not begun:
+                    if not begun and conversation.last is not None:
                         begun = True
                         await self._begin(transcript, conversation.last)
-                    self._schedule_sync()
+                    self._throttle.changed()
         except SwitchboardError:
             pass  # the Turn holds the error; the sync shows it
         except asyncio.CancelledError:
             # Canceled by ctrl+g (which renders the result itself) or because the view is going away.
             if not self._gone():
-                self.post_message(self.Changed(self))
+                self._state_changed()
             raise
         if self._gone():
             return  # the stream ended while the view was being closed
         if not begun and conversation.last is not None:
             await self._begin(transcript, conversation.last)
         await self._sync()
-        self.post_message(self.Changed(self))
+        self._state_changed()
         await self._after_turn(transcript)
 
     async def _begin(self, transcript: VerticalScroll, turn: Turn) -> Turn:
         await transcript.mount(UserMessage(turn))
         self._turn_view = TurnView(turn, self.app.settings.artifact_render_limit)
         await transcript.mount(self._turn_view)
-        self.post_message(self.Changed(self))
+        self._state_changed()
         return turn
 
     async def _after_turn(self, transcript: VerticalScroll) -> None:
-        conversation = self.conversation
+        conversation = self._connected
         state = conversation.waiting
-        if self._gone():
+        if self._gone() or conversation.last is None:
             return
         if state is None:
             # A turn ending in a background tab, or while the person is elsewhere (the wire view), leaves them there.
@@ -312,23 +325,10 @@ class ConversationView(Vertical):
 
     # --- rendering -----------------------------------------------------------------------------------
 
-    def _schedule_sync(self) -> None:
-        if not self._sync_scheduled and not self._behind:  # behind: on_show catches up
-            if not in_shown_tab(self):
-                # Drawn when shown (the turn's end is drawn anyway): a layout change anywhere, even in a tab out of
-                # sight, lays the whole screen out again, and fifty streaming tabs held the keys up.
-                self._behind = True
-                return
-            self._sync_scheduled = True
-            self.set_timer(self._interval, self._sync)
-
     def on_show(self) -> None:
-        if self._behind:
-            self._behind = False
-            self._schedule_sync()
+        self._throttle.shown()  # the turn's end is drawn anyway, shown or not
 
     async def _sync(self) -> None:
-        self._sync_scheduled = False
         if self._turn_view is None or self._gone():
             return
         started = time.perf_counter()
@@ -367,7 +367,7 @@ class ConversationView(Vertical):
             self._followed_to = transcript.max_scroll_y
         # A sync and the repaint it causes hold up everything else, the stream included: under a flood (or on a
         # busy machine) render less often, so that rendering takes about a third of the time at most.
-        self._interval = min(SLOWEST, max(FRAME, 2 * (time.perf_counter() - started)))
+        self._throttle.interval = min(SLOWEST, max(FRAME, 2 * (time.perf_counter() - started)))
 
     # --- actions -------------------------------------------------------------------------------------
 
@@ -397,7 +397,7 @@ class ConversationView(Vertical):
         if had_question and in_shown_tab(self):
             # The pane had the keyboard: without this, what the person typed next went nowhere.
             self.query_one("Composer #message").focus()
-        self.post_message(self.Changed(self))
+        self._state_changed()
         self.request_cancel()
 
     @work(exclusive=True, group="cancel")
@@ -405,12 +405,12 @@ class ConversationView(Vertical):
         # The agent answers with the whole task, which it may take a while to put together.
         self.notify("canceling the task… (the agent's answer may take a while)")
         try:
-            outcome = await self.conversation.cancel()
+            outcome = await self._connected.cancel()
         except SwitchboardError as exc:
             self._canceling = False
             # The agent wrote the message: shown as text, never read as markup ("[/]" alone would raise).
             self.notify(strip_controls(f"{exc.code}: {exc.message}"), severity="error", markup=False)
-            last = self.conversation.last
+            last = self._connected.last
             if not self._gone() and last is not None and not (last.view.state and last.view.state.is_terminal):
                 self.follow_again()  # the task goes on: show what it does
             return
@@ -421,7 +421,7 @@ class ConversationView(Vertical):
         if self._gone():
             return
         await self._sync()
-        self.post_message(self.Changed(self))
+        self._state_changed()
         if outcome is not None and not outcome.confirmed:
             # The agent took the request but still reports the task running: show what it goes on to do.
             self.notify(strip_controls(f"{outcome.pending}; following it"), severity="warning", markup=False)
@@ -455,6 +455,8 @@ class ConversationView(Vertical):
         try:
             if part.raw is not None:
                 content = base64.b64decode(part.raw)
+            elif part.url is None:
+                raise ValueError("the file part has neither bytes nor a URL")
             else:
                 response = await self.app.http.get(part.url)
                 response.raise_for_status()

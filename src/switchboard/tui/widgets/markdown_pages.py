@@ -17,6 +17,8 @@ from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widget import Widget
 
+from ..textual_private import set_size
+
 KEPT_DRAWN = 4  # frozen pages whose drawn lines are kept: those in view (a screen spans two or three)
 PAGE = 1_500  # characters of markdown in the live page; whole pages before it are frozen
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
@@ -47,7 +49,7 @@ class SizedByLayout(Widget):
     a growing transcript was laid out twice per frame."""
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
-        return super()._size_updated(size, virtual_size, container_size, layout=False)
+        return set_size(self, size, virtual_size, container_size, layout=False)
 
 
 class TranscriptScroll(VerticalScroll):
@@ -56,7 +58,7 @@ class TranscriptScroll(VerticalScroll):
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
         bars = (self.show_vertical_scrollbar, self.show_horizontal_scrollbar)
-        updated = super()._size_updated(size, virtual_size, container_size, layout=False)
+        updated = set_size(self, size, virtual_size, container_size, layout=False)
         if (self.show_vertical_scrollbar, self.show_horizontal_scrollbar) != bars:
             self.refresh(layout=True)
         return updated

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.content import Content
 from textual.css.query import NoMatches
-from textual.message import Message
+from textual.reactive import var
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -28,7 +28,9 @@ from ...a2a.model import Role
 from ...conversation import Turn
 from ...safe_text import strip_controls
 from ...workflow.state import AskRequest, RunFinished, StepEvent, StepState
+from ..typed_app import switchboard_app
 from .prompt_pane import PromptPane
+from .throttle import FrameThrottle
 from .transcript import TurnView
 from .visibility import being_removed, in_shown_tab
 
@@ -80,6 +82,8 @@ def step_line(state: StepState, depth: int) -> Content:
 
 
 class RunView(Vertical):
+    app = switchboard_app  # typed: the app's own attributes (tui/typed_app.py)
+
     BINDINGS = [
         Binding("ctrl+g", "cancel_step", "Cancel step", id="run.cancel_step"),
         Binding("f8", "cancel_run", "Cancel run", id="run.cancel"),
@@ -87,12 +91,10 @@ class RunView(Vertical):
     ]
     PICTURES = ("graph", "timeline", "hidden")
 
-    class Changed(Message):
-        """The run started, finished, or a step began or stopped waiting for the person."""
-
-        def __init__(self, view: RunView) -> None:
-            super().__init__()
-            self.view = view
+    # What the tab shows of the run, set as it starts, ends, or a step begins or stops waiting for the person
+    # (the main screen watches them). `status` and `waiting` read the run itself, at once.
+    busy: var[bool] = var(False, toggle_class="-running")
+    asking: var[bool] = var(False, toggle_class="-waiting")
 
     def __init__(self, title: str, *, start=None, record=None, **kwargs) -> None:
         """`start(ask)` starts the live run and returns it; `record` is a past run from the journal."""
@@ -100,12 +102,13 @@ class RunView(Vertical):
         self.title = title
         self._start = start
         self.record = record
-        self.run = None
+        # A WorkflowRun, or an AttachedRun on Temporal: the same surface, read as such (`where`, `interrupt`,
+        # `timed` only where they exist).
+        self.run: Any = None
         self.steps: dict[str, StepState] = dict(record.steps) if record else {}
         self._turns: dict[str, Turn] = {}
         self._questions: dict[str, tuple[AskRequest, asyncio.Future[str]]] = {}
-        self._scheduled = False
-        self._behind = False  # changes came while the tab was in the background
+        self._throttle = FrameThrottle(self, self.sync, FRAME)
         self._lock = asyncio.Lock()
         self._shown_step: str | None = None
         self.picture = "graph"
@@ -119,6 +122,10 @@ class RunView(Vertical):
         if self.run is not None:
             return self.run.status
         return self.record.status if self.record else "starting"
+
+    def _state_changed(self) -> None:
+        self.busy = self.status == "running"
+        self.asking = self.waiting
 
     def _gone(self) -> bool:
         """Closed, or being removed: Textual takes the children away first, and a widget mounted into a view
@@ -168,7 +175,7 @@ class RunView(Vertical):
     async def drive(self) -> None:
         self.run = self._start(self.ask)
         self.steps = self.run.steps
-        self.post_message(self.Changed(self))
+        self._state_changed()
         async for event in self.run.events():
             if isinstance(event, StepEvent) and isinstance(event.event, Notice):
                 self._turn(event.step).notices.append(event.event)
@@ -176,25 +183,24 @@ class RunView(Vertical):
             if isinstance(event, RunFinished):
                 break
         await self.sync()
-        self.post_message(self.Changed(self))
+        self._state_changed()
 
     async def ask(self, request: AskRequest) -> str | None:
         """The engine's ask: a prompt pane for the step, answered when the person sends."""
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._questions[request.step] = (request, future)
         pane = PromptPane(request.question, request.state, future=future, title=f"step {request.step}", later=LATER)
-        pane.step = request.step
         try:
             # Inside the try: an ask canceled while its pane mounts (answered elsewhere) still takes the pane away.
             await self.query_one(".run-prompts", Vertical).mount(pane)
-            self.post_message(self.Changed(self))
+            self._state_changed()
             self._schedule()
             return await future
         finally:
             self._questions.pop(request.step, None)
             if pane.is_attached:
                 await pane.remove()
-            self.post_message(self.Changed(self))
+            self._state_changed()
             self._schedule()
 
     @on(PromptPane.Answered)
@@ -212,23 +218,12 @@ class RunView(Vertical):
         return turn
 
     def _schedule(self) -> None:
-        if self._scheduled or self._behind:  # behind: on_show catches up
-            return
-        if not in_shown_tab(self):
-            # A tab in the background is drawn when it is shown: any layout change, even out of sight, has the
-            # whole screen laid out again, and fifty busy tabs at 20 frames a second held the keys up.
-            self._behind = True
-            return
-        self._scheduled = True
-        self.set_timer(FRAME, self.sync)
+        self._throttle.changed()
 
     def on_show(self) -> None:
-        if self._behind:
-            self._behind = False
-            self._schedule()
+        self._throttle.shown()
 
     async def sync(self) -> None:
-        self._scheduled = False
         if self._gone() or not self.steps:
             return
         async with self._lock:

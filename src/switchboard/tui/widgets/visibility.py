@@ -5,6 +5,8 @@ from __future__ import annotations
 from textual.widget import Widget
 from textual.widgets import TabbedContent, TabPane
 
+from ..textual_private import closing, pruning
+
 
 def in_shown_tab(widget: Widget) -> bool:
     """False in a background tab: focusing there would switch tabs under the person's fingers (the tab is
@@ -17,5 +19,5 @@ def in_shown_tab(widget: Widget) -> bool:
 def being_removed(widget: Widget) -> bool:
     """Closed, or on its way out. Textual removes a widget's children before the widget itself and stops its
     workers last, so a worker can go on while the widget is still attached but its parts are gone. (Textual's
-    own flags for this are private: each is read with a default.)"""
-    return not widget.is_attached or getattr(widget, "_closing", False) or getattr(widget, "_pruning", False)
+    own flags for this are private: see textual_private.py.)"""
+    return not widget.is_attached or closing(widget) or pruning(widget)

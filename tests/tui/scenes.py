@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..a2a.cards import parse_card
-from ..a2a.follow import Notice, TurnEvent
-from ..a2a.model import (
+from switchboard.a2a.cards import parse_card
+from switchboard.a2a.follow import Notice, TurnEvent
+from switchboard.a2a.model import (
     AgentCard,
     Artifact,
     ArtifactUpdate,
@@ -27,11 +27,11 @@ from ..a2a.model import (
     TaskStatus,
     TextPart,
 )
-from ..a2a.tap import WireRecord
-from ..agent_status import AgentStatus
-from ..agents import AgentEntry
-from ..conversation import Conversation
-from .app import SwitchboardApp
+from switchboard.a2a.tap import WireRecord
+from switchboard.agent_status import AgentStatus
+from switchboard.agents import AgentEntry
+from switchboard.conversation import Conversation
+from switchboard.tui.app import SwitchboardApp
 
 TASK, CONTEXT = "7f3c9a1e-5b2d-4e8f-9a61-0c4d2e7b8f15", "c0ffee00-1d2e-4f3a-8b9c-aa55aa55aa55"
 
@@ -147,9 +147,9 @@ def card(name: str) -> AgentCard:
 
 async def scripted_check(entry: AgentEntry) -> AgentStatus:
     """The canned answer for each scene agent; `archivist` is down."""
-    from ..a2a.card_signature import CardTrust
-    from ..a2a.cards import lint_card
-    from ..a2a.errors import UnreachableError
+    from switchboard.a2a.card_signature import CardTrust
+    from switchboard.a2a.cards import lint_card
+    from switchboard.a2a.errors import UnreachableError
 
     status = AgentStatus(entry, checked_at=1_700_000_000.0)
     if entry.name in CARDS:
@@ -311,7 +311,7 @@ async def settle(pilot, seconds: float = 0.3) -> None:
 
 
 def conversation_of(app) -> Conversation | None:
-    from .widgets.conversation_view import ConversationView
+    from switchboard.tui.widgets.conversation_view import ConversationView
 
     views = list(app.screen.query(ConversationView))
     return views[-1].conversation if views else None
@@ -329,7 +329,7 @@ async def _until(pilot, ready, timeout: float = 15.0) -> None:
 
 
 def _in_conversation(app) -> bool:
-    from .widgets.conversation_view import ConversationView
+    from switchboard.tui.widgets.conversation_view import ConversationView
 
     focused = app.focused
     return focused is not None and any(isinstance(node, ConversationView) for node in focused.ancestors)
@@ -403,8 +403,8 @@ SIZE = (120, 36)
 
 
 def run_record():
-    from ..workflow.runs import RunRecord
-    from ..workflow.state import StepState
+    from switchboard.workflow.runs import RunRecord
+    from switchboard.workflow.state import StepState
 
     t0 = 1_763_717_000.0
 
@@ -439,8 +439,8 @@ def run_record():
 async def run_scene(pilot) -> None:
     from types import SimpleNamespace
 
-    from ..workflow.state import AskRequest
-    from .widgets.run_view import RunView
+    from switchboard.tui.widgets.run_view import RunView
+    from switchboard.workflow.state import AskRequest
 
     await settle(pilot)
     record = run_record()

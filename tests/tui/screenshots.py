@@ -7,8 +7,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .scenes import SCENES, SIZE, THEME_SCENE, build_app, scene_links
-from .themes import load_themes
+from scenes import SCENES, SIZE, THEME_SCENE, build_app, scene_links
+
+from switchboard.tui.themes import load_themes
 
 
 async def shoot(folder: Path, name: str, scene, theme: str = "switchboard") -> Path:
