@@ -95,8 +95,8 @@ async def ours(target: str) -> int:
     )
     count, view = 0, TaskView()
     async with transport_for(ResolvedCard(card, "http://127.0.0.1/", Notes())) as transport:
-        async for event in follow_turn(transport, new_message("go"), streaming=True):
-            view.apply(event)
+        # Every event folded once into the caller's reducer, as `switchboard send` (and ingest.py's consumer) do.
+        async for _event in follow_turn(transport, new_message("go"), streaming=True, view=view):
             count += 1
     assert view.artifacts["a-1"].chunks > 0
     return count
