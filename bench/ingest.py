@@ -1,14 +1,15 @@
-"""Benchmark 1, stream ingest: one long recorded SSE stream, three consumers, both wire versions.
+"""Benchmark 1, stream ingest: one long recorded SSE stream, three consumers, on each SSE binding and version.
 
 The stream: a burst of working statuses and artifact chunks recorded from the official SDK servers
-(a2a-sdk 1.3 for the v1.0 wire, the native a2a-sdk 0.3.26 server for v0.3; ingest_agent.py), its middle
+(a2a-sdk 1.3 for the v1.0 wire over JSON-RPC and over HTTP+JSON, the native a2a-sdk 0.3.26 server for v0.3
+over JSON-RPC; ingest_agent.py), its middle
 repeated byte-exact to 100,000 events (20,000 with --quick) and served from 127.0.0.1 by a process of its
 own (ingest_replay.py). Each round runs, each in a fresh process (ingest_consumer.py), in an order that
 rotates from round to round:
   floor  httpx-sse and json.loads of each frame, nothing else;
   ours   follow_turn over Transport.stream (the CLI's and the TUI's path), every event through the turn
          reducer (TaskView.apply) as `switchboard send` folds it;
-  peer   the official a2a-sdk client on the same stream (1.3 for v1.0, 0.3.26 for v0.3).
+  peer   the official a2a-sdk client on the same stream and binding (1.3 for v1.0, 0.3.26 for v0.3).
 The medians are reported, as events per second of wall time (the goal's measure) and per CPU-second of
 the consumer (steadier when other work shares the machine), with each consumer's peak RSS.
 Goal: ours at least half the floor's events/s and at least twice the peer's.
@@ -32,9 +33,11 @@ from ingest_replay import HEAD, TAIL, long_stream, repeats_for, split_frames
 HERE = Path(__file__).resolve().parent
 CAPTURES = CACHE / "ingest"
 CAPTURE_NAME = "burst100"  # ingest_agent.py's default burst: 505 events; change the name when the burst changes
-WIRES = ("1.0", "0.3")
+# The streams: JSON-RPC at v1.0 and v0.3, and HTTP+JSON ("rest", v1.0: frames are bare StreamResponses).
+WIRES = ("1.0", "0.3", "rest")
 MODES = ("floor", "ours", "sdk")
-PEER_NAMES = {"1.0": "a2a-sdk 1.3", "0.3": "a2a-sdk 0.3.26"}
+PEER_NAMES = {"1.0": "a2a-sdk 1.3", "0.3": "a2a-sdk 0.3.26", "rest": "a2a-sdk 1.3"}
+BENCH_NAMES = {"1.0": "ingest v1.0", "0.3": "ingest v0.3", "rest": "ingest HTTP+JSON v1.0"}
 GOAL = "ours >= 0.5x floor and >= 2x peer"
 
 
@@ -44,11 +47,11 @@ def a2a03_python() -> str:
 
 def python_for(wire: str) -> str:
     """The SDK whose server recorded this wire, and whose client is the peer on it."""
-    return sys.executable if wire == "1.0" else a2a03_python()
+    return a2a03_python() if wire == "0.3" else sys.executable
 
 
 def _tag(wire: str) -> str:
-    return "v10" if wire == "1.0" else "v03"
+    return {"1.0": "v10", "0.3": "v03", "rest": "rest10"}[wire]
 
 
 def _start(argv: list[str], env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
@@ -78,18 +81,21 @@ def record(wire: str) -> tuple[Path, Path, str]:
     CAPTURES.mkdir(parents=True, exist_ok=True)
     agent, url = _start([python_for(wire), str(HERE / "ingest_agent.py")])
     try:
-        if wire == "1.0":
-            message = {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": "go"}]}
-            method, headers = "SendStreamingMessage", {"A2A-Version": "1.0"}
-        else:
+        post_to = url
+        if wire == "0.3":
             message = {"kind": "message", "messageId": str(uuid.uuid4()), "role": "user"}
             message["parts"] = [{"kind": "text", "text": "go"}]
-            method, headers = "message/stream", {}
-        body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {"message": message}}
+            body, headers = {"jsonrpc": "2.0", "id": 1, "method": "message/stream", "params": {"message": message}}, {}
+        else:
+            message = {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": "go"}]}
+            body = {"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": {"message": message}}
+            headers = {"A2A-Version": "1.0"}
+            if wire == "rest":
+                body, post_to = {"message": message}, url + "rest/message:stream"
         with httpx.Client(timeout=60) as http:
             card_bytes = http.get(url + ".well-known/agent-card.json").raise_for_status().content
             headers["Accept"] = "text/event-stream"
-            with http.stream("POST", url, json=body, headers=headers) as response:
+            with http.stream("POST", post_to, json=body, headers=headers) as response:
                 response.raise_for_status()
                 raw = b"".join(response.iter_raw())  # no content-encoding: these are the bytes as sent
     finally:
@@ -103,8 +109,9 @@ def record(wire: str) -> tuple[Path, Path, str]:
 
 def _event(wire: str, frame: bytes) -> tuple[str, dict]:
     """("status" | "chunk" | "task", the inner object) of one recorded frame."""
-    result = json.loads(frame.decode().removeprefix("data:"))["result"]
-    if wire == "1.0":
+    payload = json.loads(frame.decode().removeprefix("data:"))
+    result = payload if wire == "rest" else payload["result"]
+    if wire != "0.3":
         (key, inner), *_ = result.items()
         return {"statusUpdate": "status", "artifactUpdate": "chunk"}.get(key, key), inner
     return {"status-update": "status", "artifact-update": "chunk"}.get(result.get("kind"), "task"), result
@@ -122,7 +129,7 @@ def check_capture(wire: str, frames: list[bytes]) -> None:
     if kinds[-2][0] != "chunk" or not kinds[-2][1].get("lastChunk") or kinds[-1][0] != "status":
         problems.append("tail is not last chunk, final status")
     if problems:
-        raise RuntimeError(f"the v{wire} capture cannot be replayed: {'; '.join(problems)}")
+        raise RuntimeError(f"the {wire} capture cannot be replayed: {'; '.join(problems)}")
 
 
 def expected(wire: str, frames: list[bytes], events: int) -> tuple[int, str]:
@@ -147,7 +154,7 @@ def consume(mode: str, wire: str, url: str) -> dict:
         timeout=600,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"{mode} consumer on v{wire} failed:\n{done.stderr[-2000:]}")
+        raise RuntimeError(f"{mode} consumer on {wire} failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -165,7 +172,7 @@ def main(quick: bool = False) -> list[Row]:
             )
             servers.append(process)
             print(
-                f"  v{wire}: {len(frames)} recorded frames, middle x{repeats_for(frames, events)} -> "
+                f"  {BENCH_NAMES[wire]}: {len(frames)} recorded frames, middle x{repeats_for(frames, events)} -> "
                 f"{wanted[wire][0]} events",
                 file=sys.stderr,
             )
@@ -177,13 +184,13 @@ def main(quick: bool = False) -> list[Row]:
                     result = consume(mode, wire, urls[wire])
                     n, digest = wanted[wire]
                     if result["events"] != n:
-                        raise RuntimeError(f"{mode} on v{wire} saw {result['events']} events, the stream has {n}")
+                        raise RuntimeError(f"{mode} on {wire} saw {result['events']} events, the stream has {n}")
                     if result["digest"] is not None and result["digest"] != digest:
-                        raise RuntimeError(f"{mode} on v{wire} built an artifact text that differs from the chunks")
+                        raise RuntimeError(f"{mode} on {wire} built an artifact text that differs from the chunks")
                     results[(wire, mode)].append(result)
                     rate, cpu_rate = result["events"] / result["seconds"], result["events"] / result["cpu"]
                     print(
-                        f"  round {r + 1} v{wire} {mode:5} {rate:10,.0f} events/s {cpu_rate:10,.0f} events/CPU-s",
+                        f"  round {r + 1} {wire:4} {mode:5} {rate:10,.0f} events/s {cpu_rate:10,.0f} events/CPU-s",
                         file=sys.stderr,
                     )
     finally:
@@ -199,7 +206,7 @@ def rows_for(results: dict[tuple[str, str], list[dict]], wanted: dict[str, tuple
         runs = {m: results[(wire, m)] for m in MODES}
         rates = {m: [x["events"] / x["seconds"] for x in runs[m]] for m in MODES}
         cpu_rates = {m: [x["events"] / x["cpu"] for x in runs[m]] for m in MODES}
-        common = {"bench": f"ingest v{wire}", "peer_name": PEER_NAMES[wire], "floor_name": "httpx-sse+json"}
+        common = {"bench": BENCH_NAMES[wire], "peer_name": PEER_NAMES[wire], "floor_name": "httpx-sse+json"}
         for measure, per_run, note in (
             ("events/s", rates, f"{wanted[wire][0]:,} events, median of {rounds} rounds, each in a fresh process"),
             ("events/CPU-s", cpu_rates, "events per CPU-second of the consumer: steadier on a busy machine"),

@@ -2,7 +2,8 @@
 
     python ingest_agent.py [BLOCKS]  (under .venv: a2a-sdk 1.3, v1.0 wire; under .venv-a2a03: a2a-sdk 0.3.26)
 
-Served by the official SDK's own server classes, so the recorded bytes are what that SDK really writes.
+Served by the official SDK's own server classes, so the recorded bytes are what that SDK really writes: under
+a2a-sdk 1.3 over JSON-RPC (1.0 and 0.3) at the URL and over HTTP+JSON (1.0) under `rest/`.
 Prints `READY <url>` and serves until stdin closes. Stdlib + the SDK + uvicorn only: it runs in both venvs.
 
 The burst: the task snapshot, a working status, the artifact's first chunk, BLOCKS blocks of
@@ -23,6 +24,7 @@ BLOCKS = int(sys.argv[1]) if len(sys.argv) > 1 else 100
 CHUNKS_PER_BLOCK = 4
 ARTIFACT_ID = "answer-artifact"
 ARTIFACT_NAME = "answer"
+REST_PATH = "rest"  # the HTTP+JSON interface (sdk 1.3 only), under the JSON-RPC one's URL
 # Token-sized pieces as a language model streams them, with the escapes JSON must carry (quotes, newlines,
 # non-ASCII), so the decoders do real work.
 WORDS = ("The ", "switch", "board ", "streams ", '"tokens" ', "as ", "they ", "come", ".\n", "Grüße ", "— ", "ok ")
@@ -69,7 +71,7 @@ def app_sdk13(url: str):
     from a2a.helpers.proto_helpers import new_task_from_user_message
     from a2a.server.agent_execution import AgentExecutor
     from a2a.server.request_handlers import DefaultRequestHandler
-    from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+    from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
     from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
     from a2a.types import a2a_pb2 as pb
     from starlette.applications import Starlette
@@ -103,6 +105,7 @@ def app_sdk13(url: str):
         supported_interfaces=[
             pb.AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version="1.0"),
             pb.AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version="0.3"),
+            pb.AgentInterface(url=url + REST_PATH, protocol_binding="HTTP+JSON", protocol_version="1.0"),
         ],
         version="1.0.0",
         capabilities=pb.AgentCapabilities(streaming=True),
@@ -112,6 +115,7 @@ def app_sdk13(url: str):
     )
     handler = DefaultRequestHandler(agent_executor=Burst(), task_store=InMemoryTaskStore(), agent_card=card)
     routes = create_agent_card_routes(card) + create_jsonrpc_routes(handler, "/", enable_v0_3_compat=True)
+    routes += create_rest_routes(handler, path_prefix="/" + REST_PATH)
     return Starlette(routes=routes)
 
 

@@ -1,6 +1,8 @@
 """One consumer of the replayed stream, alone in its process so its peak RSS is its own.
 
-    python ingest_consumer.py floor|ours|sdk 1.0|0.3 URL
+    python ingest_consumer.py floor|ours|sdk 1.0|0.3|rest URL
+
+(1.0 and 0.3: JSON-RPC at that version; rest: HTTP+JSON at 1.0, its stream at URL + rest/message:stream.)
 
 Prints one JSON line: events, seconds (from sending the request to the last event consumed), the CPU
 seconds this process spent in that time, peak RSS MB, and the artifact text's digest where the consumer
@@ -33,10 +35,15 @@ class Clock:
 CLOCK = Clock()
 
 
+REST_STREAM = "rest/message:stream"  # ingest_agent.py's HTTP+JSON interface, and its streaming route
+
+
 def request_body(wire: str) -> bytes:
-    if wire == "1.0":
+    if wire != "0.3":
         message = {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": "go"}]}
         body = {"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": {"message": message}}
+        if wire == "rest":
+            body = {"message": message}
     else:
         message = {"kind": "message", "messageId": str(uuid.uuid4()), "role": "user"}
         message["parts"] = [{"kind": "text", "text": "go"}]
@@ -54,13 +61,14 @@ async def floor(wire: str, url: str) -> tuple[int, tuple[float, float], str | No
     from httpx_sse import EventSource
 
     headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
-    if wire == "1.0":
+    if wire != "0.3":
         headers["A2A-Version"] = "1.0"
     body = request_body(wire)
+    target = url + REST_STREAM if wire == "rest" else url
     async with httpx.AsyncClient(timeout=None) as http:
         n = 0
         CLOCK.start()
-        async with http.stream("POST", url, content=body, headers=headers) as response:
+        async with http.stream("POST", target, content=body, headers=headers) as response:
             async for sse in EventSource(response).aiter_sse():
                 json.loads(sse.data)
                 n += 1
@@ -74,8 +82,9 @@ async def ours(wire: str, url: str) -> tuple[int, tuple[float, float], str | Non
     from switchboard.a2a.follow import Notice, follow_turn
     from switchboard.a2a.turn import TaskView
 
-    async with await connect(url, prefer_version=wire) as client:
-        assert client.endpoint.version == wire, client.endpoint
+    version, binding = ("1.0", "HTTP+JSON") if wire == "rest" else (wire, "JSONRPC")
+    async with await connect(url, prefer_version=version, binding=binding) as client:
+        assert (client.endpoint.version, client.endpoint.binding) == (version, binding), client.endpoint
         view = TaskView()
         message = new_message("go")
         n = 0
@@ -88,14 +97,15 @@ async def ours(wire: str, url: str) -> tuple[int, tuple[float, float], str | Non
         return n, times, digest(view.output_text)
 
 
-async def sdk10(url: str) -> tuple[int, tuple[float, float], str | None]:
-    """a2a-sdk 1.x: ClientFactory's streaming client; it yields each StreamResponse, it keeps no task."""
+async def sdk10(url: str, binding: str) -> tuple[int, tuple[float, float], str | None]:
+    """a2a-sdk 1.x: ClientFactory's streaming client on `binding`; it yields each StreamResponse, it keeps no task."""
     import httpx
     from a2a.client import ClientConfig, ClientFactory
     from a2a.types import Message, Part, Role, SendMessageRequest
 
     async with httpx.AsyncClient(timeout=None) as http:
-        client = await ClientFactory(ClientConfig(streaming=True, httpx_client=http)).create_from_url(url)
+        config = ClientConfig(streaming=True, httpx_client=http, supported_protocol_bindings=[binding])
+        client = await ClientFactory(config).create_from_url(url)
         request = SendMessageRequest(
             message=Message(message_id=str(uuid.uuid4()), role=Role.ROLE_USER, parts=[Part(text="go")])
         )
@@ -136,7 +146,7 @@ def main() -> None:
     elif mode == "ours":
         run = ours(wire, url)
     else:
-        run = sdk10(url) if wire == "1.0" else sdk03(url)
+        run = sdk03(url) if wire == "0.3" else sdk10(url, "HTTP+JSON" if wire == "rest" else "JSONRPC")
     events, (seconds, cpu), text_digest = asyncio.run(run)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"events": events, "seconds": seconds, "cpu": cpu, "rss_mb": rss, "digest": text_digest}))

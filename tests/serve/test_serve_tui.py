@@ -23,6 +23,8 @@ async def open_conversation(pilot, name: str) -> ConversationView:
     await until(lambda: name in [row.value for row in table.rows])
     table.move_cursor(row=[row.value for row in table.rows].index(name))
     await pilot.press("enter")
+    # The tab mounts on a later frame: on a busy machine it is not there yet when the key press returns.
+    await until(lambda: bool(pilot.app.screen.query(ConversationView)))
     view = pilot.app.screen.query(ConversationView).last()
     await until(lambda: view.conversation is not None)
     view.query_one("#message").focus()

@@ -39,6 +39,7 @@ from ..workflow.spec import Workflow
 from ..workflow.summary import is_running
 from .card import build_card
 from .inputs import read_inputs
+from .sdk_turns import open_turn
 from .served_run import ServedRun
 from .snapshot import ORIGIN, context_of, is_served, oldest_question, task_from_record
 from .translate import Translator, data_part, text_part
@@ -305,13 +306,10 @@ class WorkflowAgent:
 async def attach_resumed(handler: DefaultRequestHandler, task_id: str, context_id: str) -> None:
     """Open a turn on a resumed run's task, as a message would, so its events reach subscribers and the store.
 
-    The SDK opens a task's event queue only for a request; the server makes one itself (no message), through
-    the handler's registry of active tasks.
+    The SDK opens a task's event queue only for a request; the server opens one itself (no message): see
+    sdk_turns.py, the one place that uses the SDK's private parts, and why.
     """
-    context = ServerCallContext(state={_INTERNAL: True})
-    registry = handler._active_task_registry  # the SDK has no public way to open a turn without a message
-    active = await registry.get_or_create(task_id, call_context=context, context_id=context_id)
-    await active.enqueue_request(RequestContext(call_context=context, task_id=task_id, context_id=context_id))
+    await open_turn(handler, task_id, context_id, ServerCallContext(state={_INTERNAL: True}))
 
 
 class WorkflowExecutor(AgentExecutor):

@@ -54,6 +54,7 @@ from ..wire import v03rest, v10
 from ..wire.common import Notes, WireFormatError
 from . import http_transport
 from .base import StreamBrokenError, Transport
+from .grpc_events import plain_event
 from .push_configs import PushConfigs
 
 _ = error_details_pb2  # imported for its types: an ErrorInfo inside a Status is read into JSON by name
@@ -550,12 +551,13 @@ class GrpcTransport(PushConfigs, Transport):
             if self.tap is not None and exchange is not None:
                 self.tap.response(exchange, None, _pairs(initial), None, method=GRPC_METHOD)
             try:
+                plain = self.endpoint.version == "1.0"
                 async for answer in call:
                     received = True
-                    value = _dict(answer)
                     if self.tap is not None and exchange is not None:
-                        self.tap.frame(exchange, "", json.dumps(value, separators=(",", ":")), method=GRPC_METHOD)
-                    event = self._frame(value)
+                        self.tap.frame(exchange, "", _json(answer), method=GRPC_METHOD)
+                    # The plain shapes straight from the proto; the rest through ProtoJSON (see grpc_events.py).
+                    event = (plain_event(answer) if plain else None) or self._frame(_dict(answer))
                     if event is not None:
                         yield event
             except grpc.aio.AioRpcError as exc:
