@@ -92,8 +92,7 @@ async def watch_task(
         config = await link.create_push_config(task_id, push_url or receiver.url, token=token)
     except SwitchboardError as exc:
         receiver.unregister(token)
-        refused = f"the agent refused a push config ({exc.code}: {exc.message})"
-        yield Notice(f"{refused}; polling the task instead", "warning")
+        yield Notice(f"no push config ({exc.code}: {exc.message}); polling the task instead", "warning")
         async for task in poll_with_backoff(link, task_id, view, policy):
             yield task
         return

@@ -2,10 +2,11 @@
 
 It listens on 127.0.0.1 (an ephemeral port unless told) and knows the configs it handed out: each registration
 (`register`) gets a random token, which the agent echoes in `X-A2A-Notification-Token`. A POST is accepted only
-with a token it issued, for the task that token was issued for, carrying a v1.0 StreamResponse; it is answered 200
-and its event queued for that task (`events`). Anything else is refused (401 wrong or missing token, 404 another
-task or path, 400 not a StreamResponse) and changes nothing. Events go through the same reducer as a stream's
-(turn.TaskView), which makes the same event twice harmless. Tokens are secrets: they go to the redactor.
+with a token it issued, for the task that token was issued for, carrying a v1.0 StreamResponse (or, from a2a-sdk
+0.3's sender, a v0.3 Task); it is answered 200 and its event queued for that task (`events`). Anything else is
+refused (401 wrong or missing token, 404 another task or path, 400 not a StreamResponse) and changes nothing.
+Events go through the same reducer as a stream's (turn.TaskView), which makes the same event twice harmless.
+Tokens are secrets: they go to the redactor.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import h11
 
 from .auth import Redactor
 from .model import ArtifactUpdate, Message, StatusUpdate, StreamEvent, Task
-from .wire import v10
+from .wire import v03, v10
 from .wire.common import Notes, WireFormatError
 
 TOKEN_HEADER = "x-a2a-notification-token"
@@ -167,7 +168,10 @@ class PushReceiver:
         if task_id is None:
             return self._refuse(401, "no token, or one this receiver did not issue")
         try:
-            event = v10.decode_event(json.loads(body), Notes())
+            payload = json.loads(body)
+            # 1.0 senders POST a StreamResponse; a2a-sdk 0.3's POSTs the whole Task, in the 0.3 shape ("kind")
+            codec = v03 if isinstance(payload, dict) and "kind" in payload else v10
+            event = codec.decode_event(payload, Notes())
         except (ValueError, RecursionError, WireFormatError):
             return self._refuse(400, "not a StreamResponse")
         if task_of(event) != task_id:
