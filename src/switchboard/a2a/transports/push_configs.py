@@ -38,12 +38,16 @@ class PushConfigs:
                 await self._push_call("push_set", v03.push_config_params(task_id, url, token, config_id))
             )
         params = v10.push_config_params(task_id, url, token, config_id, **self._push_tenant())
-        return await self._push_call("push_set", params)
+        created: dict[str, Any] = await self._push_call("push_set", params)
+        return created
 
     async def get_push_config(self, task_id: str, config_id: str) -> dict[str, Any]:
         if self._at_03():
             return v03.decode_push_config(await self._push_call("push_get", v03.push_id_params(task_id, config_id)))
-        return await self._push_call("push_get", v10.push_id_params(task_id, config_id, **self._push_tenant()))
+        got: dict[str, Any] = await self._push_call(
+            "push_get", v10.push_id_params(task_id, config_id, **self._push_tenant())
+        )
+        return got
 
     async def list_push_configs(self, task_id: str) -> list[dict[str, Any]]:
         if self._at_03():
