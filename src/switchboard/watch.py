@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,14 +75,14 @@ async def watch_task(
     *,
     push_url: str | None = None,
     policy: WatchPolicy | None = None,
-) -> AsyncIterator[TurnEvent]:
+) -> AsyncGenerator[TurnEvent, None]:
     """Follow `task_id` to the end of its turn with no stream: pushes to `receiver` (registered at `push_url`
     when given, the receiver's own URL otherwise), or polling when the agent cannot push or `receiver` is None.
     Each event is folded into `view` before it is yielded; a Notice says once which way it went."""
     policy = policy or WatchPolicy()
     view.task_id = view.task_id or task_id
     if receiver is None or not can_push(link):
-        why = "its card does not declare push notifications" if receiver is not None else "no receiver"
+        why = "its card does not declare push notifications" if receiver is not None else "no local receiver"
         yield Notice(f"the agent cannot push ({why}); polling the task instead", "warning")
         async for task in poll_with_backoff(link, task_id, view, policy):
             yield task

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib.util
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 from textual.app import App
@@ -20,6 +22,9 @@ from ..link import AgentLink, entry_credentials, known_secrets, open_link
 from .commands import SwitchboardCommands
 from .themes import load_themes, state_defaults
 from .widgets.wire_view import BODY_KEPT, TAP_BYTES
+
+if TYPE_CHECKING:
+    from ..a2a.push import PushReceiver
 
 Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
 LinkOpener = Callable[[AgentEntry], Awaitable[AgentLink]]
@@ -76,6 +81,8 @@ class SwitchboardApp(App):
         self._tune = tune_gc
         self.temporal_address = self._temporal_address(temporal or self.settings.temporal)
         self._temporal_client = None
+        self._push_receiver: PushReceiver | None = None
+        self._push_lock = asyncio.Lock()
         self._register_secrets()
         self.sub_title = subtitle or str(agents_path)
 
@@ -220,5 +227,19 @@ class SwitchboardApp(App):
         if isinstance(self.screen, MainScreen):
             self.screen.toggle_wire()
 
+    async def push_receiver(self) -> PushReceiver:
+        """The receiver of this app's push configs (a2a/push.py), on 127.0.0.1: started when a tab first needs one,
+        shared by every tab (each config has its own token), closed with the app."""
+        async with self._push_lock:
+            if self._push_receiver is None:
+                from ..a2a.push import PushReceiver
+
+                receiver = PushReceiver(redactor=self.tap.redactor)
+                await receiver.start()
+                self._push_receiver = receiver
+            return self._push_receiver
+
     async def on_unmount(self) -> None:
+        if self._push_receiver is not None:
+            await self._push_receiver.aclose()
         await self.http.aclose()

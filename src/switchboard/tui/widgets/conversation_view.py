@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import time
 from collections.abc import AsyncIterator
 from contextlib import aclosing
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -47,6 +48,7 @@ from .transcript import FileRow, NoteLine, TurnView, UserMessage, state_badge
 from .visibility import being_removed, in_shown_tab
 
 if TYPE_CHECKING:
+    from ..app import SwitchboardApp
     from ..screens.leave import OpenWork
 
 FRAME = 1 / 30  # the transcript is re-rendered at most this often while a stream floods in
@@ -57,6 +59,8 @@ class ConversationView(Vertical):
     BINDINGS = [
         Binding("ctrl+g", "cancel_task", "Cancel task", id="conversation.cancel"),
         Binding("ctrl+s", "save_artifacts", "Save artifacts", id="conversation.save"),
+        # The footer is full: the README lists it, and so does the keys panel (ctrl+p, "keys").
+        Binding("ctrl+b", "let_stream_go", "Stop streaming", id="conversation.let_go", show=False),
     ]
 
     class Changed(Message):
@@ -227,14 +231,26 @@ class ConversationView(Vertical):
     async def run_turn(self, parts: list[Part], secret: bool) -> None:
         for pane in self.query(PromptPane):
             await pane.remove()
-        await self._follow(self.conversation.send(parts, secret=secret), begun=False)
+        await self._follow(self.conversation.send(parts, secret=secret), begun=False, then_watch=True)
 
     @work(exclusive=True, group="turn")
     async def follow_again(self) -> None:
         """Listen again to the last turn's task (a cancel the agent refused left it running)."""
-        await self._follow(self.conversation.reattach(), begun=True)
+        await self._follow(self.conversation.reattach(), begun=True, then_watch=True)
 
-    async def _follow(self, stream: AsyncIterator, *, begun: bool) -> None:
+    @work(exclusive=True, group="turn")
+    async def watch_quietly(self) -> None:
+        """Follow the last turn's task with no stream: by pushes to the app's receiver, else by polling."""
+        conversation, app = self.conversation, cast("SwitchboardApp", self.app)
+        if conversation is None:
+            return
+        try:
+            receiver = await app.push_receiver()
+        except OSError:
+            receiver = None  # no port to listen on: the watch polls, and says so
+        await self._follow(conversation.watch(receiver), begun=True, then_watch=False)
+
+    async def _follow(self, stream: AsyncIterator, *, begun: bool, then_watch: bool = False) -> None:
         conversation = self.conversation
         transcript = self.query_one(".transcript", VerticalScroll)
         try:
@@ -258,7 +274,25 @@ class ConversationView(Vertical):
             await self._begin(transcript, conversation.last)
         await self._sync()
         self.post_message(self.Changed(self))
+        self._tell_if_behind()
         await self._after_turn(transcript)
+        if then_watch and self._broke_with_task_going_on():
+            self.watch_quietly()  # the stream failed for good, the task goes on: keep the tab up to date
+
+    def _broke_with_task_going_on(self) -> bool:
+        last = self.conversation.last if self.conversation is not None else None
+        if last is None or last.error is None or self._canceling:
+            return False
+        return bool(last.view.task_id) and not last.view.turn_over
+
+    def _tell_if_behind(self) -> None:
+        """A notice when the task of a tab the person is not looking at ended or began to wait for them."""
+        last = self.conversation.last if self.conversation else None
+        state = last.view.state if last is not None else None
+        if state is None or in_shown_tab(self) or not (state.is_terminal or state.is_interrupted):
+            return
+        said = f"waiting for your answer ({state.value})" if state.is_interrupted else f"task {state.value}"
+        self.app.notify(said, title=strip_controls(self.agent_name), markup=False)
 
     async def _begin(self, transcript: VerticalScroll, turn: Turn) -> Turn:
         await transcript.mount(UserMessage(turn))
@@ -401,6 +435,19 @@ class ConversationView(Vertical):
             self.follow_again()
             return
         self.notify("task canceled")
+
+    async def action_let_stream_go(self) -> None:
+        """Close the stream of a running task; the tab goes on following it by pushes, or by polling."""
+        last = self.conversation.last if self.conversation else None
+        if last is None or not last.running or not last.view.task_id or self._canceling:
+            self.notify("no task is streaming here")
+            return
+        for worker in [w for w in self.workers if w.node is self and w.group == "turn"]:
+            worker.cancel()
+            with contextlib.suppress(Exception):
+                await worker.wait()  # the stream let go before the watch begins (both mark the turn running)
+        self.notify("stream closed; following the task by its pushes or by polling")
+        self.watch_quietly()
 
     def action_save_artifacts(self) -> None:
         last = self.conversation.last if self.conversation else None
