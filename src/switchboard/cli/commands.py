@@ -241,8 +241,16 @@ async def card_get(args: Any) -> int:
                 warn(warning)
     else:
         binding = BINDING_FLAGS.get(args.binding or (target.entry.binding if target.entry else None) or "")
+        activated = [*(target.entry.extensions if target.entry else []), *args.extension]
         render_card(
-            out, card, card_url, validate=args.validate, version=args.a2a_version, binding=binding, trust=str(trust)
+            out,
+            card,
+            card_url,
+            validate=args.validate,
+            version=args.a2a_version,
+            binding=binding,
+            trust=str(trust),
+            activated=activated,
         )
     return 0
 
