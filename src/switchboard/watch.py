@@ -17,7 +17,9 @@ import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
+from ipaddress import ip_address
 from typing import Any
+from urllib.parse import urlsplit
 
 from .a2a.errors import SwitchboardError
 from .a2a.follow import Notice, TurnEvent
@@ -61,6 +63,18 @@ async def poll_with_backoff(link: Any, task_id: str, view: TaskView, policy: Wat
         delay = min(policy.cap, delay * 2)
 
 
+def on_this_machine(link: Any) -> bool:
+    """The agent's card came from a loopback address: a receiver on 127.0.0.1 is one it can reach. An agent
+    elsewhere would POST to its own machine's loopback instead (never to us), so it is given no such URL."""
+    host = urlsplit(getattr(link, "card_url", None) or "").hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def can_push(link: Any) -> bool:
     """The card declares push notifications (absent or false: the agent will refuse a config)."""
     card = getattr(link, "card", None)
@@ -81,9 +95,15 @@ async def watch_task(
     Each event is folded into `view` before it is yielded; a Notice says once which way it went."""
     policy = policy or WatchPolicy()
     view.task_id = view.task_id or task_id
-    if receiver is None or not can_push(link):
-        why = "its card does not declare push notifications" if receiver is not None else "no local receiver"
-        yield Notice(f"the agent cannot push ({why}); polling the task instead", "warning")
+    why = None
+    if receiver is None:
+        why = "the agent cannot push (no local receiver)"
+    elif not can_push(link):
+        why = "the agent cannot push (its card does not declare push notifications)"
+    elif push_url is None and not on_this_machine(link):
+        why = "the agent is not on this machine, and cannot reach a receiver on 127.0.0.1 (--push-url gives it one)"
+    if why is not None or receiver is None:
+        yield Notice(f"{why}; polling the task instead", "warning")
         async for task in poll_with_backoff(link, task_id, view, policy):
             yield task
         return

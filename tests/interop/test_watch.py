@@ -35,25 +35,40 @@ def cli(env):
 
 
 class Watch:
-    """`switchboard task watch ...` running, its output read line by line."""
+    """`switchboard task watch ...` running, its output read line by line as it comes (a pipe left unread would
+    fill, block the watch's printing and with it its receiver, and then the agent's push sender)."""
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
         self.lines: list[str] = []
+        self._new = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
 
-    async def line_with(self, text: str) -> str:
-        while True:
-            raw = await asyncio.wait_for(self.process.stdout.readline(), WAIT)
-            if not raw:
-                error = (await self.process.stderr.read()).decode()
-                raise AssertionError(f"the watch ended before printing {text!r}: {self.lines} {error}")
+    async def _read(self) -> None:
+        while raw := await self.process.stdout.readline():
             self.lines.append(raw.decode())
-            if text in self.lines[-1]:
-                return self.lines[-1]
+            self._new.set()
+        self._new.set()
+
+    async def line_with(self, text: str, after: int = 0) -> int:
+        """The index of the first line from `after` on that holds `text`."""
+        async with asyncio.timeout(WAIT):
+            while True:
+                found = next((i for i in range(after, len(self.lines)) if text in self.lines[i]), None)
+                if found is not None:
+                    return found
+                if self._reader.done():
+                    error = (await self.process.stderr.read()).decode()
+                    raise AssertionError(f"the watch ended before printing {text!r}: {self.lines} {error}")
+                self._new.clear()
+                await self._new.wait()
 
     async def end(self) -> tuple[int, str, str]:
-        out, err = await asyncio.wait_for(self.process.communicate(), WAIT)
-        return self.process.returncode, "".join(self.lines) + out.decode(), err.decode()
+        async with asyncio.timeout(WAIT):
+            await self._reader
+            err = (await self.process.stderr.read()).decode()
+            await self.process.wait()
+        return self.process.returncode, "".join(self.lines), err
 
 
 async def watch(env, *args: str) -> Watch:
@@ -128,8 +143,9 @@ async def test_ctrl_c_deletes_the_config(server_pool, cli, env, kind):
     task_id = slow_task(cli, url)
     watching = await watch(env, url, task_id, "--stream")
     first = await watching.line_with("tick")
-    while await watching.line_with("tick") == first:  # pushed: the task was read once, before the config existed
-        pass
+    after = first + 1
+    while watching.lines[(after := await watching.line_with("tick", after))] == watching.lines[first]:
+        after += 1  # pushed, the next one: the task was read once, before the config existed
     assert len(configs(cli, url, task_id)) == 1
     watching.process.send_signal(signal.SIGINT)
     code, _, err = await watching.end()
