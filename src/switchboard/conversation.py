@@ -14,11 +14,13 @@ from .a2a.client import new_message
 from .a2a.errors import SwitchboardError
 from .a2a.follow import FollowPolicy, Notice, TurnEvent
 from .a2a.model import Message, Part, TaskState, TextPart
+from .a2a.push import PushReceiver
 from .a2a.recording import Recording, now_iso
 from .a2a.tap import Tap
 from .a2a.turn import TaskView
 from .a2a.user_input import check_message_texts
 from .link import AgentLink
+from .watch import watch_task
 
 
 @dataclass
@@ -103,6 +105,28 @@ class Conversation:
                 async for event in events:
                     self._take(turn, event)
                     yield event
+        finally:
+            turn.running = False
+
+    async def watch(self, receiver: PushReceiver | None) -> AsyncIterator[TurnEvent]:
+        """Follow the last turn's task with no stream (the stream was let go of, or broke for good): by the agent's
+        pushes to `receiver` where it sends them, else by polling get-task (watch.py). Events fold into the turn's
+        view as a stream's do; the watch ends with the turn (the task ended, or asks something)."""
+        turn = self.last
+        if turn is None or turn.view.task_id is None or turn.view.turn_over:
+            return
+        turn.running, turn.error = True, None
+        try:
+            async with aclosing(watch_task(self.link, turn.view.task_id, turn.view, receiver)) as events:
+                async for event in events:
+                    if isinstance(event, Notice):
+                        turn.notices.append(event)
+                    else:
+                        turn.recording.add(event)  # the view has it already: watch_task applies each event
+                    yield event
+        except SwitchboardError as exc:
+            turn.error = exc
+            raise
         finally:
             turn.running = False
 

@@ -49,6 +49,8 @@ SERVER_KINDS = {
     "js-v03grpc": Kind("js", "v03grpc", "GRPC", "0.3"),
 }
 KINDS = tuple(SERVER_KINDS)
+# Servers some tests start by name, outside the matrix every interop test runs on.
+SERVER_KINDS["sdk03-push"] = Kind("sdk03", "push", "JSONRPC", "0.3")  # a2a-sdk 0.3.26 with its push sender
 AUTH_API_KEY = "test-key-123"  # what the servers that demand a key are started with
 JS_AGENT = AGENTS / "js"
 A2A03_PYTHON_ENV = "SWITCHBOARD_A2A03_PYTHON"

@@ -1,4 +1,5 @@
-"""Push notifications against the a2a-sdk 1.x server's own push sender, on each binding at v1.0: push configs
+"""Push notifications against the a2a-sdk 1.x server's own push sender, on each binding at v1.0, and over JSON-RPC
+at v0.3 (a2a-sdk 0.3.26's sender too): push configs
 created, read, listed and deleted; a slow task's updates arrive at switchboard's receiver with no stream open,
 its cancel too; a forged push (wrong token, another task) is refused and changes nothing."""
 
@@ -21,6 +22,7 @@ from switchboard.a2a.tap import Tap
 from switchboard.a2a.turn import TaskView
 
 KINDS = ["sdk13-v10", "sdk13-rest", "sdk13-grpc"]
+V03 = ["sdk03-push", "sdk13-v03compat"]  # JSON-RPC at 0.3: a2a-sdk 0.3.26 (its sender POSTs Tasks), 1.x's compat
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -43,7 +45,7 @@ async def next_pushed(events, view: TaskView, until) -> None:
         view.apply(await asyncio.wait_for(anext(events), WAIT))
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", KINDS + V03)
 async def test_a_slow_tasks_updates_arrive_by_push_with_no_stream_open(server_pool, kind):
     server = server_pool.get(kind)
     tap = Tap()
@@ -62,6 +64,8 @@ async def test_a_slow_tasks_updates_arrive_by_push_with_no_stream_open(server_po
         await next_pushed(events, view, lambda v: v.status_text.startswith("tick"))
         assert view.state is TaskState.WORKING
         await client.cancel_task(task.id)
+        if kind == "sdk03-push":
+            view.apply(await client.get_task(task.id))  # a2a-sdk 0.3.26 pushes nothing for a cancel
         await next_pushed(events, view, lambda v: v.state is TaskState.CANCELED)
 
         await client.delete_push_config(task.id, "cfg-1")

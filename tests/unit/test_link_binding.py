@@ -66,16 +66,25 @@ def test_the_agents_table_says_a_grpc_agent_needs_the_extra_where_it_is_not_inst
     assert AgentStatus(AgentEntry("g", BASE), card=grpc).protocol == "gRPC not installed"
 
 
-async def test_push_notification_configs_over_a_0_3_interface_are_refused_before_any_request():
+async def test_push_notification_configs_over_a_0_3_rest_interface_are_refused_before_any_request():
+    """At 0.3 switchboard speaks push configs over JSON-RPC only (a2a-sdk 0.3's methods): HTTP+JSON is refused."""
     from switchboard.a2a.errors import UsageError
 
-    async with httpx.AsyncClient(transport=httpx.MockTransport(card_only)) as http:
-        link = await open_link(AgentEntry("both", BASE, binding="jsonrpc"), http=http)  # the card's 0.3 interface
+    card = {
+        "name": "rest03",
+        "supportedInterfaces": [{"url": BASE, "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"}],
+    }
+
+    def card_at_03(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=card)
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(card_at_03)) as http:
+        link = await open_link(AgentEntry("rest03", BASE), http=http)
         for call in (
             link.transport.create_push_config("t", "https://me/hook"),
             link.transport.get_push_config("t", "c"),
             link.transport.list_push_configs("t"),
             link.transport.delete_push_config("t", "c"),
         ):
-            with pytest.raises(UsageError, match=r"at A2A protocol 1\.0, and this agent speaks 0\.3"):
+            with pytest.raises(UsageError, match=r"at 0\.3 over JSON-RPC only"):
                 await call

@@ -39,3 +39,12 @@ def required_not_activated(card: AgentCard | None, activated: Iterable[str]) -> 
         return []
     have = set(activated)
     return [e.uri for e in card.capabilities.extensions or [] if e.required and e.uri not in have]
+
+
+def extension_marks(uri: str, required: bool | None, activated: Iterable[str]) -> str:
+    """What the card view and `card get` say after an extension's URI: "required", and "activated" when this
+    agent's requests carry it (the agents file's `extensions:`, --extension), "not activated" for a required one
+    they do not. Empty when neither applies."""
+    on = uri in set(activated)
+    bits = (["required"] if required else []) + (["activated"] if on else ["not activated"] if required else [])
+    return f" ({', '.join(bits)})" if bits else ""

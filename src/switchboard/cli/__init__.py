@@ -57,6 +57,7 @@ HANDLERS = {
     ("task", "subscribe"): ("commands", "task_subscribe"),
     ("task", "list"): ("commands", "task_list"),
     ("task", "push"): ("push", "task_push"),
+    ("task", "watch"): ("push", "task_watch"),
     ("demo", None): ("demo", "run_demo"),
     ("run", None): ("workflow", "run"),
     ("runs", "list"): ("runs", "runs_list"),

@@ -258,8 +258,16 @@ async def card_get(args: Any) -> int:
                 warn(warning)
     else:
         binding = BINDING_FLAGS.get(args.binding or (target.entry.binding if target.entry else None) or "")
+        activated = [*(target.entry.extensions if target.entry else []), *args.extension]
         render_card(
-            out, card, card_url, validate=args.validate, version=args.a2a_version, binding=binding, trust=str(trust)
+            out,
+            card,
+            card_url,
+            validate=args.validate,
+            version=args.a2a_version,
+            binding=binding,
+            trust=str(trust),
+            activated=activated,
         )
     return 0
 
@@ -273,6 +281,12 @@ async def send(args: Any) -> int:
     if args.push and (args.no_wait or args.stream or args.record):
         raise UsageError("--push follows the task by pushes: it does not go with --async, --stream or --record",
                          hint="Drop one of them.")  # fmt: skip
+    if (args.push_url or args.push_port) and not args.push:
+        raise UsageError("--push-url and --push-port set up the receiver of --push", hint="Add --push.")
+    if args.push_url:
+        from ..a2a.push import check_push_url
+
+        check_push_url(args.push_url)  # before anything is sent
     if args.record and target.entry and target.entry.protocol == "tasks":
         raise UsageError("--record keeps A2A exchanges; this agent speaks the REST task API",
                          hint="Leave --record out for this agent.")  # fmt: skip
@@ -390,11 +404,11 @@ async def task_get(args: Any) -> int:
                 async with deadline(args.timeout, f"task {task_id}"):
                     await link.wait(task_id, follow_policy(args))
         task = await link.get_task(task_id, history_length=args.history)
-    _print_task(out, args, reply_command(args, target), task)
+    print_task(out, args, reply_command(args, target), task)
     return 0
 
 
-def _print_task(out: Out, args: Any, agent: str, task: Task) -> None:
+def print_task(out: Out, args: Any, agent: str, task: Task) -> None:
     if args.output == "json":
         out.json_doc(v10.encode_task(task))
     else:
@@ -413,7 +427,7 @@ async def task_cancel(args: Any) -> int:
             deadline(args.timeout, f"the answer to canceling task {task_id}"),
         ):
             outcome = await link.cancel(task_id, timeout=args.timeout)
-    _print_task(Out(), args, reply_command(args, target), outcome.task)
+    print_task(Out(), args, reply_command(args, target), outcome.task)
     if not outcome.confirmed:
         # The request went through, its effect is not seen yet: the job is not done, as with a timeout.
         warn(
@@ -438,7 +452,7 @@ async def task_subscribe(args: Any) -> int:
             if args.output == "text":
                 print_summary(out, args, reply_command(args, target), view)
         else:
-            _print_task(out, args, reply_command(args, target), await link.get_task(task_id))
+            print_task(out, args, reply_command(args, target), await link.get_task(task_id))
         warn_outcome(view.state)
     return 0
 

@@ -77,6 +77,27 @@ examples:
 """
 
 
+WATCH_EPILOG = """\
+The receiver listens on 127.0.0.1; an agent that cannot push (its card does not say pushNotifications, or it refuses
+the config) is polled instead (0.5 s, doubling up to 15 s, back to 0.5 s when the task changed), said once on stderr.
+
+examples:
+  switchboard task watch writer TASK --stream
+  switchboard task watch writer TASK --push-url https://abc.example.net/a2a/push --push-port 8765
+"""
+
+
+def _push_receiver(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--push-url",
+        metavar="URL",
+        help="the URL the agent is given for its pushes (a public address your tunnel forwards to --push-port)",
+    )
+    p.add_argument(
+        "--push-port", type=_serve_port, default=0, metavar="N", help="the local receiver's port (default: a free one)"
+    )
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("connection and output")
     g.add_argument("-a", "--agent-card", metavar="REF", help="the agent (instead of the first positional argument)")
@@ -220,6 +241,7 @@ def build_parser() -> Parser:
         action="store_true",
         help="follow the task by the agent's push notifications to a local receiver (127.0.0.1), not a stream",
     )
+    _push_receiver(send)
     send.add_argument(
         "--record",
         metavar="FILE",
@@ -228,7 +250,7 @@ def build_parser() -> Parser:
     send.set_defaults(parts=[])
     _common(send)
 
-    task = commands.add_parser("task", help="tasks: get, cancel, subscribe, list").add_subparsers(
+    task = commands.add_parser("task", help="tasks: get, cancel, subscribe, watch, list, push").add_subparsers(
         dest="subcommand", metavar="SUBCOMMAND"
     )
     get = task.add_parser("get", help="a task's state, artifacts and (with --history) messages", epilog=EPILOG)
@@ -244,6 +266,15 @@ def build_parser() -> Parser:
     subscribe.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
     subscribe.add_argument("--stream", action="store_true", help="print each event (JSONL with -o json)")
     _common(subscribe)
+    watch = task.add_parser(
+        "watch",
+        help="follow a task by the agent's push notifications (or by polling), no stream",
+        epilog=WATCH_EPILOG,
+    )
+    watch.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
+    watch.add_argument("--stream", action="store_true", help="print each update (JSONL with -o json)")
+    _push_receiver(watch)
+    _common(watch)
     listing = task.add_parser("list", help="list the agent's tasks (protocol 1.0)", epilog=EPILOG)
     listing.add_argument("words", nargs="*", metavar="[AGENT]")
     listing.add_argument("--context-id", help="only tasks in this context")

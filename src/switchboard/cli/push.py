@@ -1,17 +1,20 @@
-"""Push notifications on the command line: `task push set|get|list|delete` (the A2A CLI spec's Tier 2), and
-`send --push`, which follows a turn by the agent's pushes to a local receiver (a2a/push.py) instead of a stream."""
+"""Push notifications on the command line: `task push set|get|list|delete` (the A2A CLI spec's Tier 2); `send --push`
+and `task watch`, which follow a task by the agent's pushes to a local receiver (a2a/push.py) instead of a stream,
+or by polling where the agent cannot push (watch.py)."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..a2a.errors import UsageError
 from ..a2a.model import Task
-from ..a2a.push import PushReceiver
+from ..a2a.push import PATH, PushReceiver, check_push_url
 from ..a2a.turn import TaskView
-from .commands import deadline, naming_the_task, print_result, warn_outcome
+from ..watch import can_push, watch_task
+from .commands import consume_turn, deadline, naming_the_task, print_result, print_summary, print_task, warn_outcome
 from .context import open_agent, reply_command, split_target
-from .output import Out
+from .output import Out, warn
 
 ACTIONS = {"set": 2, "get": 2, "list": 1, "delete": 2}  # the words after the agent: TASK_ID and URL / CONFIG_ID
 
@@ -54,22 +57,59 @@ async def task_push(args: Any) -> int:
     return 0
 
 
+def receiver_for(args: Any, link: Any) -> PushReceiver:
+    """The local receiver for this command's pushes: on 127.0.0.1 (--push-port, else an ephemeral port), at the path
+    of --push-url when one is given (a tunnel forwards that path), its tokens kept out of --verbose."""
+    url = check_push_url(args.push_url) if args.push_url else None
+    path = (urlsplit(url).path or "/") if url else PATH
+    redactor = link.tap.redactor if link.tap else None
+    return PushReceiver(port=args.push_port or 0, path=path, redactor=redactor)
+
+
+def _receiving(receiver: PushReceiver, args: Any) -> None:
+    if args.push_url:  # the person's tunnel must forward there
+        warn(f"receiving pushes on {receiver.url}; the agent is given {args.push_url}")
+
+
 async def send_by_push(args: Any, link: Any, message: Any, target: Any, out: Out) -> None:
     """Send without waiting, have the agent push the task's updates to a local receiver, and follow the turn by
     them to its end (or to a question); the task is read once after registering, for what came before."""
     view = TaskView()
-    async with PushReceiver(redactor=link.tap.redactor if link.tap else None) as receiver:
+    async with receiver_for(args, link) as receiver:
+        _receiving(receiver, args)
         started = await link.send(message, blocking=False)
         view.apply(started)
         if isinstance(started, Task) and not view.turn_over:
-            token = receiver.register(started.id)
-            await link.create_push_config(started.id, receiver.url, token=token)
             with naming_the_task(args, target, view, task_id=started.id):
                 async with deadline(args.timeout, "the task"):
-                    view.apply(await link.get_task(started.id))  # what happened before the config existed
-                    events = aiter(receiver.events(started.id))
-                    while not view.turn_over:
-                        view.apply(await anext(events))
+                    events = watch_task(link, started.id, view, receiver, push_url=args.push_url)
+                    await consume_turn(events, view, args, out, live=False)
     result = view.reply if view.reply is not None else view.to_task()
     print_result(out, args, reply_command(args, target), result if result is not None else started)
     warn_outcome(view.state)
+
+
+async def task_watch(args: Any) -> int:
+    """`task watch AGENT TASK`: the task's updates by push (or polling, where the agent cannot push) until its turn
+    ends, printed as `task subscribe` prints them; the push config is deleted at the end, Ctrl+C included."""
+    target = split_target(args, args.words, 1)
+    task_id = target.args[0]
+    if args.push_url:
+        check_push_url(args.push_url)  # before any request
+    out = Out()
+    async with await open_agent(args, target) as link:
+        view = TaskView()
+        async with receiver_for(args, link) as receiver:
+            if can_push(link):
+                _receiving(receiver, args)
+            with naming_the_task(args, target, view, task_id=task_id):
+                async with deadline(args.timeout, f"task {task_id}"):
+                    events = watch_task(link, task_id, view, receiver, push_url=args.push_url)
+                    await consume_turn(events, view, args, out, live=args.stream)
+        if args.stream:
+            if args.output == "text":
+                print_summary(out, args, reply_command(args, target), view)
+        else:
+            print_task(out, args, reply_command(args, target), await link.get_task(task_id))
+        warn_outcome(view.state)
+    return 0

@@ -8,6 +8,7 @@ from typing import Any
 from ..a2a.auth import describe_scheme
 from ..a2a.cards import BINDING_NAMES, choose_endpoint, lint_card
 from ..a2a.errors import ProtocolUnsupportedError, UsageError
+from ..a2a.extensions import extension_marks
 from ..a2a.model import (
     AgentCard,
     Artifact,
@@ -128,9 +129,11 @@ def render_card(
     version: str | None = None,
     binding: str | None = None,
     trust: str | None = None,
+    activated: list[str] | None = None,
 ) -> None:
     """The card as `Label: value` lines; `Endpoint` is the interface switchboard speaks to (as --a2a-version and
-    --binding, or `binding:` in the agents file, force it), or why there is none."""
+    --binding, or `binding:` in the agents file, force it), or why there is none. `activated`: the extensions this
+    agent's requests carry, marked as such."""
     out.field("Name", card.name)
     out.field("Description", card.description)
     out.field("Version", card.version)
@@ -151,7 +154,7 @@ def render_card(
     out.field("Push Notifications", "yes" if caps.push_notifications else "no")
     out.field("Extended Card", "yes" if caps.extended_card else "no")
     for ext in caps.extensions or []:
-        out.field("Extension", f"{ext.uri}{' (required)' if ext.required else ''}")
+        out.field("Extension", ext.uri + extension_marks(ext.uri, ext.required, activated or []))
     out.field("Input Modes", ", ".join(card.default_input_modes))
     out.field("Output Modes", ", ".join(card.default_output_modes))
     for name, scheme in card.security_schemes.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib.util
 from collections.abc import Awaitable, Callable
@@ -25,6 +26,7 @@ from .widgets.wire_view import BODY_KEPT, TAP_BYTES
 if TYPE_CHECKING:
     from temporalio.client import Client as TemporalClient  # the Temporal runner is an extra: imported when used
 
+    from ..a2a.push import PushReceiver
     from .screens.leave import OpenWork
 
 Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
@@ -82,6 +84,8 @@ class SwitchboardApp(App):
         self._tune = tune_gc
         self.temporal_address = self._temporal_address(temporal or self.settings.temporal)
         self._temporal_client: TemporalClient | None = None
+        self._push_receiver: PushReceiver | None = None
+        self._push_lock = asyncio.Lock()
         self._register_secrets()
         self.sub_title = subtitle or str(agents_path)
 
@@ -226,5 +230,19 @@ class SwitchboardApp(App):
         if isinstance(self.screen, MainScreen):
             self.screen.toggle_wire()
 
+    async def push_receiver(self) -> PushReceiver:
+        """The receiver of this app's push configs (a2a/push.py), on 127.0.0.1: started when a tab first needs one,
+        shared by every tab (each config has its own token), closed with the app."""
+        async with self._push_lock:
+            if self._push_receiver is None:
+                from ..a2a.push import PushReceiver
+
+                receiver = PushReceiver(redactor=self.tap.redactor)
+                await receiver.start()
+                self._push_receiver = receiver
+            return self._push_receiver
+
     async def on_unmount(self) -> None:
+        if self._push_receiver is not None:
+            await self._push_receiver.aclose()
         await self.http.aclose()

@@ -5,6 +5,8 @@ URL, and the SDK's HTTP+JSON (REST) routes under /v1 beside it.
 
 --mode native (default): the (legacy) card prefers JSONRPC at the base URL.
 --mode rest: the card prefers HTTP+JSON at the base URL and lists nothing else (a REST-only agent).
+--mode push: native, with push notifications on: the SDK's in-memory config store and its sender (which POSTs the
+whole Task, in the v0.3 shape, with X-A2A-Notification-Token).
 
 Runs in its own venv (SWITCHBOARD_A2A03_PYTHON), because a2a-sdk 0.3 and 1.x cannot share one.
 """
@@ -14,13 +16,19 @@ from __future__ import annotations
 import base64
 
 import hosting
+import httpx
 import script
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.apps import A2AStarletteApplication
 from a2a.server.apps.rest.rest_adapter import RESTAdapter
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.server.tasks import (
+    BasePushNotificationSender,
+    InMemoryPushNotificationConfigStore,
+    InMemoryTaskStore,
+    TaskUpdater,
+)
 from a2a.types import (
     AgentCapabilities,
     AgentCard,
@@ -114,7 +122,7 @@ class ScriptedExecutor(AgentExecutor):
         await updater.cancel(updater.new_agent_message([Part(root=TextPart(text=script.CANCEL_TEXT))]))
 
 
-MODES = ("native", "rest")
+MODES = ("native", "rest", "push")
 
 
 def build_cards(url: str, mode: str, api_key: str | None) -> tuple[AgentCard, AgentCard]:
@@ -134,7 +142,7 @@ def build_cards(url: str, mode: str, api_key: str | None) -> tuple[AgentCard, Ag
         protocol_version="0.3.0",
         provider=AgentProvider(organization="a2a-switchboard tests", url="https://example.com"),
         version="1.0.0",
-        capabilities=AgentCapabilities(streaming=True, push_notifications=False),
+        capabilities=AgentCapabilities(streaming=True, push_notifications=mode == "push"),
         supports_authenticated_extended_card=True,
         default_input_modes=["text/plain", "application/json"],
         default_output_modes=["text/plain", "application/json"],
@@ -151,7 +159,11 @@ def build_cards(url: str, mode: str, api_key: str | None) -> tuple[AgentCard, Ag
 
 def build_app(url: str, mode: str, api_key: str | None) -> hosting.ASGIApp:
     card, extended = build_cards(url, mode, api_key)
-    handler = DefaultRequestHandler(agent_executor=ScriptedExecutor(), task_store=InMemoryTaskStore())
+    push: dict[str, object] = {}
+    if mode == "push":
+        store = InMemoryPushNotificationConfigStore()
+        push = {"push_config_store": store, "push_sender": BasePushNotificationSender(httpx.AsyncClient(), store)}
+    handler = DefaultRequestHandler(agent_executor=ScriptedExecutor(), task_store=InMemoryTaskStore(), **push)
     # build() serves the card at /.well-known/agent-card.json and the pre-0.3 /.well-known/agent.json.
     app = A2AStarletteApplication(agent_card=card, http_handler=handler, extended_agent_card=extended).build()
     # The REST routes as the SDK's FastAPI app would mount them (without FastAPI, which this venv lacks).

@@ -173,5 +173,8 @@ def _no_push(why: str = "this agent's protocol has none") -> UsageError:
 
 
 def no_push_at(version: str) -> UsageError:
-    """Push configs over a binding at a version switchboard does not speak them at (0.3)."""
-    return _no_push(f"switchboard speaks them at A2A protocol 1.0, and this agent speaks {version}")
+    """Push configs over a binding at a version switchboard does not speak them at (0.3 other than JSON-RPC)."""
+    return _no_push(
+        f"switchboard speaks them at A2A protocol 1.0, and at {version} over JSON-RPC only; this agent's interface is "
+        "another binding (--binding jsonrpc, where its card lists one, reaches them)"
+    )

@@ -24,6 +24,7 @@ class JsonRpcTransport(HttpTransport):
     """Talks to one agent through a JSON-RPC interface of its card."""
 
     BINDING = JSONRPC
+    PUSH_AT_03 = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -76,7 +77,10 @@ class JsonRpcTransport(HttpTransport):
     def _answer(self, op: str, url: str, status: int, text: str) -> Any:
         if status != 200:
             raise self._status_error(url, status, text)
-        return self._result(parse_json(url, text))
+        payload = parse_json(url, text)
+        if op == "push_delete" and isinstance(payload, dict) and "error" not in payload:
+            return None  # a delete answers null, which a2a-sdk 0.3 leaves out altogether
+        return self._result(payload)
 
     def _result(self, payload: Any) -> Any:
         url = self.endpoint.url

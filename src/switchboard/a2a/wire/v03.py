@@ -58,6 +58,10 @@ METHODS = {
     "cancel": "tasks/cancel",
     "subscribe": "tasks/resubscribe",
     "extended_card": "agent/getAuthenticatedExtendedCard",
+    "push_set": "tasks/pushNotificationConfig/set",
+    "push_get": "tasks/pushNotificationConfig/get",
+    "push_list": "tasks/pushNotificationConfig/list",
+    "push_delete": "tasks/pushNotificationConfig/delete",
 }
 
 
@@ -400,3 +404,36 @@ def get_params(task_id: str, history_length: int | None) -> dict[str, Any]:
 
 def id_params(task_id: str) -> dict[str, Any]:
     return {"id": task_id}
+
+
+# --- push-notification configs (JSON-RPC), in and out of the v1.0 ProtoJSON shape the rest of switchboard uses ---
+
+
+def push_config_params(task_id: str, url: str, token: str | None, config_id: str | None = None) -> dict[str, Any]:
+    """tasks/pushNotificationConfig/set: a TaskPushNotificationConfig, its config nested as v0.3 has it."""
+    config: dict[str, Any] = {}
+    put(config, "id", config_id)
+    config["url"] = url
+    put(config, "token", token)
+    return {"taskId": task_id, "pushNotificationConfig": config}
+
+
+def push_id_params(task_id: str, config_id: str | None = None) -> dict[str, Any]:
+    """get/delete (with `config_id`) and list (without): the task goes by `id` at v0.3."""
+    out: dict[str, Any] = {"id": task_id}
+    put(out, "pushNotificationConfigId", config_id)
+    return out
+
+
+def decode_push_config(o: Any) -> dict[str, Any]:
+    """A v0.3 TaskPushNotificationConfig as the v1.0 one: {id, taskId, url, token, authentication}."""
+    if not isinstance(o, dict):
+        raise WireFormatError(f"a push config is an object, not {brief(o)}")
+    inner = o.get("pushNotificationConfig")
+    inner = inner if isinstance(inner, dict) else {}
+    out: dict[str, Any] = {}
+    for key, value in (("id", inner.get("id")), ("taskId", o.get("taskId")), ("url", inner.get("url"))):
+        put(out, key, value)
+    put(out, "token", inner.get("token"))
+    put(out, "authentication", inner.get("authentication"))
+    return out

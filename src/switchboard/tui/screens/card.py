@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 from ...a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BASIC_PASSWORD_ENV, DEFAULT_BEARER_ENV, describe_scheme
 from ...a2a.cards import BINDING_FLAGS, BINDING_NAMES, choose_endpoint
 from ...a2a.errors import SwitchboardError
+from ...a2a.extensions import extension_marks
 from ...a2a.model import AgentCard, SecurityScheme
 from ...agent_status import AgentStatus
 from ...safe_text import strip_controls
@@ -85,8 +86,9 @@ class CardScreen(Screen[str | None]):
         ]
         if card.documentation_url:
             lines.append(field("Docs", card.documentation_url))
+        activated = self.status.entry.extensions  # the agents file's `extensions:`
         for ext in caps.extensions or []:
-            lines.append(field("Extension", ext.uri + (" (required)" if ext.required else "")))
+            lines.append(field("Extension", ext.uri + extension_marks(ext.uri, ext.required, activated)))
         return Content("\n").join(lines)
 
     def _signature(self) -> Content:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
@@ -63,6 +64,8 @@ class ConversationView(Vertical):
     BINDINGS = [
         Binding("ctrl+g", "cancel_task", "Cancel task", id="conversation.cancel"),
         Binding("ctrl+s", "save_artifacts", "Save artifacts", id="conversation.save"),
+        # The footer is full: the README lists it, and so does the keys panel (ctrl+p, "keys").
+        Binding("ctrl+b", "let_stream_go", "Stop streaming", id="conversation.let_go", show=False),
     ]
 
     # What the tab shows of the turn, set as it starts, ends or asks (the main screen watches them; the replay
@@ -263,14 +266,26 @@ class ConversationView(Vertical):
     async def run_turn(self, parts: list[Part], secret: bool) -> None:
         for pane in self.query(PromptPane):
             await pane.remove()
-        await self._follow(self._connected.send(parts, secret=secret), begun=False)
+        await self._follow(self._connected.send(parts, secret=secret), begun=False, then_watch=True)
 
     @work(exclusive=True, group="turn")
     async def follow_again(self) -> None:
         """Listen again to the last turn's task (a cancel the agent refused left it running)."""
-        await self._follow(self._connected.reattach(), begun=True)
+        await self._follow(self._connected.reattach(), begun=True, then_watch=True)
 
-    async def _follow(self, stream: AsyncIterator[TurnEvent], *, begun: bool) -> None:
+    @work(exclusive=True, group="turn")
+    async def watch_quietly(self) -> None:
+        """Follow the last turn's task with no stream: by pushes to the app's receiver, else by polling."""
+        conversation = self.conversation
+        if conversation is None:
+            return
+        try:
+            receiver = await self.app.push_receiver()
+        except OSError:
+            receiver = None  # no port to listen on: the watch polls, and says so
+        await self._follow(conversation.watch(receiver), begun=True, then_watch=False)
+
+    async def _follow(self, stream: AsyncIterator[TurnEvent], *, begun: bool, then_watch: bool = False) -> None:
         conversation = self._connected
         transcript = self.query_one(".transcript", VerticalScroll)
         try:
@@ -295,7 +310,25 @@ class ConversationView(Vertical):
             await self._begin(transcript, conversation.last)
         await self._sync()
         self._state_changed()
+        self._tell_if_behind()
         await self._after_turn(transcript)
+        if then_watch and self._broke_with_task_going_on():
+            self.watch_quietly()  # the stream failed for good, the task goes on: keep the tab up to date
+
+    def _broke_with_task_going_on(self) -> bool:
+        last = self.conversation.last if self.conversation is not None else None
+        if last is None or last.error is None or self._canceling:
+            return False
+        return bool(last.view.task_id) and not last.view.turn_over
+
+    def _tell_if_behind(self) -> None:
+        """A notice when the task of a tab the person is not looking at ended or began to wait for them."""
+        last = self.conversation.last if self.conversation else None
+        state = last.view.state if last is not None else None
+        if state is None or in_shown_tab(self) or not (state.is_terminal or state.is_interrupted):
+            return
+        said = f"waiting for your answer ({state.value})" if state.is_interrupted else f"task {state.value}"
+        self.app.notify(said, title=strip_controls(self.agent_name), markup=False)
 
     async def _begin(self, transcript: VerticalScroll, turn: Turn) -> Turn:
         await transcript.mount(UserMessage(turn))
@@ -428,6 +461,19 @@ class ConversationView(Vertical):
             self.follow_again()
             return
         self.notify("task canceled")
+
+    async def action_let_stream_go(self) -> None:
+        """Close the stream of a running task; the tab goes on following it by pushes, or by polling."""
+        last = self.conversation.last if self.conversation else None
+        if last is None or not last.running or not last.view.task_id or self._canceling:
+            self.notify("no task is streaming here")
+            return
+        for worker in [w for w in self.workers if w.node is self and w.group == "turn"]:
+            worker.cancel()
+            with contextlib.suppress(Exception):
+                await worker.wait()  # the stream let go before the watch begins (both mark the turn running)
+        self.notify("stream closed; following the task by its pushes or by polling")
+        self.watch_quietly()
 
     def action_save_artifacts(self) -> None:
         last = self.conversation.last if self.conversation else None
