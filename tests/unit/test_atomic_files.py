@@ -131,6 +131,7 @@ def test_kill_9_at_random_moments_never_leaves_a_torn_file(tmp_path: Path):
         child.send_signal(signal.SIGKILL)
         child.wait(10)
         finished = [line for line in child.stdout.read().splitlines() if line.strip()]
+        child.stdout.close()
         writes += 1 + len(finished)
         seen.add(_whole(tmp_path))
     # The kills landed in different phases: both versions were found on disk.

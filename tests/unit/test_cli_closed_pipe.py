@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from transcripts import ROOT
 
 REPO = Path(__file__).resolve().parents[2]
@@ -28,5 +29,23 @@ def test_a_reader_that_closes_the_pipe_early_gets_no_error_and_exit_141(tmp_path
     assert process.stdout.read(5) == b"Name:"
     process.stdout.close()
     stderr = process.stderr.read().decode()
+    process.stderr.close()
     assert process.wait(timeout=60) == 141
     assert stderr == ""  # not "unexpected BrokenPipeError ... A2ACLI_ERR_INTERNAL"
+
+
+@pytest.mark.parametrize(
+    "argv", [["runs", "list"], ["runs", "list", "-o", "json"], ["--help"], ["send", "--help"], ["--version"]]
+)
+def test_every_command_into_a_pipe_whose_reader_is_gone_ends_quietly(tmp_path, argv):
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # `| head -1` that has read its line and left before anything came
+    env = {**os.environ, "SWITCHBOARD_HOME": str(tmp_path)}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "switchboard", *argv], stdout=write_end, stderr=subprocess.PIPE, env=env, timeout=60
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr.decode() == ""
+    assert done.returncode in (0, 141)

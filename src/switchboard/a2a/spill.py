@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import tempfile
+import weakref
 from collections.abc import Iterator
 
 _ENCODING, _ERRORS = "utf-8", "surrogatepass"  # a lone surrogate from a JSON escape survives the round trip
@@ -16,6 +17,7 @@ _ENCODING, _ERRORS = "utf-8", "surrogatepass"  # a lone surrogate from a JSON es
 class TextSpill:
     def __init__(self) -> None:
         self._file = tempfile.TemporaryFile()  # noqa: SIM115 - open for the life of the artifact
+        weakref.finalize(self, self._file.close)  # a view dropped without close() lets go of it quietly
         self.length = 0  # characters written
         # (character offset, byte offset) where each write starts, and the end: a read starts at one of them
         self._chars = [0]

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..a2a.errors import UsageError
-from .guard import guarded, run_async
+from .guard import guarded, reader_went_away, run_async
 from .output import report
 from .parser import ArgumentError, build_parser
 
@@ -133,7 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     if "temporalio.bridge" in sys.modules and from_command_line:
         # temporalio's runtime threads can abort the interpreter's finalization ("PyGILState_Release ... must be
         # current", exit 134) after the command has answered: there is nothing left to clean up, so leave now.
-        sys.stdout.flush()
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:  # this flush is past `guarded`: the reader that left is as quiet here
+            code = reader_went_away()
         sys.stderr.flush()
         os._exit(code)
     return code

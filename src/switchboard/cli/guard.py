@@ -12,7 +12,7 @@ from ..a2a.errors import SwitchboardError
 from .output import report
 
 
-def _reader_went_away() -> int:
+def reader_went_away() -> int:
     """The end of a pipe closed early (`| head`): stop quietly, as Unix tools do. What is still buffered for it
     goes to /dev/null, so the interpreter's last flush raises nothing either. 141: killed by SIGPIPE, in a shell."""
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -43,7 +43,7 @@ def guarded(call: Callable[[], int], args: Any) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        return _reader_went_away()
+        return reader_went_away()
     except Exception as exc:  # the last line of defence: an envelope, never a traceback
         report(
             SwitchboardError(
