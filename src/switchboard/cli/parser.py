@@ -163,7 +163,12 @@ class _Version(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
         from .. import __version__
 
-        print(f"switchboard {__version__}")
+        try:
+            print(f"switchboard {__version__}", flush=True)
+        except BrokenPipeError:  # `switchboard --version | true`: as quiet as every other command
+            from .guard import reader_went_away
+
+            parser.exit(reader_went_away())
         parser.exit()
 
 
