@@ -227,6 +227,7 @@ class ScriptedLink:
     turns: list[list[TurnEvent]]
     hold: bool = False  # stay mid-stream after the last event, as a slow agent would
     sent: list[Message] = field(default_factory=list)
+    played: int = 0  # turns whose events were all handed over
     protocol_label: str = "1.0"
     takes_files: bool = True
 
@@ -238,6 +239,7 @@ class ScriptedLink:
         self.sent.append(message)
         for event in self.turns.pop(0) if self.turns else []:
             yield event
+        self.played += 1
         if self.hold:
             await asyncio.Event().wait()
 
@@ -348,9 +350,18 @@ async def _talk(pilot, row: int, text: str) -> None:
 
 
 def _answered(app) -> bool:
-    """The turn just sent has heard from the agent."""
-    conversation = conversation_of(app)
-    return conversation is not None and conversation.last is not None and conversation.last.view.state is not None
+    """The turn just sent has heard all the agent has to say, and it is on screen: a snapshot taken then is the
+    same on a loaded machine as on a quiet one."""
+    from switchboard.tui.widgets.conversation_view import ConversationView
+
+    views = list(app.screen.query(ConversationView))
+    conversation = views[-1].conversation if views else None
+    if conversation is None or conversation.last is None or conversation.last.view.state is None:
+        return False
+    link = conversation.link
+    played = getattr(link, "played", None)
+    all_heard = played is None or played >= len(getattr(link, "sent", []))
+    return all_heard and views[-1]._throttle.drawn
 
 
 async def agents_scene(pilot) -> None:

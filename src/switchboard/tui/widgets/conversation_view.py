@@ -397,6 +397,9 @@ class ConversationView(Vertical):
     def _synced(self, transcript: VerticalScroll, following: bool, started: float) -> None:
         if following:
             transcript.scroll_end(animate=False, immediate=True)
+            # Markdown lays its blocks out after this refresh: anchored, the transcript stays at the end as they
+            # grow (Textual lets go of the anchor when the person scrolls).
+            transcript.anchor()
             self._followed_to = transcript.max_scroll_y
         # A sync and the repaint it causes hold up everything else, the stream included: under a flood (or on a
         # busy machine) render less often, so that rendering takes about a third of the time at most.

@@ -34,6 +34,11 @@ class FrameThrottle:
         self._due = True
         self.widget.set_timer(self.interval, self._draw)
 
+    @property
+    def drawn(self) -> bool:
+        """Every change so far is on screen (none waits for its frame or for the view to be shown)."""
+        return not self._due and not self._behind
+
     def shown(self) -> None:
         """The view came into sight: what changed meanwhile is drawn."""
         if self._behind:
