@@ -296,7 +296,7 @@ async def follow_turn(
     blocking: bool = True,
     policy: FollowPolicy | None = None,
     view: TaskView | None = None,
-) -> AsyncIterator[TurnEvent]:
+) -> AsyncGenerator[TurnEvent, None]:
     """Send `message` (or re-attach to `task_id`) and yield every event until the turn ends.
 
     Without streaming, the send blocks until the turn ends, then polls only if it has not; `blocking` False

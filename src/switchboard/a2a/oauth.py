@@ -145,7 +145,7 @@ class TokenSource:
                 self._endpoints = await discover(scheme.open_id_connect_url or "", self.client)
             else:
                 flow = self.client.flow_for(self.choice.offered_flows()) or ""
-                info = scheme.flows[flow]  # type: ignore[index]
+                info = scheme.flows[flow]  # type: ignore[index]  # set: the flow was chosen among them
                 self._endpoints = Endpoints(
                     flow,
                     check_endpoint(info.get("tokenUrl"), "token endpoint", self.client.issuer),

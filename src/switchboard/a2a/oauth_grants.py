@@ -134,9 +134,10 @@ async def device_authorization(
     """RFC 8628 section 3.1: the device code, the user code and where the person enters it. authlib has no
     client for this request; it is one form POST."""
     data = {"client_id": client_id, **_params(resource, scope)}
-    auth = (client_id, client_secret) if client_secret else None
+    # A confidential client authenticates with HTTP Basic; a public one sends only its id (in the form).
+    auth = httpx.BasicAuth(client_id, client_secret) if client_secret else httpx.USE_CLIENT_DEFAULT
     async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as http:
-        response = await http.post(device_url, data=data, auth=auth)  # type: ignore[arg-type]
+        response = await http.post(device_url, data=data, auth=auth)
     try:
         body = response.json()
     except ValueError:
