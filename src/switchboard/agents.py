@@ -188,10 +188,10 @@ def _entry(
         return None
     used: list[str] = []
     url = interpolate(url, env, warnings, where, used)
-    named = raw.get("protocol") or raw.get("runtime") or "a2a"
-    protocol: Literal["a2a", "tasks"] = "tasks" if named == "tasks" else "a2a"
-    if named not in ("a2a", "tasks"):
-        warnings.append(f"{where} ({name}): protocol {named!r} is unknown; a2a assumed")
+    spoken = raw.get("protocol") or raw.get("runtime") or "a2a"
+    protocol: Literal["a2a", "tasks"] = "tasks" if spoken == "tasks" else "a2a"
+    if spoken not in ("a2a", "tasks"):
+        warnings.append(f"{where} ({name}): protocol {spoken!r} is unknown; a2a assumed")
     what = "the url" + (f" {raw['url']}, interpolated," if url != raw["url"] else "")
     try:
         # A REST task API agent has no card file, and its client needs the scheme written out.
