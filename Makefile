@@ -54,6 +54,7 @@ lint: $(VENV)/.stamp
 	$(BIN)/ruff check
 	$(BIN)/ruff format --check
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 # Most of a test's time is spent waiting (on servers, subprocesses, an agent's work), so several test processes
 # overlap their waits even on two cores; each starts its own servers on free ports. TEST_WORKERS=0: one process.

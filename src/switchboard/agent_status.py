@@ -48,7 +48,7 @@ class AgentStatus:
         try:
             return choose_endpoint(self.card, binding=binding).short_label
         except UsageError:  # the agents file forces a binding the card does not offer
-            return f"no {BINDING_NAMES[binding]}"
+            return f"no {BINDING_NAMES[binding]}" if binding else "unsupported"
         except SwitchboardError:
             if not cards.grpc_installed() and any(i.binding.upper() == GRPC for i in self.card.interfaces):
                 return "gRPC not installed"  # the card view's hint names the extra

@@ -41,7 +41,7 @@ from typing import Any, Literal
 from .a2a.errors import UsageError
 
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-BINDINGS = ("jsonrpc", "rest", "grpc")  # `binding:`, as --binding names them
+BINDINGS: tuple[Literal["jsonrpc", "rest", "grpc"], ...] = ("jsonrpc", "rest", "grpc")  # `binding:`, as --binding
 OAUTH_FLOWS = ("clientCredentials", "authorizationCode", "deviceCode")
 OAUTH_KEYS = ("clientId", "clientSecretEnv", "flow", "scopes", "resource", "scheme", "issuer")
 
@@ -188,10 +188,10 @@ def _entry(
         return None
     used: list[str] = []
     url = interpolate(url, env, warnings, where, used)
-    protocol = raw.get("protocol") or raw.get("runtime") or "a2a"
-    if protocol not in ("a2a", "tasks"):
-        warnings.append(f"{where} ({name}): protocol {protocol!r} is unknown; a2a assumed")
-        protocol = "a2a"
+    spoken = raw.get("protocol") or raw.get("runtime") or "a2a"
+    protocol: Literal["a2a", "tasks"] = "tasks" if spoken == "tasks" else "a2a"
+    if spoken not in ("a2a", "tasks"):
+        warnings.append(f"{where} ({name}): protocol {spoken!r} is unknown; a2a assumed")
     what = "the url" + (f" {raw['url']}, interpolated," if url != raw["url"] else "")
     try:
         # A REST task API agent has no card file, and its client needs the scheme written out.
@@ -201,8 +201,9 @@ def _entry(
         return None
     entry = AgentEntry(name=name, url=url, protocol=protocol, raw=dict(raw))
     binding = raw.get("binding")
-    if isinstance(binding, str) and binding.lower() in BINDINGS:
-        entry.binding = binding.lower()  # type: ignore[assignment]
+    chosen = next((b for b in BINDINGS if isinstance(binding, str) and binding.lower() == b), None)
+    if chosen is not None:
+        entry.binding = chosen
     elif binding is not None:
         warnings.append(f"{where} ({name}): binding {binding!r} is unknown (jsonrpc, rest or grpc); the card chooses")
     if isinstance(raw.get("apiKeyEnv"), str):

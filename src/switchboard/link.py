@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -188,7 +188,7 @@ class AgentLink:
         streaming: bool | None = None,
         blocking: bool = True,
         view: TaskView | None = None,
-    ) -> AsyncIterator[TurnEvent]:
+    ) -> AsyncGenerator[TurnEvent, None]:
         """Send `message` and yield the turn's events until it ends (`streaming` overrides the link's; `blocking`
         False, when polling, has the agent answer at once so the task id is known early: see follow_turn)."""
         streaming = self.streaming if streaming is None else streaming
@@ -201,7 +201,7 @@ class AgentLink:
         *,
         streaming: bool | None = None,
         view: TaskView | None = None,
-    ) -> AsyncIterator[TurnEvent]:
+    ) -> AsyncGenerator[TurnEvent, None]:
         """Re-attach to a task that is still running."""
         streaming = self.streaming if streaming is None else streaming
         return follow_turn(self.transport, task_id=task_id, streaming=streaming, policy=policy, view=view)
@@ -304,7 +304,7 @@ async def open_link(
     http: httpx.AsyncClient | None = None,
     tap: Tap | None = None,
     credentials: Credentials | None = None,
-    on_note=None,
+    on_note: Callable[[str], None] | None = None,
     correlation_id: str | None = None,
     streaming: bool | None = None,
     cards: CardCache | None = None,
@@ -328,8 +328,9 @@ async def open_link(
         headers = {**(entry.headers or {}), **extension_headers(entry.extensions)}
     # An agent with a client certificate gets a client of its own: the certificate goes to its origin alone.
     cert_origins: set[str] = set()
-    owned = None if http is not None and entry.tls is None else agent_http_client(entry, origins=cert_origins)
-    http = owned or http
+    owned: httpx.AsyncClient | None = None
+    if http is None or entry.tls is not None:
+        http = owned = agent_http_client(entry, origins=cert_origins)
     try:
         if entry.protocol == "tasks":
             transport: Transport = TasksApiTransport(

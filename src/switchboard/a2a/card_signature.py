@@ -232,7 +232,7 @@ async def verify_card(
             reasons.append(fetch_failed or f"{named}: no key for it among {where}{tail}")
             continue
         usable = [k for k in keys if not k.expired()]
-        reasons += [why for k in keys if (why := k.expired())]
+        reasons += [gone for k in keys if (gone := k.expired())]  # (a walrus binds in the function: not `why`)
         for key in usable:
             if _verifies((entry["protected"], entry["signature"]), payloads, key.key, alg):
                 return CardTrust("verified", f"{alg}, key {kid or '(no kid)'} from {key.source}")

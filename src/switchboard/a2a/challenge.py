@@ -45,7 +45,9 @@ async def authorization_servers(metadata_url: str, agent_url: str, http: httpx.A
     return [strip_controls(s)[:200] for s in servers if isinstance(s, str)][:5] if isinstance(servers, list) else []
 
 
-async def explain(error: AuthFailedError, status: int, header: str | None, agent_url: str, http, oauth: bool) -> None:
+async def explain(
+    error: AuthFailedError, status: int, header: str | None, agent_url: str, http: httpx.AsyncClient, oauth: bool
+) -> None:
     """Rewrite `error` (a 401/403 from the agent) from its challenge, in place."""
     params = parse_challenge(header)
     if not params:

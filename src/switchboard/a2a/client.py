@@ -7,7 +7,7 @@ branches on the binding or the wire version behind it.
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import httpx
 
@@ -16,9 +16,15 @@ from .errors import ProtocolUnsupportedError
 from .http import DEFAULT_RETRY, new_http_client
 from .model import Message, Part, Role, TextPart
 from .tap import Tap
-from .transports.base import Transport
+from .transports.http_transport import HttpTransport
 from .transports.jsonrpc import JsonRpcTransport
 from .transports.rest import RestTransport
+
+if TYPE_CHECKING:
+    from .transports.grpc import GrpcTransport
+
+# A Transport made from a card's interface: an A2A binding, so it has an endpoint (binding, version, tenant).
+CardTransport: TypeAlias = "HttpTransport | GrpcTransport"
 
 
 def new_message(
@@ -43,12 +49,12 @@ def new_message(
 
 def transport_for(
     resolved: ResolvedCard, *, prefer_version: str | None = None, binding: str | None = None, **kwargs: Any
-) -> Transport:
+) -> CardTransport:
     """The transport for a card already read (see choose_endpoint for which interface, and what may be forced);
     its notes (what reading the card met) become the transport's."""
     endpoint = choose_endpoint(resolved.card, prefer_version, binding=binding)
     if endpoint.binding == GRPC:
-        kind: type[Transport] = _grpc_transport(resolved.card.name)
+        kind: type[CardTransport] = _grpc_transport(resolved.card.name)
     else:
         kind = RestTransport if endpoint.binding == HTTP_JSON else JsonRpcTransport
     transport = kind(resolved.card, card_url=resolved.card_url, endpoint=endpoint, **kwargs)
@@ -57,7 +63,7 @@ def transport_for(
     return transport
 
 
-def _grpc_transport(agent: str) -> type[Transport]:
+def _grpc_transport(agent: str) -> type[GrpcTransport]:
     """The gRPC transport, imported only now: grpc is an optional install, and a heavy import."""
     try:
         from .transports.grpc import GrpcTransport
@@ -76,7 +82,7 @@ async def connect(
     tap: Tap | None = None,
     card_headers: dict[str, str] | None = None,
     **kwargs: Any,
-) -> Transport:
+) -> CardTransport:
     """Fetch the card for `ref` (URL, host, card URL or file) and build the transport it calls for.
 
     Without `http` the transport owns a client of its own and closes it with itself.

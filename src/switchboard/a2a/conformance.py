@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -19,11 +19,10 @@ import httpx
 
 from .auth import Credentials
 from .cards import BINDING_NAMES, ResolvedCard, fetch_card, lint_card, spoken_bindings, wire_version
-from .client import new_message, transport_for
+from .client import CardTransport, new_message, transport_for
 from .errors import AuthFailedError, CredentialsMissingError, ProtocolError, SwitchboardError
-from .model import Message, StatusUpdate, Task, TaskState
+from .model import Message, StatusUpdate, StreamEvent, Task, TaskState
 from .tap import Tap
-from .transports.base import Transport
 
 Outcome = Literal["pass", "warn", "fail", "skip"]
 PROBE_TEXT = "hello from switchboard conformance"
@@ -162,7 +161,9 @@ async def probe(
 class _Probe:
     """The scenarios over one interface, in order; each adds its checks."""
 
-    def __init__(self, transport: Transport, label: str, resolved: ResolvedCard, timeout: float, checks: list[Check]):
+    def __init__(
+        self, transport: CardTransport, label: str, resolved: ResolvedCard, timeout: float, checks: list[Check]
+    ) -> None:
         self.t = transport
         self.label = label
         self.card = resolved.card
@@ -220,7 +221,7 @@ class _Probe:
 
     async def stream(self) -> None:
         declared = bool(self.card.capabilities.streaming)
-        events: list = []
+        events: list[StreamEvent] = []
         going = False  # the stream was still open when the probe let go of it
         try:
             async with asyncio.timeout(self.timeout / 2):
@@ -454,7 +455,7 @@ class _Probe:
             self.add("push config", "pass", "create, get, list, delete")
 
 
-async def _bounded(events):
+async def _bounded(events: AsyncIterator[StreamEvent]) -> AsyncIterator[StreamEvent]:
     count = 0
     async for event in events:
         yield event
@@ -463,7 +464,7 @@ async def _bounded(events):
             break
 
 
-def _last_state(events: list) -> TaskState | None:
+def _last_state(events: list[StreamEvent]) -> TaskState | None:
     for event in reversed(events):
         if isinstance(event, Task | StatusUpdate):
             return event.status.state

@@ -235,7 +235,8 @@ def rest_error_from(
     inner = payload.get("error")
     message = ""
     if isinstance(inner, dict):
-        message = inner.get("message") if isinstance(inner.get("message"), str) else ""
+        text = inner.get("message")
+        message = text if isinstance(text, str) else ""
         if status is None and isinstance(inner.get("code"), int) and 400 <= inner["code"] < 600:
             status = inner["code"]  # an error frame in a stream: the Status names the HTTP status it stands for
         details = inner.get("details")
@@ -249,6 +250,7 @@ def rest_error_from(
     for key in ("message", "detail", "error"):
         if not message and isinstance(payload.get(key), str):
             message = payload[key]
+    code: int | None
     if status == 404:
         code = -32001 if route == "task" else -32007 if route == "extended_card" else -32601
     else:

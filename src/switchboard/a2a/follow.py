@@ -30,9 +30,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .errors import (
     AuthFailedError,
@@ -81,7 +81,7 @@ class FollowPolicy:
     idle_limit: float | None = None
 
     def delay(self, attempt: int) -> float:
-        return min(self.max_backoff, self.backoff * 2 ** max(0, attempt - 1))
+        return min(self.max_backoff, self.backoff * 2.0 ** max(0, attempt - 1))
 
 
 class StreamStalledError(StreamBrokenError):
@@ -110,7 +110,7 @@ class _StallWatch:
         self.waiting = False  # one of them is going on
         self._seen = -1  # the wait the last tick found going on (-1: none)
         self._ticks = 0  # ticks that have found it since
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[Any] | None = None
         self._timer: asyncio.TimerHandle | None = None
 
     def opened(self) -> None:
@@ -124,6 +124,7 @@ class _StallWatch:
             self._schedule()
 
     def _schedule(self) -> None:
+        assert self.seconds is not None  # start() watches only with a limit
         # An empty context: a canceled timer stays in the loop until it is due, and the caller's context (a UI's
         # active widget, say) would stay alive with it.
         self._timer = self.loop.call_later(self.seconds / self.TICKS, self._tick, context=contextvars.Context())
@@ -153,10 +154,10 @@ class _StallWatch:
         if not self.fired:
             return False
         self.fired = False
-        return self._task.uncancel() == 0
+        return self._task is not None and self._task.uncancel() == 0  # fired: _tick had a task to cancel
 
 
-async def _until_stall(source: AsyncIterator[StreamEvent], watch: _StallWatch) -> AsyncIterator[StreamEvent]:
+async def _until_stall(source: AsyncIterator[StreamEvent], watch: _StallWatch) -> AsyncGenerator[StreamEvent, None]:
     iterator = aiter(source)
     watch.start()
     try:
@@ -176,8 +177,7 @@ async def _until_stall(source: AsyncIterator[StreamEvent], watch: _StallWatch) -
                 raise
             finally:
                 watch.waiting = False
-            if watch.fired and watch.stalled():  # the source swallowed the watch's cancellation
-                await iterator.aclose()
+            if watch.fired and watch.stalled():  # the source swallowed the watch's cancellation (closed below)
                 raise StreamStalledError(f"no event for {watch.seconds:g} s")
             yield event
     finally:
@@ -245,7 +245,7 @@ class _Progress:
     def __init__(self, limit: float | None) -> None:
         self.limit = limit
         self.loop = asyncio.get_running_loop()
-        self.mark: tuple | None = None
+        self.mark: tuple[TaskState, str | None, str | None] | None = None
         self.since = self.loop.time()
 
     def check(self, task: Task) -> None:
@@ -296,7 +296,7 @@ async def follow_turn(
     blocking: bool = True,
     policy: FollowPolicy | None = None,
     view: TaskView | None = None,
-) -> AsyncIterator[TurnEvent]:
+) -> AsyncGenerator[TurnEvent, None]:
     """Send `message` (or re-attach to `task_id`) and yield every event until the turn ends.
 
     Without streaming, the send blocks until the turn ends, then polls only if it has not; `blocking` False
@@ -359,6 +359,14 @@ class _Turn:
         )
 
 
+def _known(*ids: str | None) -> str:
+    """The first of `ids` there is, where the follower knows it has one: follow_turn takes a message or a task
+    id, a send that names no task ends the follow before any read, and a lost send raises unless it finds one."""
+    known = next((i for i in ids if i), None)
+    assert known is not None, "the follower reads a task only once it knows its id"
+    return known
+
+
 async def _follow(
     client: Transport,
     message: Message | None,
@@ -390,7 +398,7 @@ async def _follow(
                 yield result
                 if turn.over or view.task_id is None:
                     return
-        async for task in poll_task(client, view.task_id or task_id, policy, answered=view.answered):
+        async for task in poll_task(client, _known(view.task_id, task_id), policy, answered=view.answered):
             view.apply(task)
             yield task
         return
@@ -401,7 +409,7 @@ async def _follow(
     source = (
         client.stream(message, on_open=watch.opened)
         if message is not None
-        else client.subscribe(task_id, on_open=watch.opened)
+        else client.subscribe(_known(task_id), on_open=watch.opened)
     )
     if task_id:
         view.task_id = task_id
@@ -471,7 +479,7 @@ async def _follow(
         if message is None and first and not reattached:
             # A subscribe that gave nothing: stacks refuse one to a task that has ended (each with its own error,
             # or by closing the stream). A normal case, not a fault: the task is the answer if it did end.
-            task = await _get_with_retry(client, view.task_id, policy)
+            task = await _get_with_retry(client, _known(view.task_id), policy)
             view.apply(task)
             yield task
             if turn.over:
@@ -491,10 +499,11 @@ async def _follow(
                     view.task_id = found
                 else:
                     yield found
+        known = _known(view.task_id)  # from the caller, an event, or the lost send (which raises if it finds none)
         if not turn.over:
             why = f"broke ({problem.message})" if problem else "closed"
             yield Notice(f"the stream {why} before the turn ended; reading the task", "warning")
-        task = await _get_with_retry(client, view.task_id, policy)
+        task = await _get_with_retry(client, known, policy)
         view.apply(task)
         yield task
         if turn.over:
@@ -504,12 +513,12 @@ async def _follow(
         attempts += 1
         if attempts > policy.max_reattach:
             yield Notice("the stream keeps dropping; polling instead", "warning")
-            async for polled in poll_task(client, view.task_id, policy, answered=view.answered, progress=progress):
+            async for polled in poll_task(client, known, policy, answered=view.answered, progress=progress):
                 view.apply(polled)
                 yield polled
             return
         await asyncio.sleep(policy.delay(attempts))
         yield Notice(f"task is still {task.status.state.value}; re-subscribing (attempt {attempts})")
         watch = _StallWatch(stall_timeout)
-        source = client.subscribe(view.task_id, on_open=watch.opened)
+        source = client.subscribe(known, on_open=watch.opened)
         reattached = True

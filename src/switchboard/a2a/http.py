@@ -51,7 +51,7 @@ class RetryPolicy:
 
     def delay(self, retry: int) -> float:
         """Equal jitter: half the backoff for sure, half at random, so clients that failed together spread out."""
-        ceiling = min(self.max_backoff, self.backoff * 2 ** max(0, retry - 1))
+        ceiling = min(self.max_backoff, self.backoff * 2.0 ** max(0, retry - 1))
         return ceiling / 2 + random.uniform(0, ceiling / 2)
 
 
@@ -87,11 +87,10 @@ class LazyTLSTransport(httpx.AsyncBaseTransport):
         if request.url.scheme != "http":
             if self.cert_origins is not None and origin_of(str(request.url)) not in self.cert_origins:
                 if self._other is None:
-                    verify = {"verify": self.other_context} if self.other_context else {}
-                    self._other = httpx.AsyncHTTPTransport(**verify)
+                    self._other = httpx.AsyncHTTPTransport(verify=self.other_context or True)  # True: httpx's default
                 return await self._other.handle_async_request(request)
             if self.tls is None:
-                self.tls = httpx.AsyncHTTPTransport(**({"verify": self.tls_context} if self.tls_context else {}))
+                self.tls = httpx.AsyncHTTPTransport(verify=self.tls_context or True)
             return await self.tls.handle_async_request(request)
         return await self._plain.handle_async_request(request)
 

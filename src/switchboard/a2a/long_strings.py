@@ -66,7 +66,9 @@ class LongStringFilter:
                         self._escaped = True
                         return
                     # An escaped quote: escapes are dense here, so step over them in C to the string's end.
-                    stop = _BODY.match(chunk, quote + 1).end()
+                    body = _BODY.match(chunk, quote + 1)
+                    assert body is not None  # the pattern matches the empty string too
+                    stop = body.end()
                     if stop == end or (stop == end - 1 and chunk[stop] == _BACKSLASH):
                         self._take(view, at, end)
                         self._escaped = stop != end

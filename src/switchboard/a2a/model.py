@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 from enum import StrEnum
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, final
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -60,7 +60,11 @@ class Role(StrEnum):
 
 # --- parts -------------------------------------------------------------------------------------------
 
+# The parts and the stream events are @final: readers of a stream test them with `type(x) is`, which a subclass
+# would slip past (and final lets mypy narrow by those tests).
 
+
+@final
 class TextPart(_Model):
     kind: Literal["text"] = "text"
     text: str
@@ -68,6 +72,7 @@ class TextPart(_Model):
     metadata: dict[str, Any] | None = None
 
 
+@final
 class FilePart(_Model):
     """A file, either inline (`raw`, base64 as on the wire) or by reference (`url`)."""
 
@@ -96,6 +101,7 @@ class FilePart(_Model):
         return max(0, len(self.raw) * 3 // 4 - padding)
 
 
+@final
 class DataPart(_Model):
     kind: Literal["data"] = "data"
     data: Any = None
@@ -114,6 +120,7 @@ def text_of(parts: list[Part]) -> str:
 # --- messages, tasks, artifacts ----------------------------------------------------------------------
 
 
+@final
 class Message(_Model):
     kind: Literal["message"] = "message"
     message_id: str
@@ -150,6 +157,7 @@ class Artifact(_Model):
         return text_of(self.parts)
 
 
+@final
 class Task(_Model):
     kind: Literal["task"] = "task"
     id: str
@@ -160,6 +168,7 @@ class Task(_Model):
     metadata: dict[str, Any] | None = None
 
 
+@final
 class StatusUpdate(_Model):
     kind: Literal["status-update"] = "status-update"
     task_id: str
@@ -170,6 +179,7 @@ class StatusUpdate(_Model):
     metadata: dict[str, Any] | None = None
 
 
+@final
 class ArtifactUpdate(_Model):
     kind: Literal["artifact-update"] = "artifact-update"
     task_id: str

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Generator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -146,7 +146,7 @@ class TokenSource:
                 self._endpoints = await discover(scheme.open_id_connect_url or "", self.client)
             else:
                 flow = self.client.flow_for(self.choice.offered_flows()) or ""
-                info = scheme.flows[flow]  # type: ignore[index]
+                info = scheme.flows[flow]  # type: ignore[index]  # set: the flow was chosen among them
                 self._endpoints = Endpoints(
                     flow,
                     check_endpoint(info.get("tokenUrl"), "token endpoint", self.client.issuer),
@@ -187,8 +187,9 @@ class TokenSource:
         """A valid access token (renewed when it expires within RENEW_MARGIN seconds, or `renew`)."""
         async with self._lock:
             token = await self.cached()
-            if token and not renew and not _expiring(token):
-                return token["access_token"]
+            access = _access_token(token) if token else None
+            if token and access and not renew and not _expiring(token):
+                return access
             if token and token.get("refresh_token"):
                 try:
                     return await self._keep(await self._refresh(token))
@@ -304,14 +305,15 @@ class TokenSource:
         _MEMORY[key] = token
         if self.client.store is not None and (self.client.remember or self._from_store):
             self.client.store.save(key, token)
-        return token["access_token"]
+        access: str = token["access_token"]  # _grant made sure of it
+        return access
 
     def _register(self, token: dict[str, Any]) -> None:
         for name in ("access_token", "refresh_token", "id_token"):
             if isinstance(token.get(name), str):
                 self.redactor.add(token[name])
 
-    async def _grant(self, call: Callable[[], Any], flow: str, url: str) -> dict[str, Any]:
+    async def _grant(self, call: Callable[[], Awaitable[dict[str, Any]]], flow: str, url: str) -> dict[str, Any]:
         from .oauth_grants import GrantError
 
         try:
@@ -377,6 +379,12 @@ class TokenSource:
         return await self._grant(lambda: run, ends.flow, ends.token_url)
 
 
+def _access_token(token: dict[str, Any]) -> str | None:
+    """The token's access token; None when a stored token has none that can be sent (it is obtained again)."""
+    access = token.get("access_token")
+    return access if isinstance(access, str) and access else None
+
+
 def _expiring(token: dict[str, Any]) -> bool:
     expires_at = token.get("expires_at")
     return isinstance(expires_at, int | float) and expires_at - RENEW_MARGIN <= time.time()
@@ -392,7 +400,8 @@ class OAuthBearer(httpx.Auth):
         self.source = source
         self.origin = origin
 
-    def sync_auth_flow(self, request: httpx.Request):  # the transports are async only
+    def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        # the transports are async only
         raise RuntimeError("OAuthBearer works with httpx.AsyncClient only")
 
     async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:

@@ -39,7 +39,7 @@ def check_endpoint(url: str | None, what: str, issuer: str | None = None) -> str
     from .auth import origin_of
 
     parts = urlsplit(url or "")
-    if not (parts.scheme == "https" or (parts.scheme == "http" and is_loopback(parts.hostname or ""))):
+    if url is None or not (parts.scheme == "https" or (parts.scheme == "http" and is_loopback(parts.hostname or ""))):
         raise AuthFailedError(
             f"the {what} {strip_controls(str(url))[:200]!r} is not an https URL; no credentials are sent to it",
             hint="The agent's card names its OAuth endpoints; ask its operator to serve them over https.",
@@ -50,7 +50,7 @@ def check_endpoint(url: str | None, what: str, issuer: str | None = None) -> str
             "file trusts; no credentials are sent to it",
             hint="If the agent moved to another identity provider, change oauth.issuer in the agents file.",
         )
-    return url  # type: ignore[return-value]
+    return url
 
 
 async def discover(url: str, client: OAuthClient) -> Endpoints:

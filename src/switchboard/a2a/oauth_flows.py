@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from .errors import AuthFailedError, CredentialsMissingError
-from .oauth import AUTHORIZATION_WAIT, DevicePrompt
+from .oauth import AUTHORIZATION_WAIT, DevicePrompt, Interaction
 
 if TYPE_CHECKING:
     from .oauth import TokenSource
@@ -21,7 +21,7 @@ DEFAULT_INTERVAL = 5  # RFC 8628 section 3.2: when the issuer names none
 SLOW_DOWN_STEP = 5  # RFC 8628 section 3.5: each slow_down adds this many seconds
 
 
-def _interaction(source: TokenSource):
+def _interaction(source: TokenSource) -> Interaction:
     if source.client.interaction is None:
         raise CredentialsMissingError(
             "signing in to this agent needs a person (a device code or a browser), and none is at hand here",
@@ -45,12 +45,13 @@ async def device_flow(source: TokenSource, token_url: str, device_url: str) -> d
         timeout=client.timeout,
     )
     device_code, user_code, uri = start.get("device_code"), start.get("user_code"), start.get("verification_uri")
-    if not all(isinstance(v, str) and v for v in (device_code, user_code, uri)):
+    codes = (device_code, user_code, uri)
+    if not (isinstance(device_code, str) and isinstance(user_code, str) and isinstance(uri, str) and all(codes)):
         raise AuthFailedError(f"the device authorization endpoint {device_url} answered without a code", url=device_url)
-    source.redactor.add(device_code)  # type: ignore[arg-type]  # it redeems for a token, like a password
+    source.redactor.add(device_code)  # it redeems for a token, like a password
     expires_in = int(start["expires_in"]) if isinstance(start.get("expires_in"), int | float) else 600
     complete = start.get("verification_uri_complete")
-    interaction.device_code(DevicePrompt(uri, user_code, complete if isinstance(complete, str) else None, expires_in))  # type: ignore[arg-type]
+    interaction.device_code(DevicePrompt(uri, user_code, complete if isinstance(complete, str) else None, expires_in))
     interval = max(1, int(start.get("interval") or DEFAULT_INTERVAL))
     remaining = float(expires_in)  # counted in the waits the issuer asked for: what the code's lifetime is made of
     try:

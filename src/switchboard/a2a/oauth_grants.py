@@ -9,6 +9,7 @@ failure as the httpx error it is. Callers own the redaction of what comes back.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import httpx
@@ -48,7 +49,9 @@ def _client(client_id: str, client_secret: str | None, timeout: float, **kwargs:
     )
 
 
-async def _fetch(client: AsyncOAuth2Client, call, *args: Any, **kwargs: Any) -> dict[str, Any]:
+async def _fetch(
+    client: AsyncOAuth2Client, call: Callable[..., Awaitable[Mapping[str, Any]]], *args: Any, **kwargs: Any
+) -> dict[str, Any]:
     async with client:
         try:
             token = await call(client, *args, **kwargs)
@@ -120,14 +123,21 @@ async def authorization_code(
 
 
 async def device_authorization(
-    device_url: str, client_id: str, client_secret: str | None, *, scope: str | None, resource: str | None, timeout
+    device_url: str,
+    client_id: str,
+    client_secret: str | None,
+    *,
+    scope: str | None,
+    resource: str | None,
+    timeout: float,
 ) -> dict[str, Any]:
     """RFC 8628 section 3.1: the device code, the user code and where the person enters it. authlib has no
     client for this request; it is one form POST."""
     data = {"client_id": client_id, **_params(resource, scope)}
-    auth = (client_id, client_secret) if client_secret else None
+    # A confidential client authenticates with HTTP Basic; a public one sends only its id (in the form).
+    auth = httpx.BasicAuth(client_id, client_secret) if client_secret else httpx.USE_CLIENT_DEFAULT
     async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as http:
-        response = await http.post(device_url, data=data, auth=auth)  # type: ignore[arg-type]
+        response = await http.post(device_url, data=data, auth=auth)
     try:
         body = response.json()
     except ValueError:

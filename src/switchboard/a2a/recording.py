@@ -96,6 +96,7 @@ class Recording:
         last = entry.event
         assert type(last) is ArtifactUpdate
         head = last.artifact.parts[0]
+        assert type(head) is TextPart  # a run is text read on from a text part
         joined = head.model_copy(update={"text": head.text + "".join(self._run)})
         artifact = last.artifact.model_copy(update={"parts": [joined]})
         entry.event = last.model_copy(update={"artifact": artifact, "last_chunk": self._run_last})

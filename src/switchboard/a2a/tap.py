@@ -132,7 +132,7 @@ class Tap:
         *,
         partial: bool = False,
         method: str = "",
-    ):
+    ) -> None:
         """`partial`: the body is already a part of the answer (a gRPC task read for its ids and status).
         `method`: GRPC for a gRPC call's (whose `status` is None: gRPC's comes at the end, see `trailers`)."""
         now = time.monotonic()

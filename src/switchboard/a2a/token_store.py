@@ -9,10 +9,20 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 SERVICE = "a2a-switchboard"
 FILE_NAME = "oauth-tokens.json"
+
+
+class _Keyring(Protocol):
+    """What is used of the `keyring` module (which ships no type information)."""
+
+    def get_password(self, service_name: str, username: str) -> str | None: ...
+
+    def set_password(self, service_name: str, username: str, password: str) -> None: ...
+
+    def delete_password(self, service_name: str, username: str) -> None: ...
 
 
 class TokenStore:
@@ -21,10 +31,10 @@ class TokenStore:
     def __init__(self, config_dir: Path, warn: Callable[[str], None] | None = None) -> None:
         self.file = config_dir / FILE_NAME
         self.warn = warn or (lambda _text: None)
-        self._keyring: Any = None
+        self._keyring: _Keyring | None = None
         self._no_keyring = False
 
-    def _backend(self):
+    def _backend(self) -> _Keyring | None:
         """The keyring module when a backend works here, else None (the file is used)."""
         if self._no_keyring:
             return None

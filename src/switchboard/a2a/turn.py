@@ -112,6 +112,7 @@ class ArtifactView:
     def parts(self) -> list[Part]:
         if self._run:
             head = self._parts[-1]
+            assert type(head) is TextPart  # _run holds text that reads on from a text part (see extend)
             self._parts[-1] = head.model_copy(update={"text": head.text + "".join(self._run)})
             self._run = []
         return self._parts
@@ -123,7 +124,7 @@ class ArtifactView:
     def extend(self, parts: list[Part]) -> None:
         """Append a chunk's parts."""
         for part in parts:
-            if self._parts and _reads_on(self._parts[-1], part):
+            if type(part) is TextPart and self._parts and _reads_on(self._parts[-1], part):
                 self._run.append(part.text)
             else:
                 self.parts.append(part)
@@ -141,8 +142,9 @@ class ArtifactView:
     def text_from(self, offset: int, end: int | None = None) -> str:
         """The text from character `offset` to `end`, reading the spilled part from disk only when asked for
         and joining only the parts in range (a renderer asks for the newest few characters many times)."""
-        spilled = self.spill.length if self.spill else 0
-        head = self.spill.read(offset, end) if offset < spilled else ""
+        spill = self.spill
+        spilled = spill.length if spill else 0
+        head = spill.read(offset, end) if spill and offset < spilled else ""
         if end is not None and end <= spilled:
             return head
         pieces, at = [], spilled
@@ -231,23 +233,22 @@ class TaskView:
     def apply(self, event: StreamEvent) -> TaskView:
         self.events += 1
         # type(), not isinstance(): the models' metaclass (an ABCMeta) makes an isinstance() that fails slow, and
-        # this runs for every event of a stream. No model class is subclassed.
-        kind = type(event)
-        task_id = event.id if kind is Task else event.task_id
+        # this runs for every event of a stream. The event classes are final (model.py), so type() tells them apart.
+        task_id = event.id if type(event) is Task else event.task_id
         if task_id and self.task_id and task_id != self.task_id:
             self.notes.add(f"ignored a {event.kind} for task {task_id:.60}, not this task ({self.task_id:.60})")
             return self
-        if kind is ArtifactUpdate:
+        if type(event) is ArtifactUpdate:
             if self.context_id is None or self.task_id is None:
                 self._ids(event.task_id, event.context_id)
             self._artifact(event)
-        elif kind is StatusUpdate:
+        elif type(event) is StatusUpdate:
             if self.context_id is None or self.task_id is None:
                 self._ids(event.task_id, event.context_id)
             self._status(event.status)
-        elif kind is Task:
+        elif type(event) is Task:
             self._snapshot(event)
-        elif kind is Message:
+        elif type(event) is Message:
             self._ids(event.task_id, event.context_id)
             if event.task_id is None:  # a direct reply: the agent made no task
                 self.reply = event

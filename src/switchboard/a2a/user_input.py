@@ -98,10 +98,10 @@ def check_agent_url(ref: str, what: str = "the agent's address") -> str:
         )
     else:
         try:
-            host = urlsplit("//" + text).hostname or ""
+            bare_host = urlsplit("//" + text).hostname or ""
         except ValueError:
-            host = ""
-        url = ("http://" if is_loopback(host) else "https://") + text
+            bare_host = ""
+        url = ("http://" if is_loopback(bare_host) else "https://") + text
     try:
         parts = urlsplit(url)
         host = parts.hostname

@@ -27,13 +27,22 @@ _YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n"}
 
 
 class AgentLike(Protocol):
-    name: str
-    url: str
-    protocol: str
-    description: str
-    api_key_env: str | None
-    bearer_env: str | None
-    skills: tuple[dict[str, Any], ...]
+    """What the file says of an agent: read only, so a frozen dataclass with narrower types fits."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def protocol(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def api_key_env(self) -> str | None: ...
+    @property
+    def bearer_env(self) -> str | None: ...
+    @property
+    def skills(self) -> tuple[dict[str, Any], ...]: ...
 
 
 def _scalar(value: Any) -> str:

@@ -37,7 +37,7 @@ from .defaults import API_KEY_ENV, DEFAULT_FIRST_PORT, DEFAULT_HOST, TOKEN_ENV
 AGENTS: tuple[DemoAgent, ...] = tuple(
     m.AGENT for m in (echo, writer, interviewer, researcher, gatekeeper, flaky, legacy, tasks_agent, notary, sso)
 )
-GRACE = 1.0  # seconds uvicorn waits for open streams at shutdown before cancelling them
+GRACE = 1  # seconds (an int: uvicorn's setting) uvicorn waits for open streams at shutdown before cancelling them
 START_TIMEOUT = 20.0
 _LOGGERS = ("a2a", "uvicorn", "sse_starlette")
 

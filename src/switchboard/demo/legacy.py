@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypedDict
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -105,16 +105,16 @@ class LegacyExecutor(DemoExecutor):
         if match is None:
             await turn.ask(ASK_WHAT)
             return
-        value, source = float(match.group(1)), unit_of(match.group(2))
-        if source is None:
+        amount, unit = float(match.group(1)), unit_of(match.group(2))
+        if unit is None:
             await turn.ask(f"I do not know the unit '{match.group(2)}'. I know: {', '.join(UNITS)}. {ASK_WHAT}")
             return
         target = unit_of(match.group(3))
-        if target is None or target not in same_kind(source):
-            self._pending[turn.task_id] = (value, source)
-            await turn.ask(f"Which unit should I convert {value:g} {source} to? ({', '.join(same_kind(source))})")
+        if target is None or target not in same_kind(unit):
+            self._pending[turn.task_id] = (amount, unit)
+            await turn.ask(f"Which unit should I convert {amount:g} {unit} to? ({', '.join(same_kind(unit))})")
             return
-        await self._finish(turn, value, source, target)
+        await self._finish(turn, amount, unit, target)
 
     async def _finish(self, turn: Turn, value: float, source: str, target: str) -> None:
         self._pending.pop(turn.task_id, None)
@@ -143,7 +143,7 @@ class V03Only:
         body = b"".join(chunks)
         request = _json_object(body)
         method = request.get("method") if request else None
-        if isinstance(method, str) and method not in V03_METHODS:
+        if request is not None and isinstance(method, str) and method not in V03_METHODS:
             error = {
                 "error": {"code": -32601, "message": "Method not found"},
                 "id": request.get("id"),
@@ -171,7 +171,15 @@ def _json_object(body: bytes) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-SKILL = {
+class _Skill(TypedDict):
+    id: str
+    name: str
+    description: str
+    examples: list[str]
+    tags: list[str]
+
+
+SKILL: _Skill = {
     "id": "convert",
     "name": "Convert units",
     "description": "Give a number and a unit, with or without the target unit: '10 km to mi' completes at once; "

@@ -136,7 +136,7 @@ def _instant(stamp: str | None) -> float | None:
 
 def live_event(
     recorded: Recorded, task_id: str, context_id: str, sent: tuple[str, pb.Message] | None = None
-) -> pb.Task | pb.Message | object:
+) -> pb.Task | pb.Message | pb.TaskStatusUpdateEvent | pb.TaskArtifactUpdateEvent:
     """A recorded event as the SDK's protobuf object, with the live task and context ids in place of the recorded,
     and the live message in a task's history where the recorded one was (`sent`: its recorded id, the live one)."""
     response = ParseDict(v10.encode_event(recorded.event), pb.StreamResponse(), ignore_unknown_fields=True)
@@ -189,8 +189,8 @@ class ReplayExecutor(DemoExecutor):
             if wait:
                 await turn.pause(wait)
             turn.check()
-            event = live_event(recorded, turn.task_id, turn.context.context_id, sent)
-            if isinstance(event, pb.Message) and not recorded.event.task_id:
+            event = live_event(recorded, turn.task_id, turn.context_id, sent)
+            if isinstance(event, pb.Message) and isinstance(recorded.event, Message) and not recorded.event.task_id:
                 event.ClearField("task_id")  # a direct reply belongs to no task
             await turn.queue.enqueue_event(event)
 

@@ -25,6 +25,15 @@ from starlette.routing import BaseRoute
 from .base import PROVIDER, ServedApp
 
 State = pb.TaskState
+
+
+def _ids(context: RequestContext) -> tuple[str, str]:
+    """The task and context ids of a request: the SDK's handler sets both before it calls an executor."""
+    if context.task_id is None or context.context_id is None:
+        raise RuntimeError("the A2A SDK called the executor without a task id and a context id")
+    return context.task_id, context.context_id
+
+
 Part = pb.Part
 
 
@@ -54,13 +63,18 @@ class Turn:
     def __init__(self, context: RequestContext, queue: EventQueue, canceled: Callable[[], bool]) -> None:
         self.context = context
         self.queue = queue
-        self.updater = TaskUpdater(queue, context.task_id, context.context_id)
+        self._task_id, self._context_id = _ids(context)
+        self.updater = TaskUpdater(queue, self._task_id, self._context_id)
         self._canceled = canceled
         self._opened = context.current_task is not None
 
     @property
     def task_id(self) -> str:
-        return self.context.task_id
+        return self._task_id
+
+    @property
+    def context_id(self) -> str:
+        return self._context_id
 
     @property
     def text(self) -> str:
@@ -99,14 +113,14 @@ class Turn:
         if not self._opened:
             self._opened = True
             task = pb.Task(
-                id=self.context.task_id,
-                context_id=self.context.context_id,
+                id=self._task_id,
+                context_id=self._context_id,
                 status=pb.TaskStatus(state=State.TASK_STATE_SUBMITTED),
                 history=[self.context.message] if self.context.message else [],
             )
             await self.queue.enqueue_event(task)
 
-    async def status(self, state: int, message: str, *extra: Part) -> None:
+    async def status(self, state: pb.TaskState, message: str, *extra: Part) -> None:
         self.check()
         await self._open()
         await self.updater.update_status(state, message=self.updater.new_agent_message([text(message), *extra]))
@@ -165,8 +179,9 @@ class DemoExecutor(AgentExecutor):
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         # Flag first: the running turn must not publish another update after CANCELED.
-        self._canceled.add(context.task_id)
-        updater = TaskUpdater(event_queue, context.task_id, context.context_id)
+        task_id, context_id = _ids(context)
+        self._canceled.add(task_id)
+        updater = TaskUpdater(event_queue, task_id, context_id)
         await updater.cancel(updater.new_agent_message([text(self.cancel_text)]))
 
 

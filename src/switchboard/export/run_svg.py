@@ -6,7 +6,7 @@ one segment per attempt, waits for a person in their own colour). Every text is 
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import Any, Literal
 
 from ..safe_text import strip_controls
 from ..workflow.picture import Span, StepBar, columns, extent
@@ -89,7 +89,7 @@ def bars_of(timeline: dict[str, list[dict[str, Any]]]) -> list[StepBar]:
         for raw in spans:
             start = epoch(raw.get("start"))
             if start is not None:
-                kind = "waiting" if raw.get("kind") == "waiting" else "attempt"
+                kind: Literal["attempt", "waiting"] = "waiting" if raw.get("kind") == "waiting" else "attempt"
                 bar.spans.append(Span(kind, start, epoch(raw.get("end")), int(raw.get("attempt") or 1)))
         bars.append(bar)
     return bars

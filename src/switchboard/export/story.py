@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..a2a.model import ArtifactUpdate, Message, Part, Role, StatusUpdate, Task
+from ..a2a.model import ArtifactUpdate, Message, Part, Role, Task
 from ..a2a.turn import TaskView
 from .transcript import Transcript
 
@@ -103,20 +103,17 @@ def tell(transcript: Transcript) -> Story:
         for recorded in exchange.events:
             event = recorded.event
             view.apply(event)
-            kind = type(event)
-            if kind is ArtifactUpdate:
+            if type(event) is ArtifactUpdate:
                 if event.artifact.artifact_id not in touched:
                     touched.append(event.artifact.artifact_id)
                 continue
-            if kind is Message:
+            if type(event) is Message:
                 if event.role is not Role.USER and event.parts:
                     section.items.append(AgentMessage(recorded.at, list(event.parts)))
                 continue
-            if kind is Task:
+            if type(event) is Task:
                 touched += [a.artifact_id for a in event.artifacts or [] if a.artifact_id not in touched]
-            status = event.status if kind in (Task, StatusUpdate) else None
-            if status is None:
-                continue
+            status = event.status  # a Task or a StatusUpdate by now: the event classes are final
             said = list(status.message.parts) if status.message is not None else []
             key = (status.state.value, status.message.message_id if status.message else "")
             if key != last_state:

@@ -206,9 +206,15 @@ class WorkflowAgent:
         await host.wait_turn()
 
     async def _refuse(
-        self, queue: EventQueue, message: pb.Message, t: Translator, state: int, text: str, data: dict[str, Any]
+        self,
+        queue: EventQueue,
+        message: pb.Message,
+        t: Translator,
+        state: pb.TaskState,
+        text: str,
+        data: dict[str, Any],
     ) -> None:
-        status = pb.TaskStatus(state=state, message=t.message([text_part(text), data_part(data)]))  # type: ignore[arg-type]
+        status = pb.TaskStatus(state=state, message=t.message([text_part(text), data_part(data)]))
         status.timestamp.GetCurrentTime()
         await queue.enqueue_event(pb.Task(id=t.task_id, context_id=t.context_id, status=status, history=[message]))
 

@@ -184,42 +184,39 @@ class ServedRun:
 
     async def _on(self, event: RunEvent) -> None:
         t = self.translator
-        kind = type(event)
-        if kind is RunStarted:
-            if event.resumed:  # type: ignore[union-attr]  (a new run says nothing: its first step says it started)
+        if type(event) is RunStarted:
+            if event.resumed:  # (a new run says nothing: its first step says it started)
                 await self._say(t.working("the run goes on from its journal", event="resumed"))
-        elif kind is StepStarted:
-            e: Any = event
-            if not e.reattached:
-                t.reset(e.step)
-            verb = "re-attached to its task" if e.reattached else "started"
-            agent = f" ({e.agent})" if e.agent else ""
-            await self._say(t.working(f"step {e.step} {verb}{agent}", step=e.step, event="started", attempt=e.attempt))
-        elif kind is StepEvent:
-            for served in t.delegate_event(event.step, event.event):  # type: ignore[union-attr]
+        elif type(event) is StepStarted:
+            if not event.reattached:
+                t.reset(event.step)
+            verb = "re-attached to its task" if event.reattached else "started"
+            agent = f" ({event.agent})" if event.agent else ""
+            text = f"step {event.step} {verb}{agent}"
+            await self._say(t.working(text, step=event.step, event="started", attempt=event.attempt))
+        elif type(event) is StepEvent:
+            for served in t.delegate_event(event.step, event.event):
                 if isinstance(served, pb.TaskArtifactUpdateEvent):
                     await self._publish(served)
                 else:
                     await self._say(served)
-        elif kind is StepAwaitingInput:
+        elif type(event) is StepAwaitingInput:
             if self.shown is None:
                 await self._show_next()
-        elif kind is StepInputSubmitted:
-            await self._after_answer(event.step)  # type: ignore[union-attr]
-        elif kind is StepCompleted:
-            await self._say(t.working(f"step {event.step} completed", step=event.step, event="completed"))  # type: ignore[union-attr]
-        elif kind is StepFailed:
-            e = event
-            again = "; retrying" if e.retrying else ""
-            text = self._redact(f"step {e.step} failed: {e.code}: {e.error}{again}")
-            await self._say(t.working(text, step=e.step, event="failed", code=e.code))
-        elif kind is StepCanceled:
-            await self._say(t.working(f"step {event.step} canceled", step=event.step, event="canceled"))  # type: ignore[union-attr]
-        elif kind is StepSkipped:
-            e = event
-            await self._say(t.working(f"step {e.step} skipped: {e.reason}", step=e.step, event="skipped"))
-        elif kind is RunFinished:
-            await self._finish(event)  # type: ignore[arg-type]
+        elif type(event) is StepInputSubmitted:
+            await self._after_answer(event.step)
+        elif type(event) is StepCompleted:
+            await self._say(t.working(f"step {event.step} completed", step=event.step, event="completed"))
+        elif type(event) is StepFailed:
+            again = "; retrying" if event.retrying else ""
+            text = self._redact(f"step {event.step} failed: {event.code}: {event.error}{again}")
+            await self._say(t.working(text, step=event.step, event="failed", code=event.code))
+        elif type(event) is StepCanceled:
+            await self._say(t.working(f"step {event.step} canceled", step=event.step, event="canceled"))
+        elif type(event) is StepSkipped:
+            await self._say(t.working(f"step {event.step} skipped: {event.reason}", step=event.step, event="skipped"))
+        elif type(event) is RunFinished:
+            await self._finish(event)
 
     async def _show_next(self) -> None:
         waiting = [q for q in self.pending if not q.answer.done()]
@@ -298,8 +295,9 @@ class ServedRun:
         await self._put(event)
 
     async def _put(self, event: Event) -> None:
+        assert self._queue is not None  # _publish holds events back until there is a queue
         try:
-            await self._queue.enqueue_event(event)  # type: ignore[union-attr]
+            await self._queue.enqueue_event(event)
         except Exception as exc:  # the queue closed (the server stops): the journal holds the run
             log.debug("event for %s not published: %s", self.task_id, exc)
 

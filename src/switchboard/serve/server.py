@@ -17,7 +17,7 @@ import itertools
 import logging
 import re
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,7 +43,7 @@ RUNS_PER_CLIENT = 32
 CLIENT_SHARDS = 16
 KEEPALIVE = 2.0
 START_TIMEOUT = 20.0
-GRACE = 1.0
+GRACE = 1  # seconds uvicorn gives open streams at shutdown (its setting is an int)
 CARD_PATH = ".well-known/agent-card.json"
 _LOGGERS = ("a2a", "uvicorn", "sse_starlette", "switchboard.serve")
 
@@ -83,7 +83,7 @@ class _Server(uvicorn.Server):
     """uvicorn without its signal handlers: the command owns Ctrl+C."""
 
     @contextlib.contextmanager
-    def capture_signals(self):  # type: ignore[override]
+    def capture_signals(self) -> Generator[None, None, None]:
         yield
 
 
@@ -172,7 +172,7 @@ class WorkflowServer:
         self._log = OneLineLog(self.say)
         self._server: _Server | None = None
         self._task: asyncio.Task[None] | None = None
-        self._http = None
+        self._http: DelegateClients | None = None
 
     async def start(self) -> None:
         for name in _LOGGERS:

@@ -92,11 +92,11 @@ class Translator:
         return message
 
     def status(
-        self, state: int, parts: list[pb.Part] | str, metadata: dict[str, Any] | None = None
+        self, state: pb.TaskState, parts: list[pb.Part] | str, metadata: dict[str, Any] | None = None
     ) -> pb.TaskStatusUpdateEvent:
         if isinstance(parts, str):
             parts = [text_part(parts)]
-        status = pb.TaskStatus(state=state, message=self.message(parts, metadata))  # type: ignore[arg-type]
+        status = pb.TaskStatus(state=state, message=self.message(parts, metadata))
         status.timestamp.FromMilliseconds(_now_ms())  # not through RFC 3339 text: strptime costs more per event
         event = pb.TaskStatusUpdateEvent(task_id=self.task_id, context_id=self.context_id, status=status)
         if metadata:
@@ -139,34 +139,33 @@ class Translator:
                 self.reset(step)
             return []
         view = self.views.setdefault(step, TaskView(spill_after=None))
-        kind = type(event)
-        if kind is ArtifactUpdate:
+        if type(event) is ArtifactUpdate:  # type(): see TaskView.apply (the event classes are final)
             view.apply(event)
-            artifact = event.artifact  # type: ignore[union-attr]
+            artifact = event.artifact
             return [
                 self.artifact(
                     served_artifact_id(step, artifact.artifact_id),
                     f"{step}: {artifact.name}" if artifact.name else step,
                     [part_of(p) for p in artifact.parts],
-                    append=bool(event.append),  # type: ignore[union-attr]
-                    last_chunk=bool(event.last_chunk),  # type: ignore[union-attr]
+                    append=bool(event.append),
+                    last_chunk=bool(event.last_chunk),
                     step=step,
                 )
             ]
-        if kind is Task:
+        if type(event) is Task:
             before = {aid: _signature(a) for aid, a in view.artifacts.items()}
             view.apply(event)
             changed = [a for aid, a in view.artifacts.items() if before.get(aid) != _signature(a)]
             return [self._whole(step, a) for a in changed]
-        if kind is Message:
+        if type(event) is Message:
             view.apply(event)
-            if event.task_id is None and event.parts:  # type: ignore[union-attr]
-                parts = [part_of(p) for p in event.parts]  # type: ignore[union-attr]
+            if event.task_id is None and event.parts:
+                parts = [part_of(p) for p in event.parts]
                 return [self.status(State.TASK_STATE_WORKING, parts, {"step": step, "event": "reply"})]
             return []
-        if kind is StatusUpdate:
+        if type(event) is StatusUpdate:
             view.apply(event)
-            status = event.status  # type: ignore[union-attr]
+            status = event.status
             # Questions and ends come as the run's own events; progress passes through as it was said.
             if status.state in (TaskState.WORKING, TaskState.SUBMITTED) and status.message and status.message.parts:
                 parts = [part_of(p) for p in status.message.parts]

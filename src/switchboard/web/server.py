@@ -174,7 +174,7 @@ class SwitchboardServer(Server):
     async def handle_fonts(self, request: web.Request) -> web.Response:
         return web.Response(text=FONT_CSS, content_type="text/css")
 
-    async def handle_index(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
         if not self._token_ok(request.query.get("token", "")):
             self.refused += 1
             return web.Response(status=403, text=REFUSED_PAGE, content_type="text/html", headers=PAGE_HEADERS)
@@ -190,7 +190,7 @@ class SwitchboardServer(Server):
         response.headers.update(PAGE_HEADERS)
         return response
 
-    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:  # type: ignore[override]
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         if not self._token_ok(request.match_info.get("token", "")):
             self.refused += 1
             raise web.HTTPForbidden(text="a session needs the token of the link switchboard web printed")

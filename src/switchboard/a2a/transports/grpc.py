@@ -20,7 +20,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import grpc
@@ -51,6 +51,7 @@ from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
 from ..tap import GRPC as GRPC_METHOD
 from ..tap import Tap
 from ..wire import v03rest, v10
+from ..wire.codec import Codec
 from ..wire.common import Notes, WireFormatError
 from . import http_transport
 from .base import StreamBrokenError, Transport
@@ -94,6 +95,8 @@ MAX_MESSAGE = 256 * 2**20
 _STATUS_DETAILS = "grpc-status-details-bin"
 _V03_ALIASES = {"AuthenticatedExtendedCardNotConfiguredError": -32007}
 _NAMED_CODES = {name: code for code, name in A2A_ERROR_NAMES.items()} | _V03_ALIASES
+
+T = TypeVar("T")
 
 
 def grpc_target(url: str) -> tuple[str, bool | None]:
@@ -207,7 +210,7 @@ class GrpcTransport(PushConfigs, Transport):
     def label(self) -> str:
         return self.endpoint.label
 
-    def _codec(self) -> Any:
+    def _codec(self) -> Codec:
         return v10 if self.endpoint.version == "1.0" else v03rest
 
     def _stub_for(self) -> Any:
@@ -218,7 +221,7 @@ class GrpcTransport(PushConfigs, Transport):
                 self._channel = grpc.aio.secure_channel(self.target, grpc.ssl_channel_credentials(), options=options)
             else:
                 self._channel = grpc.aio.insecure_channel(self.target, options=options)
-            self._stub = _STUBS[self.endpoint.version](self._channel)
+            self._stub = _STUBS[self.endpoint.version](self._channel)  # type: ignore[no-untyped-call]  # generated, untyped
         return self._stub
 
     async def aclose(self) -> None:
@@ -284,7 +287,7 @@ class GrpcTransport(PushConfigs, Transport):
 
     async def _unary(
         self, op: str, params: dict[str, Any], *, timeout: float | None = None, bound: int | None = None
-    ) -> Any:
+    ) -> dict[str, Any] | Skimmed:
         """The answer to a unary call as ProtoJSON; past `bound` bytes (a task), a Skimmed of its ids and status."""
         method, request, _ = self._request(op, params)
         call_method = getattr(self._stub_for(), method)
@@ -312,16 +315,16 @@ class GrpcTransport(PushConfigs, Transport):
                 head.CopyFrom(answer)
                 head.ClearField("artifacts")
                 head.ClearField("history")
-                result: Any = Skimmed(_dict(head), size)
+                result: Skimmed | None = Skimmed(_dict(head), size)
                 shown = head
             else:
-                result = shown = answer
+                result, shown = None, answer
             if self.tap is not None and exchange is not None:
                 initial = _pairs(await call.initial_metadata())
                 partial = shown is not answer
                 self.tap.response(exchange, None, initial, _json(shown), partial=partial, method=GRPC_METHOD)
                 self._tap_end(exchange, await call.trailing_metadata())
-            return result if isinstance(result, Skimmed) else _dict(answer)
+            return result if result is not None else _dict(answer)
 
     # --- errors ------------------------------------------------------------------------------------------
 
@@ -405,7 +408,7 @@ class GrpcTransport(PushConfigs, Transport):
         for text in notes:
             self.note(text)
 
-    def _decode(self, decode: Callable[[Any, Notes], Any], value: Any, what: str) -> Any:
+    def _decode(self, decode: Callable[[Any, Notes], T], value: Any, what: str) -> T:
         notes = Notes()
         try:
             return decode(value, notes)
@@ -420,19 +423,21 @@ class GrpcTransport(PushConfigs, Transport):
         metadata = {**(message.metadata or {}), "correlationId": self.correlation_id}
         return message.model_copy(update={"metadata": metadata})
 
-    def _tenant(self) -> dict[str, str]:
-        return {"tenant": self.endpoint.tenant} if self.endpoint.tenant and self.endpoint.version == "1.0" else {}
+    def _tenant(self) -> str | None:
+        return (self.endpoint.tenant or None) if self.endpoint.version == "1.0" else None
 
     # --- operations --------------------------------------------------------------------------------------
 
-    def _send_params(self, message: Message, blocking: bool, history_length: int | None, metadata) -> dict:
+    def _send_params(
+        self, message: Message, blocking: bool, history_length: int | None, metadata: dict[str, Any] | None
+    ) -> dict[str, Any]:
         return self._codec().send_params(
             self._with_trace(message),
             blocking=blocking,
             history_length=history_length,
             accepted_output_modes=None,
             metadata=metadata,
-            **self._tenant(),
+            tenant=self._tenant(),
         )
 
     async def send(
@@ -460,10 +465,10 @@ class GrpcTransport(PushConfigs, Transport):
 
     def subscribe(self, task_id: str, *, on_open: Callable[[], None] | None = None) -> AsyncIterator[StreamEvent]:
         """SubscribeToTask (TaskSubscription at 0.3): re-attach to a running task's events."""
-        return self._stream("subscribe", self._codec().id_params(task_id, **self._tenant()), on_open)
+        return self._stream("subscribe", self._codec().id_params(task_id, tenant=self._tenant()), on_open)
 
     async def get_task(self, task_id: str, *, history_length: int | None = None) -> Task:
-        answer = await self._unary("get", self._codec().get_params(task_id, history_length, **self._tenant()))
+        answer = await self._unary("get", self._codec().get_params(task_id, history_length, tenant=self._tenant()))
         return self._decode(self._codec().decode_task, answer, "the task")
 
     async def task_status(self, task_id: str) -> Task:
@@ -481,7 +486,8 @@ class GrpcTransport(PushConfigs, Transport):
 
     async def _bounded_task(self, op: str, task_id: str, asked: str, what: str, timeout: float) -> Task:
         bound = http_transport.CANCEL_ANSWER_BOUND  # read now: one bound for every binding
-        answer = await self._unary(op, self._codec().id_params(task_id, **self._tenant()), timeout=timeout, bound=bound)
+        params = self._codec().id_params(task_id, tenant=self._tenant())
+        answer = await self._unary(op, params, timeout=timeout, bound=bound)
         if not isinstance(answer, Skimmed):
             return self._decode(self._codec().decode_task, answer, what)
         task = self._decode(self._codec().decode_task, answer.head, what)
@@ -512,14 +518,15 @@ class GrpcTransport(PushConfigs, Transport):
             page_size=page_size,
             page_token=page_token,
             history_length=history_length,
-            **self._tenant(),
+            tenant=self._tenant(),
         )
         answer = await self._unary("list", params)
         return self._decode(v10.decode_task_page, answer, "the task list")
 
     async def extended_card(self) -> AgentCard:
         """The authenticated extended card (GetExtendedAgentCard; GetAgentCard at 0.3)."""
-        answer = await self._unary("extended_card", self._tenant())
+        tenant = self._tenant()
+        answer = await self._unary("extended_card", {"tenant": tenant} if tenant else {})
         notes = Notes()
         card = parse_card(answer, notes)
         self._drain(notes)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from abc import abstractmethod
 from collections.abc import AsyncIterator, Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import httpx
 from httpx_sse import EventSource
@@ -26,6 +26,8 @@ from ..errors import AuthFailedError, InvalidResponseError, ProtocolError, Switc
 from ..http import DEFAULT_RETRY, RetryPolicy, header_pairs, http_status_error, new_http_client
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
 from ..tap import Tap
+from ..wire import v10
+from ..wire.codec import Codec
 from ..wire.common import Notes, WireFormatError
 from .base import StreamBrokenError, Transport
 from .push_configs import PushConfigs
@@ -40,8 +42,10 @@ SAFE_OPS = frozenset({"get", "subscribe", "list", "extended_card", "push_get", "
 CANCEL_TIMEOUT = httpx.Timeout(300.0, connect=10.0)
 # Bytes of the answer to a cancel held whole; past this only its ids and status are read (see cancel_task).
 CANCEL_ANSWER_BOUND = 8 * 2**20
-# The C scanner behind json.loads; see loads_frame.
-_scan_json = json.JSONDecoder().scan_once
+# The C scanner behind json.loads; see loads_frame. (typeshed leaves scan_once out: JSONDecoder sets it in __init__.)
+_scan_json: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+T = TypeVar("T")
 
 
 def loads_frame(data: str) -> Any:
@@ -83,7 +87,7 @@ class HttpTransport(PushConfigs, Transport):
         self.card_url = card_url
         self.endpoint: Endpoint = endpoint or choose_endpoint(card, prefer_version, binding=self.BINDING)
         self.url = self.endpoint.url
-        self.codec = self._codec()
+        self.codec: Codec = self._codec()
         self.streams = bool(card.capabilities.streaming)
         self._owns_http = http is None
         self.http = http or new_http_client()
@@ -131,7 +135,7 @@ class HttpTransport(PushConfigs, Transport):
     # --- what a binding supplies -----------------------------------------------------------------------
 
     @abstractmethod
-    def _codec(self) -> Any:
+    def _codec(self) -> Codec:
         """The module that encodes params and decodes results for this binding at `self.endpoint.version`."""
 
     @abstractmethod
@@ -156,9 +160,9 @@ class HttpTransport(PushConfigs, Transport):
     def _frame(self, event_name: str, data: str) -> StreamEvent | None:
         """One SSE frame -> one event. Garbage is a note (None), an error frame raises."""
 
-    def _tenant(self) -> dict[str, str]:
-        """The tenant as a parameter of the request body (JSON-RPC); a path segment elsewhere."""
-        return {}
+    def _tenant(self) -> str | None:
+        """The tenant as a parameter of the request body (JSON-RPC); a path segment elsewhere (None here)."""
+        return None
 
     # --- helpers ---------------------------------------------------------------------------------------
 
@@ -200,7 +204,7 @@ class HttpTransport(PushConfigs, Transport):
         for text in notes:
             self.note(text)
 
-    def _decode(self, decode: Callable[[Any, Notes], Any], value: Any, what: str) -> Any:
+    def _decode(self, decode: Callable[[Any, Notes], T], value: Any, what: str) -> T:
         notes = Notes()
         try:
             return decode(value, notes)
@@ -227,14 +231,16 @@ class HttpTransport(PushConfigs, Transport):
 
     # --- operations ------------------------------------------------------------------------------------
 
-    def _send_params(self, message: Message, blocking: bool, history_length: int | None, metadata) -> dict:
+    def _send_params(
+        self, message: Message, blocking: bool, history_length: int | None, metadata: dict[str, Any] | None
+    ) -> dict[str, Any]:
         return self.codec.send_params(
             self._with_trace(message),
             blocking=blocking,
             history_length=history_length,
             accepted_output_modes=None,
             metadata=metadata,
-            **self._tenant(),
+            tenant=self._tenant(),
         )
 
     async def send(
@@ -262,10 +268,10 @@ class HttpTransport(PushConfigs, Transport):
 
     def subscribe(self, task_id: str, *, on_open: Callable[[], None] | None = None) -> AsyncIterator[StreamEvent]:
         """SubscribeToTask (tasks/resubscribe): re-attach to a running task's stream."""
-        return self._stream("subscribe", self.codec.id_params(task_id, **self._tenant()), on_open)
+        return self._stream("subscribe", self.codec.id_params(task_id, tenant=self._tenant()), on_open)
 
     async def get_task(self, task_id: str, *, history_length: int | None = None) -> Task:
-        result = await self._call("get", self.codec.get_params(task_id, history_length, **self._tenant()))
+        result = await self._call("get", self.codec.get_params(task_id, history_length, tenant=self._tenant()))
         return self._decode(self.codec.decode_task, result, "the task")
 
     async def cancel_task(self, task_id: str, *, timeout: float | None = None) -> Task:
@@ -286,7 +292,7 @@ class HttpTransport(PushConfigs, Transport):
         return await self._bounded_task("get", task_id, "get-task", "the task", CANCEL_TIMEOUT)
 
     async def _bounded_task(self, op: str, task_id: str, asked: str, what: str, timeout: httpx.Timeout | float) -> Task:
-        params = self.codec.id_params(task_id, **self._tenant())
+        params = self.codec.id_params(task_id, tenant=self._tenant())
         result, skimmed_size = await self._call_bounded(op, params, CANCEL_ANSWER_BOUND, timeout=timeout)
         if skimmed_size is None:
             return self._decode(self.codec.decode_task, result, what)
@@ -314,20 +320,21 @@ class HttpTransport(PushConfigs, Transport):
                 f"listing tasks is not part of the A2A {self.endpoint.version} {BINDING_NAMES[self.BINDING]} binding",
                 hint="Listing tasks needs an agent that speaks protocol 1.0.",
             )
-        params = self.codec.list_params(
+        params = v10.list_params(  # listing is 1.0's alone, so its codec's
             context_id=context_id,
             state=state,
             page_size=page_size,
             page_token=page_token,
             history_length=history_length,
-            **self._tenant(),
+            tenant=self._tenant(),
         )
         result = await self._call("list", params)
-        return self._decode(self.codec.decode_task_page, result, "the task list")
+        return self._decode(v10.decode_task_page, result, "the task list")
 
     async def extended_card(self) -> AgentCard:
         """The authenticated extended card, read through the agent's wire version."""
-        result = await self._call("extended_card", self._tenant() if self.endpoint.version == "1.0" else {})
+        tenant = self._tenant() if self.endpoint.version == "1.0" else None
+        result = await self._call("extended_card", {"tenant": tenant} if tenant else {})
         notes = Notes()
         card = parse_card(result, notes)
         self._drain_notes(notes)

@@ -16,6 +16,7 @@ from ..errors import InvalidResponseError, UsageError, protocol_error_from
 from ..http import open_response, parse_json
 from ..model import StreamEvent
 from ..wire import codec_for
+from ..wire.codec import JsonRpcCodec
 from ..wire.common import Notes, WireFormatError
 from .http_transport import SAFE_OPS, HttpTransport, loads_frame
 
@@ -25,17 +26,18 @@ class JsonRpcTransport(HttpTransport):
 
     BINDING = JSONRPC
     PUSH_AT_03 = True
+    codec: JsonRpcCodec
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._ids = itertools.count(1)
         self.lists_tasks = "list" in self.codec.METHODS
 
-    def _codec(self) -> Any:
+    def _codec(self) -> JsonRpcCodec:
         return codec_for(self.endpoint.version)
 
-    def _tenant(self) -> dict[str, str]:
-        return {"tenant": self.endpoint.tenant} if self.endpoint.tenant and self.endpoint.version == "1.0" else {}
+    def _tenant(self) -> str | None:
+        return (self.endpoint.tenant or None) if self.endpoint.version == "1.0" else None
 
     def _body(self, op: str, params: dict[str, Any]) -> bytes:
         method = self.codec.METHODS.get(op)

@@ -30,6 +30,7 @@ from ..errors import AuthFailedError, ProtocolError, SwitchboardError, UsageErro
 from ..http import open_response, parse_json
 from ..model import StreamEvent
 from ..wire import v03rest, v10
+from ..wire.codec import Codec
 from ..wire.common import Notes, WireFormatError
 from .http_transport import SAFE_OPS, HttpTransport, loads_frame
 
@@ -71,7 +72,7 @@ class RestTransport(HttpTransport):
         # The spec's media type for v1.0; the v0.3 servers read application/json only.
         self._headers["Content-Type"] = "application/a2a+json" if self.endpoint.version == "1.0" else "application/json"
 
-    def _codec(self) -> Any:
+    def _codec(self) -> Codec:
         return v10 if self.endpoint.version == "1.0" else v03rest
 
     def _route(self, op: str, params: dict[str, Any]) -> tuple[str, str, dict[str, Any], bytes | None]:

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 from ..auth import Credentials
-from ..errors import UsageError
+from ..errors import InvalidResponseError, UsageError
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState, TextPart
 from ..tap import Tap
 from ..tasks_api import TasksApiClient
@@ -86,10 +86,13 @@ class TasksApiTransport(Transport):
             if message.task_id is None:
                 return await self.client.submit(text)
             return await self.client.answer(message.task_id, text)
-        task_id = None
+        started: Task | None = None
         async for event in self.client.run_turn(text, task_id=message.task_id, context_id=message.context_id):
-            task_id = task_id or getattr(event, "id", None)
-        return await self.client.get_task(task_id)
+            if started is None and isinstance(event, Task):
+                started = event  # a turn's first event: the task as the POST answered it
+        if started is None:
+            raise InvalidResponseError(f"{self.url} ended the turn without naming its task", url=self.url)
+        return await self.client.get_task(started.id)
 
     def stream(
         self,

@@ -8,10 +8,12 @@ without (an id, a state) turns into a WireFormatError.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from ..errors import InvalidResponseError
+
+T = TypeVar("T")
 
 MAX_NOTES = 200
 # Free-form JSON (metadata, data parts, a card's raw JSON) deeper than this is cut: code that walks it
@@ -114,7 +116,8 @@ def opt_dict(o: dict[str, Any], key: str, what: str, notes: Notes) -> dict[str, 
     if value is None:
         return None
     if isinstance(value, dict):
-        return shallow(value, f"{what}.{key}", notes)
+        cut: dict[str, Any] = shallow(value, f"{what}.{key}", notes)  # still an object, its depth bounded
+        return cut
     notes.add(f"{what}.{key} should be an object")
     return None
 
@@ -178,14 +181,14 @@ def put(out: dict[str, Any], key: str, value: Any) -> None:
         out[key] = value
 
 
-def decode_list(value: Any, decode: Callable[[Any, Notes], Any], what: str, notes: Notes) -> list | None:
+def decode_list(value: Any, decode: Callable[[Any, Notes], T | None], what: str, notes: Notes) -> list[T] | None:
     """Decode each entry; a broken entry is dropped with a note instead of failing the whole list."""
     if value is None:
         return None
     if not isinstance(value, list):
         notes.add(f"{what} should be a list")
         return None
-    out = []
+    out: list[T] = []
     for item in value:
         try:
             decoded = decode(item, notes)

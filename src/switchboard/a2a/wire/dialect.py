@@ -7,8 +7,8 @@ objects carry a `kind` — so each codec states that vocabulary as a Dialect and
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from ..model import (
     Artifact,
@@ -35,9 +35,11 @@ _ARTIFACT_KEYS = frozenset({"artifactId", "name", "description", "parts", "metad
 _PLAIN_MESSAGE_KEYS = frozenset({"messageId", "role", "parts", "taskId", "contextId"})
 _PLAIN_ARTIFACT_KEYS = frozenset({"artifactId", "name", "description", "parts"})
 
+T = TypeVar("T")
 
-def _lookup(table: dict[str, Any], fallback: Any, what: str) -> Callable[[Any, Notes], Any]:
-    def read(value: Any, notes: Notes) -> Any:
+
+def _lookup(table: dict[str, T], fallback: T, what: str) -> Callable[[Any, Notes], T]:
+    def read(value: Any, notes: Notes) -> T:
         found = table.get(value) if isinstance(value, str) else None
         if found is None:
             notes.add(f"unknown {what} {brief(value)}")
@@ -59,6 +61,12 @@ class Dialect:
     fast: bool = True
     # Where a message keeps its parts: `parts`, except in the v0.3 proto (the v0.3 HTTP+JSON binding): `content`.
     message_parts: str = "parts"
+    # Derived from the above in __post_init__: the readers of names, and the keys each object may hold.
+    _role: Callable[[Any, Notes], Role] = field(init=False, repr=False, compare=False)
+    _state: Callable[[Any, Notes], TaskState] = field(init=False, repr=False, compare=False)
+    _message_keys: frozenset[str] = field(init=False, repr=False, compare=False)
+    _task_keys: frozenset[str] = field(init=False, repr=False, compare=False)
+    _plain_message_keys: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         states = {name: state for state, name in self.state_names.items()} | dict(self.state_aliases)
@@ -74,7 +82,7 @@ class Dialect:
 
     def decode_parts(self, value: Any, what: str, notes: Notes) -> list[Part]:
         if self.fast and type(value) is list:
-            plain = []
+            plain: list[Part] = []
             for part in value:
                 text = self._plain_text(part)
                 if text is None:

@@ -387,6 +387,7 @@ def send_params(
     history_length: int | None,
     accepted_output_modes: list[str] | None,
     metadata: dict[str, Any] | None,
+    tenant: str | None = None,  # v0.3 has no tenants (see codec.Codec)
 ) -> dict[str, Any]:
     config: dict[str, Any] = {"blocking": blocking}
     put(config, "historyLength", history_length)
@@ -396,13 +397,13 @@ def send_params(
     return out
 
 
-def get_params(task_id: str, history_length: int | None) -> dict[str, Any]:
+def get_params(task_id: str, history_length: int | None, tenant: str | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"id": task_id}
     put(out, "historyLength", history_length)
     return out
 
 
-def id_params(task_id: str) -> dict[str, Any]:
+def id_params(task_id: str, tenant: str | None = None) -> dict[str, Any]:  # no tenants at 0.3
     return {"id": task_id}
 
 

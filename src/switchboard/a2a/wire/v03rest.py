@@ -150,6 +150,7 @@ def send_params(
     history_length: int | None,
     accepted_output_modes: list[str] | None,
     metadata: dict[str, Any] | None,
+    tenant: str | None = None,  # v0.3 has no tenants (see codec.Codec)
 ) -> dict[str, Any]:
     config: dict[str, Any] = {"blocking": blocking}
     put(config, "historyLength", history_length)
