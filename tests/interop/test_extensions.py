@@ -85,7 +85,7 @@ async def test_the_card_view_marks_the_extensions_activated_for_the_agent(server
             await until(lambda name=name: app.screen.query_one("AgentsPane").statuses[name].card is not None)
             await pilot.press("c")
             await until(lambda: isinstance(app.screen, CardScreen))
-            shown[name] = str(app.screen._overview())
+            shown[name] = str(app.screen._overview(app.screen.status.card))
             await pilot.press("escape")
             await until(lambda: not isinstance(app.screen, CardScreen))
     assert f"{TRACE_EXTENSION} (activated)" in shown["on"]

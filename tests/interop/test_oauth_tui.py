@@ -102,6 +102,7 @@ async def test_auth_required_offers_sign_in_in_the_prompt_pane_and_the_task_goes
         await until(lambda: len(view.query(PromptPane)) == 1, timeout=30)
         prompt = view.query_one(PromptPane)
         assert prompt.sign_in is not None and prompt.sign_in.scopes == ("a2a:admin",)
+        await until(lambda: bool(prompt.query("#prompt-sign-in")))  # the pane is in the DOM before its buttons
         prompt.query_one("#prompt-sign-in").press()
         await _enter_code_when_asked(pilot, errors)  # the one the task asked for
         await until(lambda: len(view.conversation.turns) == 2 and not view.running, timeout=30)
