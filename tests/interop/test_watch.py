@@ -75,8 +75,15 @@ async def watch(env, *args: str) -> Watch:
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "switchboard", "task", "watch", *args,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env,
+        preexec_fn=_as_at_a_shell,
     )  # fmt: skip
     return Watch(process)
+
+
+def _as_at_a_shell() -> None:
+    """Ctrl+C as a person's shell delivers it: a test runner's worker may ignore SIGINT, and a child inherits that
+    (Python then raises no KeyboardInterrupt at all)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def slow_task(cli, url: str) -> str:
