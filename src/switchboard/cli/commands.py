@@ -34,6 +34,7 @@ from .render import (
 
 if TYPE_CHECKING:
     from ..a2a.card_signature import CardTrust
+    from ..link import AgentLink
 
 # --- building the message ----------------------------------------------------------------------------
 
@@ -448,13 +449,19 @@ async def task_subscribe(args: Any) -> int:
             async with deadline(args.timeout, f"task {task_id}"):
                 turn = link.resume(task_id, follow_policy(args), streaming=True, view=view)
                 await consume_turn(turn, view, args, out, live=args.stream)
-        if args.stream:
-            if args.output == "text":
-                print_summary(out, args, reply_command(args, target), view)
-        else:
-            print_task(out, args, reply_command(args, target), await link.get_task(task_id))
-        warn_outcome(view.state)
+        await print_followed(out, args, target, link, view, task_id)
     return 0
+
+
+async def print_followed(out: Out, args: Any, target: Target, link: AgentLink, view: TaskView, task_id: str) -> None:
+    """The end of a task followed (`task subscribe`, `task watch`): with --stream its summary, else the task as the
+    agent has it now; then a warning when it did not complete."""
+    if args.stream:
+        if args.output == "text":
+            print_summary(out, args, reply_command(args, target), view)
+    else:
+        print_task(out, args, reply_command(args, target), await link.get_task(task_id))
+    warn_outcome(view.state)
 
 
 def _state_arg(value: str | None) -> TaskState | None:

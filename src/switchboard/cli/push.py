@@ -12,7 +12,14 @@ from ..a2a.model import Task
 from ..a2a.push import PATH, PushReceiver, check_push_url
 from ..a2a.turn import TaskView
 from ..watch import can_push, watch_task
-from .commands import consume_turn, deadline, naming_the_task, print_result, print_summary, print_task, warn_outcome
+from .commands import (
+    consume_turn,
+    deadline,
+    naming_the_task,
+    print_followed,
+    print_result,
+    warn_outcome,
+)
 from .context import open_agent, reply_command, split_target
 from .output import Out, warn
 
@@ -106,10 +113,5 @@ async def task_watch(args: Any) -> int:
                 async with deadline(args.timeout, f"task {task_id}"):
                     events = watch_task(link, task_id, view, receiver, push_url=args.push_url)
                     await consume_turn(events, view, args, out, live=args.stream)
-        if args.stream:
-            if args.output == "text":
-                print_summary(out, args, reply_command(args, target), view)
-        else:
-            print_task(out, args, reply_command(args, target), await link.get_task(task_id))
-        warn_outcome(view.state)
+        await print_followed(out, args, target, link, view, task_id)
     return 0
