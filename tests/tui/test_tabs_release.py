@@ -71,9 +71,17 @@ def settled(view, how: str) -> bool:
     return bool(last.view.artifacts) and view.running  # streaming
 
 
-def holders(obj) -> str:
-    """What still refers to a survivor, one level up: enough to name the culprit in a failure."""
-    return ", ".join(sorted({type(r).__qualname__ for r in gc.get_referrers(obj)}))
+def holders(obj, depth: int = 3) -> str:
+    """What still refers to a survivor, a few levels up: enough to name the culprit in a failure."""
+    names = []
+    for referrer in gc.get_referrers(obj):
+        if isinstance(referrer, list | dict) and len(gc.get_referrers(referrer)) == 0:
+            continue  # the frames' own locals
+        name = type(referrer).__qualname__
+        if depth > 1 and not isinstance(referrer, type):
+            name += f" <- ({holders(referrer, depth - 1)})"
+        names.append(name)
+    return ", ".join(sorted(set(names))[:8])
 
 
 async def test_closed_conversation_and_run_tabs_leave_no_view_link_or_widget_alive(fleet, tmp_path, monkeypatch):
@@ -87,6 +95,8 @@ async def test_closed_conversation_and_run_tabs_leave_no_view_link_or_widget_ali
     )
     workflow = load_workflow(tmp_path / "pair.yaml", AgentsFile(None, app.agents(), []))
     kept: dict[str, weakref.ref] = {}
+    # Footer keys of apps that earlier tests in this process left to the collector are not this app's.
+    earlier_keys = weakref.WeakSet(o for o in gc.get_objects() if isinstance(o, FooterKey))
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         statuses = screen.query_one("AgentsPane").statuses
@@ -131,7 +141,9 @@ async def test_closed_conversation_and_run_tabs_leave_no_view_link_or_widget_ali
 
         def alive() -> list[str]:
             gc.collect()
-            removed_keys = [o for o in gc.get_objects() if isinstance(o, FooterKey) and not o.is_attached]
+            removed_keys = [
+                o for o in gc.get_objects() if isinstance(o, FooterKey) and not o.is_attached and o not in earlier_keys
+            ]
             return [name for name, ref in kept.items() if ref() is not None] + (
                 [f"{len(removed_keys)} removed footer keys"] if removed_keys else []
             )
