@@ -59,6 +59,8 @@ lint: $(VENV)/.stamp
 # Most of a test's time is spent waiting (on servers, subprocesses, an agent's work), so several test processes
 # overlap their waits even on two cores; each starts its own servers on free ports. TEST_WORKERS=0: one process.
 TEST_WORKERS ?= 4
+# More pytest options, e.g. PYTEST_ARGS="--durations=50" or PYTEST_ARGS="-k watch".
+PYTEST_ARGS ?=
 
 # What the tests need, fetched side by side: downloads and unpacking, mostly waiting on the network and the disk.
 test-setup:
@@ -67,7 +69,7 @@ test-setup:
 
 test: test-setup
 	$(MAKE) lint
-	SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
+	SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 screenshots: $(VENV)/.stamp
 	$(BIN)/python tests/tui/screenshots.py screenshots  # the scenes are test data: not in the wheel
