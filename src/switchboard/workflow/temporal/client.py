@@ -206,17 +206,17 @@ async def answer(client: Client, run_id: str, step: str, text: str, ask_id: str 
     request = {"step": step, "text": text, "askId": ask_id}
     # One update id per question and answer: sent again after a timeout, the server gives the first outcome.
     update_id = f"{ask_id}:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-    for _ in range(ANSWER_TRIES - 1):
-        try:
-            return await _update(client, run_id, request, update_id)
-        except WorkflowUpdateFailedError:
-            # Judged against a state behind the latest (a run that just moved between workers)? The question
-            # is still open by the run's own account: ask again. Answered or gone: say so, below.
-            open_now = (await asked(client, run_id)).get(step)
-            if open_now is None or open_now["askId"] != ask_id:
-                break
-            await asyncio.sleep(0.2)
     try:
+        for _ in range(ANSWER_TRIES - 1):
+            try:
+                return await _update(client, run_id, request, update_id)
+            except WorkflowUpdateFailedError:
+                # Judged against a state behind the latest (a run that just moved between workers)? The question
+                # is still open by the run's own account: ask again. Answered or gone: say so, below.
+                open_now = (await asked(client, run_id)).get(step)
+                if open_now is None or open_now["askId"] != ask_id:
+                    break
+                await asyncio.sleep(0.2)
         return await _update(client, run_id, request, update_id)
     except WorkflowUpdateFailedError as exc:
         cause = exc.cause
@@ -230,10 +230,10 @@ async def answer(client: Client, run_id: str, step: str, text: str, ask_id: str 
             message, hint="`switchboard runs show RUN_ID --temporal ...` shows what the run waits on."
         ) from None
     except RPCError as exc:
-        text = str(exc)
-        if "closing workflow" in text or "already completed" in text.lower():
-            # The winning answer finished the run while this one was on its way.
-            raise AlreadyAnswered(f"step {step} is not waiting for input: {ALREADY_ANSWERED} ({text})") from None
+        said = str(exc)
+        if "closing workflow" in said or "already completed" in said.lower():
+            # The winning answer finished the run while this one was on its way (on any of the tries).
+            raise AlreadyAnswered(f"step {step} is not waiting for input: {ALREADY_ANSWERED} ({said})") from None
         raise
 
 
