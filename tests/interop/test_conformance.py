@@ -59,6 +59,11 @@ async def test_every_reference_server_passes(reference_server):
     assert mine["list"] == ("pass" if reference_server.wire_version == "1.0" else "skip")
     version_probed = reference_server.wire_version == "1.0" and reference_server.binding != "GRPC"
     assert mine["version"] == ("pass" if version_probed else "skip")
+    # Push configs are spoken at 1.0 on every binding, and at 0.3 over JSON-RPC (0.3's REST push is partial).
+    push_spoken = reference_server.wire_version == "1.0" or reference_server.binding == "JSONRPC"
+    # a2a-sdk 0.3 refuses an undeclared push config with InternalError, not PushNotificationNotSupported: a warning.
+    refused_as = "warn" if reference_server.stack == "sdk03" else "pass"
+    assert mine["push config"] == (refused_as if push_spoken else "skip")
 
 
 AUTH_API_KEY = "conformance-key-123"
