@@ -194,6 +194,23 @@ def outcome(job: Job) -> str | None:
     return None
 
 
+def where_it_stands(job: Job) -> str:
+    """What a job that never ended shows: enough to tell a lost event from a lost answer."""
+    view = job.view
+    conversation = view.conversation
+    if conversation is None:
+        return "never connected"
+    if not conversation.turns:
+        return "connected, nothing sent"
+    last = conversation.last.view
+    state = last.state.value if last.state is not None else "no state"
+    asking = bool(view.query("PromptPane Input"))
+    return (
+        f"{len(conversation.turns)} turns, last {state}, running={view.running}, waiting={view.waiting}, "
+        f"prompt pane {'up' if asking else 'absent'}, {job.answers} answers (last at turn {job.answered_at})"
+    )
+
+
 async def open_job(screen, status, kind: str, index: int, cancel: bool) -> Job:
 
     view = await screen.open_conversation(status)
@@ -312,7 +329,7 @@ async def one_round(pilot, statuses: dict, conversations: int, tally: Tally, rou
         got, wanted = outcome(job), expected_of(job.kind, job.cancel)
         name = f"round {round_no} {job.kind} #{job.index}"
         if got is None:
-            tally.not_final.append(name)
+            tally.not_final.append(f"{name} ({where_it_stands(job)})")
         elif got != wanted:
             tally.wrong_state.append(f"{name}: {got}, expected {wanted}")
         else:

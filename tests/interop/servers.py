@@ -54,7 +54,7 @@ SERVER_KINDS["sdk03-push"] = Kind("sdk03", "push", "JSONRPC", "0.3")  # a2a-sdk 
 AUTH_API_KEY = "test-key-123"  # what the servers that demand a key are started with
 JS_AGENT = AGENTS / "js"
 A2A03_PYTHON_ENV = "SWITCHBOARD_A2A03_PYTHON"
-READY_TIMEOUT = 20.0
+READY_TIMEOUT = 60.0  # ends at the READY line: the bound only matters on a loaded machine (4 workers, 2 cores)
 STOP_GRACE = 5.0
 
 _running: set[RunningServer] = set()

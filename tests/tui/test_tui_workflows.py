@@ -44,6 +44,17 @@ def fleet():
         yield handle
 
 
+def run_state(view: RunView) -> str:
+    """A run view's state and each step's, with its task's state and turns: what a failure needs to say."""
+    steps = []
+    for name, step in view.steps.items():
+        task = step.view
+        state = task.state.value if task is not None and task.state is not None else None
+        turns = len(task.history) if task is not None else 0
+        steps.append(f"{name}: {step.status} (task {state}, {turns} turns)")
+    return f"{view.status}, waiting={view.waiting}; " + "; ".join(steps)
+
+
 async def test_a_workflow_launched_from_the_tui_pauses_for_input_then_completes(fleet, tmp_path, monkeypatch):
     monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
     (tmp_path / "config" / "workflows").mkdir(parents=True)
@@ -61,7 +72,10 @@ async def test_a_workflow_launched_from_the_tui_pauses_for_input_then_completes(
         await until(lambda: bool(app.screen.query(RunView)))
         view = app.screen.query(RunView).last()
         for turns, answer in enumerate(("Ada", "2"), start=1):
-            await until(lambda: bool(app.screen.query("PromptPane Input")))
+            try:
+                await until(lambda: bool(app.screen.query("PromptPane Input")))
+            except TimeoutError:
+                raise AssertionError(f"question {turns} never shown; the run: {run_state(view)}") from None
             field = app.screen.query_one(PromptPane).query_one(Input)
             await until(lambda: app.focused is field)  # noqa: B023
             assert view.waiting and view.steps["ask"].status == "waiting"
