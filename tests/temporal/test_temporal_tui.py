@@ -128,19 +128,22 @@ async def test_a_running_steps_task_is_streamed_into_the_run_view(home, agents_f
     the step runs comes from following the task here, found by the id in the turn's heartbeat."""
     flow = tmp_path / "slow-research.yaml"
     flow.write_text(RESEARCH)
-    started = run_cli(
-        home,
-        agents_file,
-        *["run", str(flow), "-o", "json", "--temporal", workers.address, "--task-queue", workers.queue],
-    )
-    assert started.returncode == 0, started.stderr
-    run_id = json.loads(started.stdout)["run"]["runId"]
     app = SwitchboardApp(agents_file, steady=True, temporal=workers.address)
     async with app.run_test(size=(140, 44)) as pilot:
+        # The TUI is up before the run starts: the step lasts seconds, and a loaded machine may take as long to
+        # start an app.
         await pilot.press("f3")
         pane = app.screen.query_one(WorkflowsPane)
         runs = pane.query_one("#runs-table")
         runs.focus()
+        started = await asyncio.to_thread(
+            run_cli,
+            home,
+            agents_file,
+            *["run", str(flow), "-o", "json", "--temporal", workers.address, "--task-queue", workers.queue],
+        )
+        assert started.returncode == 0, started.stderr
+        run_id = json.loads(started.stdout)["run"]["runId"]
         await pilot.press("t")
         await until(lambda: run_id in [row.value for row in runs.rows])
         runs.move_cursor(row=[row.value for row in runs.rows].index(run_id))

@@ -33,7 +33,7 @@ from . import client as runs
 EVERY = 0.5  # seconds between looks at the run
 UNREACHABLE_EVERY = 2.0  # seconds between tries while the server cannot be reached
 
-WATCH_GRACE = 2.0  # seconds the streams of the last steps get to deliver their last events once the run ended
+WATCH_GRACE = 5.0  # seconds the streams of the last steps get to deliver their last events once the run ended
 
 Ask = Callable[[AskRequest], Awaitable[str | None]]
 OpenLink = Callable[[str], Awaitable[AgentLink]]
@@ -108,6 +108,7 @@ class AttachedRun:
                     yield self._notices.get_nowait()
                 if self.status not in ("running", "awaiting_input"):
                     self._follow_questions({})  # before the end is told: a reader may stop reading at it
+                    self._settle_finished()  # the last steps may have ended between two looks, unseen here
                     streams = [task for *_, task in self._live.values() if not task.done()]
                     if streams:
                         await asyncio.wait(streams, timeout=WATCH_GRACE)
