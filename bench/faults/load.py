@@ -186,6 +186,9 @@ def outcome(job: Job) -> str | None:
     conversation = view.conversation
     if conversation is None or not conversation.turns:
         return None
+    if conversation.last.error is not None and not view.running:  # the turn ended in an error: said at once
+        error = conversation.last.error
+        return f"error {error.code}: {error.message}"
     last = conversation.last.view
     if job.kind == "echo":
         return "reply" if last.reply is not None and not view.running else None

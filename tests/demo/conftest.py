@@ -5,11 +5,11 @@ and the headless command line pointed at its agents file.
 from __future__ import annotations
 
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli_in_process
 from demo_support import DemoProcess, demo_env, start_demo
 
 
@@ -23,15 +23,10 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoProcess]:
 
 @pytest.fixture
 def cli(demo: DemoProcess, tmp_path: Path):
-    """`switchboard --agents <the demo's agents file> ARGS` as a subprocess."""
+    """`switchboard --agents <the demo's agents file> ARGS`, run in this process."""
 
     def run(*args: str, env: dict[str, str] | None = None, timeout: float = 90) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "switchboard", "--agents", str(demo.agents_file), *args],
-            capture_output=True,
-            text=True,
-            env=demo_env(tmp_path, **(env or {})),
-            timeout=timeout,
-        )
+        argv = ["--agents", str(demo.agents_file), *args]
+        return run_cli_in_process(argv, demo_env(tmp_path, **(env or {})), timeout=timeout)
 
     return run

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli_in_process
 from export_support import har_errors, shown
 
 from switchboard.a2a.model import TaskState
@@ -27,8 +27,8 @@ def cli(fleet, tmp_path):
     env["PYTHONPATH"] = str(REPO / "src")
 
     def run(*args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
-        argv = [sys.executable, "-m", "switchboard", "--agents", str(fleet.agents_file), *args]
-        done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+        argv = ["--agents", str(fleet.agents_file), *args]
+        done = run_cli_in_process(argv, env, cwd=tmp_path)
         assert done.returncode == code, f"{args}: {done.stdout}\n{done.stderr}"
         return done
 

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli_in_process
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -24,14 +25,7 @@ def cli(tmp_path):
         full_env = {**os.environ, "SWITCHBOARD_HOME": str(tmp_path), "PYTHONPATH": str(REPO / "src"), **(env or {})}
         full_env.pop("A2ACLI_API_KEY", None)
         full_env.pop("A2ACLI_BEARER", None)
-        return subprocess.run(
-            [sys.executable, "-m", "switchboard", *args],
-            capture_output=True,
-            text=True,
-            env=full_env,
-            input=stdin,
-            timeout=60,
-        )
+        return run_cli_in_process(list(args), full_env, stdin)
 
     return run
 

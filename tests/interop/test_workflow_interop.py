@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
+
+from cli_runner import run_cli_in_process
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -39,14 +40,7 @@ def run_workflow(tmp_path: Path, url: str, *args: str, binding: str | None = Non
         ).lstrip()
     )
     env = {**os.environ, "SWITCHBOARD_HOME": str(tmp_path), "PYTHONPATH": str(REPO / "src")}
-    return subprocess.run(
-        [sys.executable, "-m", "switchboard", "run", str(workflow), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-    )
+    return run_cli_in_process(["run", str(workflow), *args], env, "")
 
 
 def test_an_interactive_step_answered_with_answer_completes(reference_server, tmp_path):

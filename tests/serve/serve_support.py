@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
+from cli_runner import run_cli_in_process
 
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = Path(__file__).resolve().parent / "workflows"
@@ -170,19 +171,12 @@ def wait_for(predicate, timeout: float = 60.0, every: float = 0.1):
 
 
 def cli(home: Path, *args: str, timeout: float = 120, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """`switchboard ARGS` as a subprocess (the caller's side: no demo credentials)."""
+    """`switchboard ARGS`, run in this process (the caller's side: no demo credentials)."""
     environment = {**os.environ, "SWITCHBOARD_HOME": str(home), "PYTHONPATH": str(REPO / "src"), **(env or {})}
     for name in ("A2ACLI_API_KEY", "A2ACLI_BEARER", "A2ACLI_AGENT_CARD", "SWITCHBOARD_DEMO_KEY"):
         if name not in (env or {}):
             environment.pop(name, None)
-    return subprocess.run(
-        [sys.executable, "-m", "switchboard", *args],
-        capture_output=True,
-        text=True,
-        env=environment,
-        timeout=timeout,
-        cwd=REPO,
-    )
+    return run_cli_in_process(list(args), environment, cwd=REPO, timeout=timeout)
 
 
 def fields(stdout: str) -> dict[str, str]:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cli_runner import run_cli_in_process
+
 from switchboard.a2a.cancel import CancelOutcome
 from switchboard.a2a.client import connect
 from switchboard.a2a.model import (
@@ -186,6 +188,11 @@ def switchboard_argv(agents_file: Path, *args: str) -> list[str]:
 
 
 def run_cli(home: Path, agents_file: Path, *args: str, timeout: float = 120, **env: str) -> subprocess.CompletedProcess:
+    """`switchboard --agents AGENTS ARGS`, in this process; on Temporal, a process of its own (temporalio's
+    runtime keeps threads for the life of its process)."""
+    if "--temporal" not in args:
+        argv = ["--agents", str(agents_file), *args]
+        return run_cli_in_process(argv, cli_env(home, **env), "", cwd=REPO, timeout=timeout)
     return subprocess.run(
         switchboard_argv(agents_file, *args),
         capture_output=True,

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import trustme
+from cli_runner import run_cli_in_process
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from servers import AGENTS, READY_TIMEOUT, ServerStartError, _end, _pump, _wait_ready
@@ -127,8 +128,6 @@ def cli(tmp_path):
         full_env = {**os.environ, "SWITCHBOARD_HOME": str(tmp_path), "PYTHONPATH": str(repo / "src"), **(env or {})}
         for name in ("A2ACLI_API_KEY", "A2ACLI_BEARER", "A2ACLI_BASIC_PASSWORD"):
             full_env.pop(name, None)
-        return subprocess.run(
-            [sys.executable, "-m", "switchboard", *args], capture_output=True, text=True, env=full_env, timeout=60
-        )
+        return run_cli_in_process(list(args), full_env, timeout=60)
 
     return run
