@@ -4,6 +4,9 @@ fast, which ours never does, so the answers are played here and the waits record
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
 
 from switchboard.a2a import oauth, oauth_flows, oauth_grants
@@ -35,8 +38,12 @@ class Seen:
 def waits(monkeypatch):
     monkeypatch.setattr(oauth, "_MEMORY", {})
     slept: list[float] = []
+    real_sleep, here = asyncio.sleep, threading.get_ident()
 
-    async def sleep(seconds: float) -> None:
+    async def sleep(seconds: float, *args, **kwargs):
+        # asyncio.sleep is patched for the whole process: a server another test left running in a thread sleeps too.
+        if threading.get_ident() != here:
+            return await real_sleep(seconds, *args, **kwargs)
         slept.append(seconds)
 
     monkeypatch.setattr(oauth_flows.asyncio, "sleep", sleep)

@@ -110,7 +110,7 @@ def test_the_tui_in_the_browser_streams_a_reply_and_takes_an_answer(server, page
     page.keyboard.press("ArrowDown")  # echo, writer
     screen.wait_for(page, "Writer")  # the highlighted agent's card, under the table
     page.keyboard.press("Enter")
-    screen.wait_for(page, "Message the agent")
+    screen.wait_for(page, "Message the agent", "⏎ Send")  # the footer's Send: the message box has the keyboard
     page.keyboard.type("tides")
     page.keyboard.press("Enter")
     screen.wait_for(page, "completed", "Written for you by the writer agent", timeout=60)
@@ -120,7 +120,7 @@ def test_the_tui_in_the_browser_streams_a_reply_and_takes_an_answer(server, page
     page.keyboard.press("ArrowDown")  # interviewer
     screen.wait_for(page, "Interviewer")
     page.keyboard.press("Enter")
-    screen.wait_for(page, "Message the agent")
+    screen.wait_for(page, "Message the agent", "⏎ Send")  # the footer's Send: the message box has the keyboard
     page.keyboard.type("interview me")
     page.keyboard.press("Enter")
     screen.wait_for(page, "What is your name?", "interviewer needs your input", "your answer", timeout=60)

@@ -4,6 +4,7 @@ correlation id each delegate carries): no delegate is ever invoked twice, so no 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import select
@@ -215,17 +216,31 @@ def test_kill_9_then_resume_completes_without_invoking_a_delegate_twice(trial, h
 
 
 def test_resuming_a_run_that_another_process_still_runs_is_refused(home, agents_file, tmp_path):
-    file = source_of(TRIALS[0], tmp_path)
-    process, _ = start(home, agents_file, ["run", file], terminal=False)
+    # One step that lasts till the test ends it: the refusal is seen however slow the machine is.
+    file = tmp_path / "held.yaml"
+    file.write_text("name: held\nsteps:\n  - {name: hold, run: sleep 600, timeout: 15m}\n")
+    process, _ = start(home, agents_file, ["run", str(file)], terminal=False)
     try:
-        journal = wait_for_record(home, step_record("StepRequested", "research"))
+        journal = wait_for_record(home, step_record("StepRequested", "hold"))
         second = run_cli(home, agents_file, "run", "--resume", journal.stem)
         assert second.returncode == 2 and "is running in another process" in second.stderr
         assert fields(run_cli(home, agents_file, "runs", "show", journal.stem).stdout)["State"] == "running"
     finally:
-        # Only clean-up: on a loaded machine the run may have finished its last step by now.
+        holding = children_of(process.pid)  # the shell step's session, which outlives a killed run
         process.kill()
         process.wait(timeout=10)
+        for pid in holding:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
 
 
 def as_in_a_terminal() -> None:
