@@ -12,7 +12,7 @@ from .a2a import cards
 from .a2a.card_signature import CardTrust
 from .a2a.cards import BINDING_FLAGS, BINDING_NAMES, GRPC, choose_endpoint, fetch_card, lint_card
 from .a2a.errors import SwitchboardError, UsageError
-from .a2a.model import AgentCard, Skill
+from .a2a.model import AgentCard, SecurityScheme, Skill
 from .a2a.tap import Tap
 from .a2a.wire.common import Notes, decode_list
 from .a2a.wire.v03 import decode_skill
@@ -65,6 +65,23 @@ class AgentStatus:
         if self.card is not None and (self.card.security or self.card.security_schemes):
             return True
         return bool(self.entry.api_key_env or self.entry.bearer_env)
+
+    @property
+    def auth_kind(self) -> str | None:
+        """What the agent asks callers for, in a word for a table: the card's required schemes first (`oauth`,
+        `oidc`, `key`, `bearer`, `basic`, `mtls`), else the credential the agents file names; None: nothing."""
+        if self.card is not None:
+            schemes = self.card.security_schemes
+            required = [name for requirement in self.card.security for name in requirement] or list(schemes)
+            kinds = [_AUTH_WORD.get(_scheme_kind(schemes[name])) for name in required if name in schemes]
+            words = list(dict.fromkeys(k for k in kinds if k))
+            if words:
+                return "/".join(words[:2])
+        if self.entry.bearer_env:
+            return "bearer"
+        if self.entry.api_key_env:
+            return "key"
+        return "auth" if self.auth_needed else None
 
     @property
     def skills(self) -> list[Skill]:
@@ -129,3 +146,12 @@ async def _trust(status: AgentStatus, http: httpx.AsyncClient, tap: Tap | None) 
         return await check_card(status.card, status.card_url or "", status.entry, http=http, tap=tap)
     except SwitchboardError as exc:
         return CardTrust("unverifiable", exc.message)
+
+
+_AUTH_WORD = {"apiKey": "key", "oauth2": "oauth", "openIdConnect": "oidc", "mutualTLS": "mtls", "bearer": "bearer",
+              "basic": "basic"}  # fmt: skip
+
+
+def _scheme_kind(scheme: SecurityScheme) -> str:
+    """A scheme's type, with HTTP auth said by its scheme (bearer, basic)."""
+    return (scheme.scheme or "").lower() if scheme.type == "http" else scheme.type

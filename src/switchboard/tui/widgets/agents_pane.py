@@ -113,7 +113,8 @@ class AgentsPane(Vertical):
             where = Content.styled(strip_controls(status.error.message), "$error")
         else:
             where = Content.styled(status.entry.url, "$text-muted")
-        auth = Content.styled("key", "$warning") if status.auth_needed else Content("—")
+        kind = status.auth_kind
+        auth = Content.styled(kind, "$warning") if kind else Content("—")
         skills = "—" if status.skill_count is None else str(status.skill_count)
         return [dot, name, Content(status.protocol), Content(_yes(status.streaming)), auth, Content(skills), where]
 
