@@ -4,6 +4,7 @@ the scope a2a:admin; `send` at a terminal offers the flow and goes on with the n
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import re
@@ -148,3 +149,53 @@ def test_what_a_question_asks_for(parts, scopes, source):
 def test_no_oauth_scheme_no_offer():
     card = _card({**CARD, "securitySchemes": {"key": CARD["securitySchemes"]["key"]}, "securityRequirements": []})
     assert sign_in_offer(card, Message(role="agent", message_id="m", parts=[TextPart(text='scope="a"')])) is None
+
+
+VAULT_RUN = """\
+version: 1
+name: vault
+agents: [{agent}]
+steps:
+  - name: open
+    agent: {agent}
+    task: open the vault
+outputs:
+  said: "{{{{steps.open.output}}}}"
+"""
+
+
+def test_a_workflow_step_at_a_terminal_offers_the_sign_in_and_the_run_goes_on(home, oidc_provider):
+    flow = home / "vault.yaml"
+    flow.write_text(VAULT_RUN.format(agent="me"))
+    code, stdout, stderr, codes = at_a_terminal(home, oidc_provider, "run", str(flow), "-o", "json")
+    assert code == 0, stderr
+    assert codes == 2, stderr  # the step's link signs in (a2a:send), then the task's question asks for a2a:admin
+    assert "open (me) asks (auth-required)" in stderr
+    assert "wants a sign-in with a2a:admin (the agent's question). Sign in now? [Y/n]" in stderr
+    run = json.loads(stdout)["run"]
+    assert run["status"] == "completed", run
+    assert run["outputs"]["said"] == "The vault is open."
+
+
+def test_a_workflow_step_away_from_a_terminal_says_how_then_a_resume_at_one_signs_in(home, oidc_provider):
+    flow = home / "vault.yaml"
+    flow.write_text(VAULT_RUN.format(agent="svc"))
+    away = switchboard(home, oidc_provider, "run", str(flow), "-o", "json")
+    assert away.returncode == 0, away.stderr
+    run = json.loads(away.stdout)["run"]
+    assert run["status"] == "awaiting_input", run
+    assert "open wants a sign-in with a2a:admin (the agent's question): continue the run at a terminal" in away.stderr
+    # Client credentials need no person: at a terminal the yes is all it takes.
+    code, stdout, stderr, codes = at_a_terminal(home, oidc_provider, "run", "--resume", run["runId"], "-o", "json")
+    assert code == 0, stderr
+    assert codes == 0 and "Sign in now? [Y/n]" in stderr
+    resumed = json.loads(stdout)["run"]
+    assert resumed["status"] == "completed" and resumed["outputs"]["said"] == "The vault is open.", resumed
+
+
+def test_send_stream_at_a_terminal_offers_the_sign_in_and_streams_the_next_turn(home, oidc_provider):
+    code, stdout, stderr, codes = at_a_terminal(home, oidc_provider, "send", "me", "open the vault", "--stream")
+    assert code == 0, stderr
+    assert codes == 2, stderr
+    assert "Sign in now? [Y/n]" in stderr
+    assert "auth-required" in stdout and "The vault is open." in stdout and "completed" in stdout

@@ -110,3 +110,57 @@ async def test_auth_required_offers_sign_in_in_the_prompt_pane_and_the_task_goes
         assert not view.query(PromptPane)
     assert not errors, errors
     oauth._MEMORY.clear()
+
+
+VAULT_RUN = """\
+version: 1
+name: vault
+steps:
+  - name: open
+    agent: me
+    task: open the vault
+outputs:
+  said: "{{steps.open.output}}"
+"""
+
+
+async def test_a_workflow_step_at_auth_required_offers_sign_in_in_the_run_view_and_the_run_goes_on(
+    oidc_provider, oauth_agent, tmp_path, monkeypatch
+):
+    """The same vault as a workflow's step launched from the TUI: the step's link signs in through the sign-in
+    pane, the step's prompt pane offers "Sign in" for a2a:admin, and the run completes."""
+    from switchboard.tui.widgets.prompt_pane import PromptPane
+    from switchboard.tui.widgets.run_view import RunView
+    from switchboard.tui.widgets.workflows_pane import WorkflowsPane
+
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    oauth._MEMORY.clear()
+    (tmp_path / "config" / "workflows").mkdir(parents=True)
+    (tmp_path / "config" / "workflows" / "vault.yaml").write_text(VAULT_RUN)
+    agent = AgentEntry("me", oauth_agent.url, oauth=OAuthSettings(client_id="switchboard-cli", flow="deviceCode"))
+    app = SwitchboardApp(tmp_path / "agents.yaml", extra_agents=[agent], steady=True)
+    errors: list[BaseException] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        pane = app.screen.query_one(WorkflowsPane)
+        await until(lambda: any(f.path.name == "vault.yaml" for f in getattr(pane, "files", [])))
+        table = pane.query_one("#workflows-table")
+        table.move_cursor(row=[f.path.name for f in pane.files].index("vault.yaml"))
+        table.focus()
+        main = app.screen  # the sign-in pane goes over it
+        await pilot.press("enter")
+        await until(lambda: bool(main.query(RunView)))
+        view = main.query(RunView).last()
+        await _enter_code_when_asked(pilot, errors)  # the step's link: the card's a2a:send
+        await until(lambda: len(view.query(PromptPane)) == 1, timeout=30)
+        prompt = view.query_one(PromptPane)
+        assert prompt.sign_in is not None and prompt.sign_in.scopes == ("a2a:admin",)
+        await until(lambda: bool(prompt.query("#prompt-sign-in")))
+        prompt.query_one("#prompt-sign-in").press()
+        await _enter_code_when_asked(pilot, errors)  # the one the step's task asked for
+        await until(lambda: view.status == "completed", timeout=30)
+        assert view.outputs["said"] == "The vault is open."
+        assert not view.query(PromptPane)
+    assert not errors, errors
+    oauth._MEMORY.clear()

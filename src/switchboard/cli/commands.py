@@ -345,7 +345,7 @@ async def _send(link, message: Message, view: TaskView, args: Any, target, out: 
             if recorder is not None:
                 turn = recorder.events(turn)
             await consume_turn(turn, view, args, out, live=args.stream)
-    if not args.stream and recorder is None:
+    if recorder is None:
         view = await _sign_in_if_asked(link, view, args, target, out)
     if args.stream:
         if args.output == "text":
@@ -377,7 +377,7 @@ async def _sign_in_if_asked(link, view: TaskView, args: Any, target, out: Out) -
         with naming_the_task(args, target, again, task_id=view.task_id):
             async with deadline(args.timeout, "the task"):
                 turn = link.follow(message, follow_policy(args), view=again, blocking=True)
-                await consume_turn(turn, again, args, out, live=False)
+                await consume_turn(turn, again, args, out, live=args.stream)  # --stream: the next turn streams too
         return again
 
     return await continue_after_sign_in(link, view, args, target, follow) or view

@@ -16,13 +16,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from ..a2a.errors import UsageError
+from ..a2a.errors import SwitchboardError, UsageError
 from ..a2a.model import DataPart, TextPart
 from ..a2a.tap import Tap, format_record
 from ..a2a.user_input import check_message_text
 from ..safe_text import strip_controls
-from ..workflow.state import AskRequest
-from .context import invocation, registry_of
+from ..workflow.state import AskRequest, SignIn, StepAwaitingInput
+from .context import StderrInteraction, invocation, registry_of
 from .output import Out, json_text, warn
 from .run_render import (
     RunView,
@@ -67,6 +67,8 @@ def terminal_ask() -> Any:
                 if isinstance(part, DataPart):
                     sys.stderr.write(json_text(part.data, indent=2) + "\n")
             sys.stderr.flush()
+            if request.sign_in is not None and await _signed_in(request.sign_in):
+                return request.sign_in.answer
             while True:
                 line = await _read_line("answer (hidden)> " if request.secret else "answer> ", request.secret)
                 if line is None or line.strip():
@@ -74,6 +76,34 @@ def terminal_ask() -> Any:
                 sys.stderr.write("an empty answer is not sent: type one, or press Ctrl+C to stop watching\n")
 
     return ask
+
+
+async def _signed_in(sign_in: SignIn) -> bool:
+    """Offer the sign-in the question asks for; run it when the person agrees. Whether it was done (if not, the
+    person types the credential instead)."""
+    scopes = " ".join(sign_in.offer.scopes) or "the card's scopes"
+    line = await _read_line(f"it wants a sign-in with {scopes} ({sign_in.offer.source}). Sign in now? [Y/n] ", False)
+    if line is None or line.strip().lower() not in ("", "y", "yes"):
+        return False
+    try:
+        await sign_in.run()
+    except SwitchboardError as exc:
+        warn(f"the sign-in failed: {exc.message}; type the credential instead")
+        return False
+    return True
+
+
+def sign_in_hint(request: AskRequest) -> str | None:
+    """Away from a terminal: how to give a waiting step the sign-in its question asks for."""
+    if request.sign_in is None:
+        return None
+    offer = request.sign_in.offer
+    scopes = " ".join(offer.scopes) or "the card's scopes"
+    return (
+        f"{request.step} wants a sign-in with {scopes} ({offer.source}): continue the run at a terminal and "
+        f"switchboard offers it (or list the scopes in {request.agent or 'the agent'}'s oauth.scopes in the agents "
+        "file, sign in with `auth login --remember`, and continue it)"
+    )
 
 
 async def _read_line(prompt: str, secret: bool) -> str | None:
@@ -153,6 +183,7 @@ async def run(args: Any) -> int:
     if args.verbose:
         tap.listeners.append(lambda record: print(format_record(record), file=sys.stderr, flush=True))
     async with new_http_client() as http:
+        interaction = StderrInteraction(open_browser=sys.stdin.isatty())  # the steps' OAuth sign-ins, as send's
         if record is not None:
             live = resume_run(
                 record.run_id,
@@ -162,13 +193,21 @@ async def run(args: Any) -> int:
                 answers=answers,
                 workflow=workflow,
                 max_concurrency=args.max_concurrency,
+                interaction=interaction,
             )
         else:
             live = start_run(
-                workflow, inputs, ask=ask, http=http, tap=tap, answers=answers, max_concurrency=args.max_concurrency
+                workflow,
+                inputs,
+                ask=ask,
+                http=http,
+                tap=tap,
+                answers=answers,
+                max_concurrency=args.max_concurrency,
+                interaction=interaction,
             )
         try:
-            await _follow(live, args, out)
+            await _follow(live, args, out, ask)
         except asyncio.CancelledError:
             await live.interrupt()
             resume = resume_command(base_command(args), RunView.of_run(live))
@@ -178,8 +217,10 @@ async def run(args: Any) -> int:
     return 0
 
 
-async def _follow(live: Any, args: Any, out: Out) -> None:
+async def _follow(live: Any, args: Any, out: Out, ask: Any) -> None:
     async for event in live.events():
+        if ask is None and isinstance(event, StepAwaitingInput) and (hint := sign_in_hint(event.request)):
+            warn(hint)
         if args.stream:
             if args.output == "json":
                 out.json_line(event_json(event))

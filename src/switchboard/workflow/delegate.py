@@ -21,15 +21,16 @@ from ..a2a.client import new_message
 from ..a2a.errors import ProtocolError, SwitchboardError
 from ..a2a.follow import FollowPolicy, Notice, TurnEvent
 from ..a2a.model import TaskState, text_of
+from ..a2a.sign_in_offer import oauth_source, sign_in_offer
 from ..a2a.tap import Tap
 from ..a2a.turn import TaskView
 from ..a2a.user_input import check_message_text
 from ..a2a.wire import v10
 from ..agents import AgentEntry
-from ..link import AgentLink, CardCache, open_link
+from ..link import AgentLink, CardCache, entry_credentials, open_link
 from . import template
 from .spec import Step, Workflow
-from .state import AskRequest, RunEvent, StepAwaitingInput, StepEvent, StepInputSubmitted, StepState
+from .state import AskRequest, RunEvent, SignIn, StepAwaitingInput, StepEvent, StepInputSubmitted, StepState
 
 _END_CODES = {
     TaskState.FAILED: "A2A_TASK_FAILED",
@@ -94,6 +95,7 @@ class DelegateSteps:
     _context_ids: dict[str, str]  # by the steps' `context:` key
     _answers: dict[str, deque[str]]  # given up front (--answer), by step
     _ask: Ask | None
+    _interaction: Any  # shows an OAuth sign-in to the person (a device code, a browser URL); None: nobody can
     _cancel_requested: Container[str]  # steps whose cancel is the run's (then the agent's task is canceled too)
 
     def _record(self, kind: str, **fields: Any) -> None:
@@ -114,7 +116,13 @@ class DelegateSteps:
     async def _open_link(self, entry: AgentEntry, correlation_id: str, streaming: bool | None) -> AgentLink:
         """A link for one step; the run's card cache reads each agent's card once, however many steps it has."""
         return await open_link(
-            entry, http=self._http, tap=self.tap, correlation_id=correlation_id, streaming=streaming, cards=self._cards
+            entry,
+            http=self._http,
+            tap=self.tap,
+            credentials=entry_credentials(entry, interaction=self._interaction),
+            correlation_id=correlation_id,
+            streaming=streaming,
+            cards=self._cards,
         )
 
     async def _delegate(self, step: Step, state: StepState, reattach: Reattach | None) -> None:
@@ -158,7 +166,7 @@ class DelegateSteps:
                         f"the agent asked for input ({asked}) but the step is not interactive; the task was canceled",
                         state.task_id,
                     )
-                answer = await self._answer(step, state)
+                answer = await self._answer(step, state, link)
                 message = new_message(
                     answer, task_id=state.task_id, context_id=state.context_id, metadata=self._parent_metadata()
                 )
@@ -241,7 +249,7 @@ class DelegateSteps:
             self._record("StepEvent", step=name, event=v10.encode_event(event))
         self._emit(StepEvent(name, event))
 
-    async def _answer(self, step: Step, state: StepState) -> str:
+    async def _answer(self, step: Step, state: StepState, link: AgentLink) -> str:
         view = state.view
         assert view.state is not None
         request = AskRequest(
@@ -253,6 +261,7 @@ class DelegateSteps:
             state.correlation_id or "",
             step.agent or "",
             self.run_id,
+            sign_in=self._sign_in(link, view) if self._interaction is not None else None,
         )
         state.status, state.question = "waiting", request
         self._record(
@@ -286,6 +295,20 @@ class DelegateSteps:
         state.status, state.question = "running", None
         self._emit(StepInputSubmitted(step.name, request.secret))
         return answer
+
+    @staticmethod
+    def _sign_in(link: AgentLink, view: TaskView) -> SignIn | None:
+        """The OAuth sign-in an auth-required question asks for, when the step's link can run it."""
+        source = oauth_source(link)
+        offer = sign_in_offer(link.card, view.question) if view.state is TaskState.AUTH_REQUIRED else None
+        if source is None or offer is None:
+            return None
+
+        async def run() -> None:
+            source.widen(offer.scopes)
+            await source.sign_in()
+
+        return SignIn(offer, run)
 
     async def _cancel_remote(self, step: Step, state: StepState, link: AgentLink) -> None:
         """Cancel the step's task at its agent; a failure to do so is noted, never raised."""

@@ -81,6 +81,7 @@ def start_run(
     correlation_id: str | None = None,
     origin: dict[str, Any] | None = None,
     cards: CardCache | None = None,
+    interaction: Any = None,
 ) -> WorkflowRun:
     """Start a run in the running event loop; it goes on as a task, followed through `events()`.
 
@@ -90,7 +91,8 @@ def start_run(
     `run_id` is chosen by the caller when it must be known first (a served run's task id); `correlation_id` is
     the trace id of whoever started the run, sent to every delegate as its parent id; `origin` says who
     started it (journaled as is, e.g. the A2A caller of a served workflow). `cards` shares agent cards between
-    runs (a server running many); by default each run reads each agent's card once.
+    runs (a server running many); by default each run reads each agent's card once. `interaction` shows an
+    OAuth sign-in a step's agent needs to the person (None: nobody is there, and a sign-in is said, not run).
     """
     values = resolve_inputs(workflow, inputs)
     tap = _tap_for(workflow, tap)
@@ -110,6 +112,7 @@ def start_run(
         policy=policy,
         correlation_id=correlation_id,
         cards=cards,
+        interaction=interaction,
     )
     journal.write(
         "RunStarted",
@@ -142,6 +145,7 @@ def resume_run(
     connect: Connect | None = None,
     policy: FollowPolicy | None = None,
     cards: CardCache | None = None,
+    interaction: Any = None,
 ) -> WorkflowRun:
     """Continue a run that stopped, crashed or was killed, from its journal.
 
@@ -172,6 +176,7 @@ def resume_run(
         policy=policy,
         correlation_id=record.correlation_id,
         cards=cards,
+        interaction=interaction,
     )
     run._resumed = True
     run.started_at = record.started_at or run.started_at

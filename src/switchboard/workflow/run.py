@@ -63,6 +63,7 @@ class WorkflowRun(DelegateSteps):
         policy: FollowPolicy | None,
         correlation_id: str | None = None,
         cards: CardCache | None = None,
+        interaction: Any = None,
     ) -> None:
         self.run_id = run_id
         self.correlation_id = correlation_id  # the starter's trace id: every delegate's parent id
@@ -79,6 +80,7 @@ class WorkflowRun(DelegateSteps):
         self.timed: list[dict[str, Any]] = []  # the records a timeline needs, as written
         self.tap = tap
         self._ask = ask
+        self._interaction = interaction
         self._http = http
         self._policy = policy or FollowPolicy()
         self._cards = cards or CardCache()  # one card fetch per agent per run (or per server), however many steps

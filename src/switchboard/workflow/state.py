@@ -7,16 +7,33 @@ records) and whoever shows a run (the TUI, the headless command line).
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from ..a2a.follow import TurnEvent
 from ..a2a.model import Part, TaskState, text_of
+from ..a2a.sign_in_offer import SignInOffer
 from ..a2a.turn import TaskView
 
 StepStatus = Literal["pending", "running", "waiting", "completed", "failed", "canceled", "skipped"]
 RunStatus = Literal["running", "completed", "failed", "canceled", "awaiting_input", "interrupted"]
 FINISHED_STEP = frozenset({"completed", "failed", "canceled", "skipped"})
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """An auth-required question switchboard can answer itself: the OAuth sign-in it asks for, run on the step's
+    own link (`run` widens the scopes held and signs in, showing the person what the flow needs), after which the
+    task is told so (`answer`) and goes on with the new token."""
+
+    offer: SignInOffer
+    run: Callable[[], Awaitable[None]]
+
+    @property
+    def answer(self) -> str:
+        scopes = " ".join(self.offer.scopes)
+        return f"Signed in with the scope {scopes}." if scopes else "Signed in."
 
 
 @dataclass
@@ -35,6 +52,7 @@ class AskRequest:
     correlation_id: str
     agent: str = ""
     run_id: str = ""
+    sign_in: SignIn | None = field(default=None, compare=False)  # when switchboard can get the credential itself
 
     @property
     def text(self) -> str:

@@ -137,9 +137,14 @@ class MainScreen(Screen):
                 return
             from ...workflow.engine import start_run
             from ..widgets.run_view import RunView
+            from .sign_in import TuiInteraction
 
             def start(ask):
-                return start_run(workflow, values, ask=ask, http=self.app.http, tap=self.app.tap)
+                # The steps' OAuth sign-ins show the sign-in pane, as a conversation's do.
+                interaction = TuiInteraction(self.app)
+                return start_run(
+                    workflow, values, ask=ask, http=self.app.http, tap=self.app.tap, interaction=interaction
+                )
 
             self.run_worker(self._add_run(RunView(workflow.name, start=start)))
 

@@ -80,7 +80,7 @@ class TuiInteraction:
 
     def done(self) -> None:
         screen, self.screen = self.screen, None
-        if screen is not None and self.app.screen is screen:
+        if screen is not None and self.app.screen_stack[-1:] == [screen]:  # an app that quit has no screens
             screen.dismiss(None)
 
     def warn(self, text: str) -> None:

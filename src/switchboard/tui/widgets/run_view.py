@@ -189,7 +189,10 @@ class RunView(Vertical):
         """The engine's ask: a prompt pane for the step, answered when the person sends."""
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._questions[request.step] = (request, future)
-        pane = PromptPane(request.question, request.state, future=future, title=f"step {request.step}", later=LATER)
+        offer = request.sign_in.offer if request.sign_in is not None else None
+        pane = PromptPane(
+            request.question, request.state, future=future, title=f"step {request.step}", later=LATER, sign_in=offer
+        )
         try:
             # Inside the try: an ask canceled while its pane mounts (answered elsewhere) still takes the pane away.
             await self.query_one(".run-prompts", Vertical).mount(pane)
@@ -206,6 +209,26 @@ class RunView(Vertical):
     @on(PromptPane.Answered)
     def _answered(self, event: PromptPane.Answered) -> None:
         event.stop()  # the Future carries the answer to the engine
+
+    @on(PromptPane.SignInAsked)
+    def _sign_in_asked(self, event: PromptPane.SignInAsked) -> None:
+        event.stop()
+        request = next((r for r, f in self._questions.values() if f is event.pane.future), None)
+        if request is not None and request.sign_in is not None:
+            self._sign_in(request, event.pane)
+
+    @work(group="sign-in", exclusive=True)
+    async def _sign_in(self, request: AskRequest, pane: PromptPane) -> None:
+        """The flow the step's question asks for, on the step's own link (the sign-in pane shows the code or the
+        address); then the step's task is told, with the new token, and goes on."""
+        assert request.sign_in is not None
+        try:
+            await request.sign_in.run()
+        except SwitchboardError as exc:
+            self.notify(f"Sign-in failed: {exc.message}", title=f"step {request.step}", severity="error", markup=False)
+            return
+        if pane.future is not None and not pane.future.done():
+            pane.future.set_result(request.sign_in.answer)
 
     # --- rendering -----------------------------------------------------------------------------------
 

@@ -85,6 +85,7 @@ class TurnOfStep(DelegateSteps):
         answer = request.get("answer")
         self._answers = {self.step.name: deque([answer])} if answer is not None else {}
         self._ask = None
+        self._interaction = None  # a worker has nobody to show a sign-in to
         self._context_ids: dict[str, str] = dict(request.get("contextIds") or {})
         self._cancel_requested = _CancelRequested()
         values = request.get("values") or {}
