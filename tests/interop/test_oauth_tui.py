@@ -164,3 +164,66 @@ async def test_a_workflow_step_at_auth_required_offers_sign_in_in_the_run_view_a
         assert not view.query(PromptPane)
     assert not errors, errors
     oauth._MEMORY.clear()
+
+
+async def _say_in_a_conversation(pilot, name: str, text: str) -> ConversationView:
+    table = pilot.app.screen.query_one(DataTable)
+    await until(lambda: name in [row.value for row in table.rows])
+    table.move_cursor(row=[row.value for row in table.rows].index(name))
+    await pilot.press("enter")
+    view = pilot.app.screen.query(ConversationView).last()
+    await until(lambda: view.conversation is not None)
+    view.query_one("#message").focus()
+    await pilot.press(*text, "enter")
+    return view
+
+
+async def test_authorization_code_and_client_credentials_in_conversations(
+    oidc_provider, oauth_agent, tmp_path, monkeypatch
+):
+    """The two other OAuth flows in the TUI: authorization code with PKCE shows the address in the sign-in pane
+    (the browser is asked to open it; here the person is played over HTTP) and closes it once the redirect comes
+    back; client credentials need nobody, and the agents table names the card's schemes."""
+    import webbrowser
+
+    from oidc_user import authorize
+
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    monkeypatch.setenv("SVC_SECRET", oidc_provider.service_secret)
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", lambda url, *a, **k: opened.append(url) or True)
+    oauth._MEMORY.clear()
+    agents = [
+        AgentEntry("pkce", oauth_agent.url, oauth=OAuthSettings(client_id="switchboard-cli", flow="authorizationCode")),
+        AgentEntry("svc", oauth_agent.url, oauth=OAuthSettings("switchboard-service", client_secret_env="SVC_SECRET")),
+    ]
+    app = SwitchboardApp(tmp_path / "agents.yaml", extra_agents=agents, steady=True)
+    errors: list[BaseException] = []
+    async with app.run_test(size=SIZE) as pilot:
+        main = pilot.app.screen
+        table = main.query_one(DataTable)
+        await until(lambda: {"pkce", "svc"} <= {row.value for row in table.rows})
+        # The card requires either of its OAuth and OpenID Connect schemes.
+        await until(lambda: all(str(table.get_row(name)[4]) == "oauth/oidc" for name in ("pkce", "svc")))
+        view = await _say_in_a_conversation(pilot, "pkce", "quick hi")
+        await until(lambda: isinstance(pilot.app.screen, SignInScreen), timeout=30)
+        pane = pilot.app.screen
+        assert pane.code is None and "code_challenge_method=S256" in pane.url and opened == [pane.url]
+
+        def play() -> None:
+            try:
+                authorize(pane.url)
+            except BaseException as exc:
+                errors.append(exc)
+
+        threading.Thread(target=play, daemon=True).start()
+        await until(lambda: not isinstance(pilot.app.screen, SignInScreen), timeout=60)
+        await until(lambda: view.conversation.last.view.output_text == "quick reply to: quick hi", timeout=30)
+
+        await pilot.press("f1")
+        view = await _say_in_a_conversation(pilot, "svc", "quick hello")
+        await until(lambda: view.conversation.last.view.output_text == "quick reply to: quick hello", timeout=30)
+        assert not isinstance(pilot.app.screen, SignInScreen)
+    assert not errors, errors
+    oauth._MEMORY.clear()

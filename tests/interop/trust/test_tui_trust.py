@@ -63,3 +63,68 @@ async def test_agents_table_and_card_view_report_the_signature(
         await pilot.press(*"quick hello", "enter")
         await until(lambda: view.conversation is not None and view.conversation.last is not None)
         await until(lambda: view.conversation.last.view.reply is not None)
+
+
+TRUSTED = """\
+version: 1
+name: trusted
+steps:
+  - name: basic
+    agent: gate
+    task: quick hello
+  - name: mtls
+    agent: vault
+    task: quick hello
+outputs:
+  both: "{{steps.basic.output}} / {{steps.mtls.output}}"
+"""
+
+
+async def test_basic_and_mtls_agents_in_the_table_a_conversation_and_a_workflow_run(
+    cards_server, mtls_server, pki, tmp_path, monkeypatch
+):
+    """HTTP Basic and mutual TLS in the TUI: the Auth column names each, a conversation behind Basic completes, and
+    a run launched from the Workflows tab with a step behind each completes."""
+    from switchboard.tui.widgets.run_view import RunView
+    from switchboard.tui.widgets.workflows_pane import WorkflowsPane
+
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    monkeypatch.setenv("GATE_PW", "basic-secret-1234")  # what the trust server's /basic/ agent checks
+    bundle, _, _ = pki
+    path = tmp_path / "agents.yaml"
+    path.write_text(
+        "agents:\n"
+        f"  - name: gate\n    url: {cards_server.url}basic/\n    auth: {{scheme: basic, user: ada, env: GATE_PW}}\n"
+        f"  - name: vault\n    url: {mtls_server.url}\n"
+        f"    tls: {{cert: {bundle.client_cert}, key: {bundle.client_key}, ca: {bundle.ca}}}\n"
+    )
+    (tmp_path / "config" / "workflows").mkdir(parents=True)
+    (tmp_path / "config" / "workflows" / "trusted.yaml").write_text(TRUSTED)
+    app = SwitchboardApp(path, steady=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.screen.query_one(AgentsPane)
+        await until(lambda: all(s.checked_at for s in pane.statuses.values()))
+        table = app.screen.query_one(DataTable)
+        auth = {row: str(table.get_row(row)[4]) for row in table.rows}
+        assert auth == {"gate": "basic", "vault": "mtls"}, auth
+        table.move_cursor(row=list(table.rows).index("gate"))
+        await pilot.press("enter")
+        await until(lambda: bool(app.screen.query(ConversationView)))
+        view = app.screen.query(ConversationView).last()
+        await until(lambda: view.conversation is not None)
+        view.query_one("#message").focus()
+        await pilot.press(*"quick hello", "enter")
+        await until(lambda: view.conversation.last is not None and view.conversation.last.view.reply is not None)
+
+        await pilot.press("f3")
+        workflows = app.screen.query_one(WorkflowsPane)
+        await until(lambda: any(f.path.name == "trusted.yaml" for f in getattr(workflows, "files", [])))
+        listed = workflows.query_one("#workflows-table")
+        listed.move_cursor(row=[f.path.name for f in workflows.files].index("trusted.yaml"))
+        listed.focus()
+        await pilot.press("enter")
+        await until(lambda: bool(app.screen.query(RunView)))
+        run = app.screen.query(RunView).last()
+        await until(lambda: run.status in ("completed", "failed"))
+        assert run.status == "completed", {name: (s.status, s.error) for name, s in run.steps.items()}
+        assert run.outputs["both"] == "quick reply to: quick hello / quick reply to: quick hello", run.outputs
