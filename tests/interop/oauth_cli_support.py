@@ -56,3 +56,42 @@ def login_with_device_code(home: Path, provider, agent: str, *extra: str) -> tup
     code = process.wait(60)
     assert played and isinstance(played[0], str), (played, stderr_lines)
     return code, stdout, "".join(stderr_lines)
+
+
+SIGN_IN_URL = re.compile(r"(?:To sign in, open|if it does not open, visit): (\S+)")
+
+
+def with_the_person(home: Path, provider, *args: str, deny: bool = False) -> tuple[int, str, str]:
+    """Run `switchboard ARGS` and play the person for each sign-in it prints on stderr: the device code entered,
+    or the authorization address visited (signed in and consented, or refused with `deny`). Exit code, stdout,
+    stderr."""
+    from oidc_user import authorize
+
+    argv = [sys.executable, "-m", "switchboard", "--agents", str(home / "agents.yaml"), *args]
+    process = subprocess.Popen(
+        argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=environment(home, provider),
+    )  # fmt: skip
+    stderr_lines: list[str] = []
+    played: list[BaseException | str] = []
+    assert process.stderr is not None
+
+    def person(act, *args: str) -> None:
+        try:
+            played.append(act(*args, deny=deny))
+        except BaseException as exc:
+            played.append(exc)
+
+    for line in process.stderr:
+        stderr_lines.append(line)
+        if found := DEVICE_LINE.search(line):
+            act: tuple = (enter_device_code, found.group(1), found.group(2))
+        elif found := SIGN_IN_URL.search(line):
+            act = (authorize, found.group(1))
+        else:
+            continue
+        threading.Thread(target=person, args=act, daemon=True).start()
+    stdout = process.stdout.read() if process.stdout else ""
+    code = process.wait(60)
+    assert deny or all(isinstance(p, str) for p in played), (played, stderr_lines)
+    return code, stdout, "".join(stderr_lines)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from oauth_cli_support import environment, login_with_device_code, switchboard
+from oauth_cli_support import environment, login_with_device_code, switchboard, with_the_person
 
 pytestmark = pytest.mark.interop
 
@@ -123,3 +123,45 @@ def test_logout_where_the_issuer_names_no_revocation_endpoint_forgets_and_says_s
     assert "names no revocation endpoint" in outcome["note"] and "stays valid until it expires" in outcome["note"]
     after = switchboard(home, oidc_provider, "auth", "status", "svc", "-o", "json")
     assert json.loads(after.stdout)["signedIn"] is False
+
+
+PKCE_RUN = """\
+version: 1
+name: pkce
+agents: [pkce]
+steps:
+  - name: hello
+    agent: pkce
+    task: quick hello
+outputs:
+  said: "{{steps.hello.output}}"
+"""
+
+
+@pytest.fixture
+def pkce_home(tmp_path, oidc_provider, oauth_agent):
+    (tmp_path / "agents.yaml").write_text(
+        f"agents:\n  - name: pkce\n    url: {oauth_agent.url}\n"
+        "    oauth: {clientId: switchboard-cli, flow: authorizationCode}\n"
+    )
+    (tmp_path / "pkce.yaml").write_text(PKCE_RUN)
+    return tmp_path
+
+
+def test_authorization_code_login_a_workflow_step_and_a_refusal(pkce_home, oidc_provider):
+    """Authorization code with PKCE from the command line: `auth login --no-browser` prints the address (the
+    person visits it), a workflow step's agent signs in the same way, and a refused consent is exit 4 with a hint."""
+    code, stdout, stderr = with_the_person(pkce_home, oidc_provider, "auth", "login", "pkce", "--no-browser")
+    assert code == 0, stderr
+    assert "To sign in, open: http://127.0.0.1:" in stderr and "code_challenge_method=S256" in stderr
+
+    code, stdout, stderr = with_the_person(pkce_home, oidc_provider, "run", str(pkce_home / "pkce.yaml"), "-o", "json")
+    assert code == 0, stderr
+    run = json.loads(stdout)["run"]
+    assert run["status"] == "completed" and run["outputs"]["said"] == "quick reply to: quick hello", run
+
+    code, stdout, stderr = with_the_person(pkce_home, oidc_provider, "auth", "login", "pkce", "--no-browser", "-o",
+                                           "json", deny=True)  # fmt: skip
+    assert code == 4, stderr
+    error = json.loads(stdout or stderr)["error"]
+    assert "consent denied" in error["message"] and error["hint"], error
