@@ -183,7 +183,8 @@ async def test_authorization_code_and_client_credentials_in_conversations(
 ):
     """The two other OAuth flows in the TUI: authorization code with PKCE shows the address in the sign-in pane
     (the browser is asked to open it; here the person is played over HTTP) and closes it once the redirect comes
-    back; client credentials need nobody, and the agents table names the card's schemes."""
+    back; client credentials (endpoints found by OpenID Connect discovery) need nobody; the agents table names the
+    card's schemes."""
     import webbrowser
 
     from oidc_user import authorize
@@ -196,7 +197,8 @@ async def test_authorization_code_and_client_credentials_in_conversations(
     oauth._MEMORY.clear()
     agents = [
         AgentEntry("pkce", oauth_agent.url, oauth=OAuthSettings(client_id="switchboard-cli", flow="authorizationCode")),
-        AgentEntry("svc", oauth_agent.url, oauth=OAuthSettings("switchboard-service", client_secret_env="SVC_SECRET")),
+        # Client credentials with the endpoints from OpenID Connect discovery (the card's openIdConnectUrl).
+        AgentEntry("svc", oauth_agent.url, oauth=OAuthSettings("switchboard-service", "SVC_SECRET", scheme="oidc")),
     ]
     app = SwitchboardApp(tmp_path / "agents.yaml", extra_agents=agents, steady=True)
     errors: list[BaseException] = []
