@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_app(args)
     if (args.command, getattr(args, "subcommand", None)) in SYNC and not getattr(args, "temporal", None):
         return guarded(lambda: _handler(args)(args), args)
-    code = run_async(_dispatch, args)
+    code = run_async(_dispatch, args, server=args.command in ("serve", "demo"))
     if "temporalio.bridge" in sys.modules and from_command_line:
         # temporalio's runtime threads can abort the interpreter's finalization ("PyGILState_Release ... must be
         # current", exit 134) after the command has answered: there is nothing left to clean up, so leave now.

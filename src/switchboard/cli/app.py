@@ -28,7 +28,7 @@ def run_app(args: Any) -> int:
         from .demo import run_demo
         from .guard import run_async
 
-        return run_async(run_demo, args)
+        return run_async(run_demo, args, server=True)
     from .parser import build_parser
 
     build_parser().print_help()
