@@ -466,7 +466,9 @@ async def run_scene(pilot) -> None:
     question = asked.parts
     request = AskRequest("interview", TaskState.INPUT_REQUIRED, question, TASK, CONTEXT, "interview", "interviewer")
     pilot.app.run_worker(view.ask(request))
-    await settle(pilot, 0.5)
+    # The prompt pane mounted and its field focused (a loaded machine takes longer than any fixed pause), then laid out.
+    await _until(pilot, lambda: any(pilot.app.focused is field for field in view.query("PromptPane Input")))
+    await settle(pilot, 0.3)
 
 
 SCENES["run"] = run_scene
