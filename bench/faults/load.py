@@ -51,7 +51,7 @@ import json, sys
 from pathlib import Path
 from switchboard.demo.base import DemoSettings
 from switchboard.demo.fleet import start_in_background
-settings = DemoSettings(writer_pace_ms=20, research_seconds=6.0, quick_research_seconds=3.0)
+settings = DemoSettings(writer_pace_ms=20, research_seconds=30.0, quick_research_seconds=3.0)
 fleet = start_in_background(first_port=0, settings=settings, agents_file=Path(sys.argv[1]))
 print(json.dumps(fleet.credential_env), flush=True)
 sys.stdin.read()
@@ -220,7 +220,8 @@ async def open_job(screen, status, kind: str, index: int, cancel: bool) -> Job:
     text = {
         "echo": f"hello {index}",
         "writer": f"load test {index} pace 20",
-        # One to cancel takes its full research time: a quick one could end before the cancel is seen.
+        # One to cancel takes its full research time (30 s: a cancel that works ends it at once), so even a loaded
+        # machine's slow ticks send the cancel before it could complete.
         "researcher": f"load topic {index}" if cancel else f"quick: load topic {index}",
         "interviewer": "interview me",
     }[kind]
