@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from broken_agent import broken_agent
+from cli_runner import run_cli_in_process
 
 from switchboard.a2a.auth import Credentials
 from switchboard.a2a.cards import BINDING_NAMES
@@ -29,13 +29,8 @@ def broken() -> Iterator[str]:
 
 
 def _cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "switchboard", "conformance", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "SWITCHBOARD_HOME": str(tmp_path), **(env or {})},
-        timeout=180,
-    )
+    environment = {**os.environ, "SWITCHBOARD_HOME": str(tmp_path), **(env or {})}
+    return run_cli_in_process(["conformance", *args], environment, timeout=180)
 
 
 def _by_scenario(report) -> dict[str, str]:

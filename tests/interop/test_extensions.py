@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli_in_process
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -24,8 +24,7 @@ AUDIT = "https://example.com/ext/audit/v2"
 def cli(tmp_path):
     def run(*args: str) -> subprocess.CompletedProcess:
         env = {**os.environ, "SWITCHBOARD_HOME": str(tmp_path), "PYTHONPATH": str(REPO / "src")}
-        command = [sys.executable, "-m", "switchboard", *args]
-        return subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+        return run_cli_in_process(list(args), env, timeout=60)
 
     return run
 

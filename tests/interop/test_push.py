@@ -9,11 +9,11 @@ import asyncio
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import httpx
 import pytest
+from cli_runner import run_cli_in_process
 
 from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.model import Task, TaskState
@@ -30,8 +30,7 @@ REPO = Path(__file__).resolve().parents[2]
 def cli(tmp_path):
     def run(*args: str) -> subprocess.CompletedProcess:
         env = {**os.environ, "SWITCHBOARD_HOME": str(tmp_path), "PYTHONPATH": str(REPO / "src")}
-        command = [sys.executable, "-m", "switchboard", *args]
-        return subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+        return run_cli_in_process(list(args), env, timeout=60)
 
     return run
 
