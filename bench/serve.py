@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -51,8 +52,11 @@ def write_workflows(work: Path, agents_file: Path) -> tuple[Path, Path]:
     return one, parked
 
 
-def start_serve(work: Path, *files: Path) -> tuple[subprocess.Popen, dict[str, str]]:
-    env = env_with_src() | {"SWITCHBOARD_HOME": str(work / "serve-home")}
+def start_serve(work: Path, *files: Path, home: str = "serve-home") -> tuple[subprocess.Popen, dict[str, str]]:
+    """`switchboard serve FILES` in a home of its own, emptied first: a server restores the runs its journals
+    hold, and the runs of earlier benches would be loaded at start-up and counted in its memory."""
+    shutil.rmtree(work / home, ignore_errors=True)
+    env = env_with_src() | {"SWITCHBOARD_HOME": str(work / home)}
     argv = [sys.executable, "-m", "switchboard", "serve", *map(str, files), "--port", "0", "--max-runs", "1000"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
     assert proc.stdout is not None
@@ -123,7 +127,7 @@ async def park(url: str, count: int) -> None:
 
 def rss_per_run(work: Path, one: Path, parked: Path) -> tuple[float, int, int]:
     """KB of server RSS per run parked at a question; the RSS before and after."""
-    proc, urls = start_serve(work, one, parked)
+    proc, urls = start_serve(work, one, parked, home="serve-home-memory")
     try:
         # Warm-up: imports, connections, both workflows a few times. Not a burst of hundreds: the memory freed
         # after it would be reused by the parked runs, and they would seem to cost nothing.
