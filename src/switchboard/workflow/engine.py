@@ -85,14 +85,31 @@ def start_run(
 ) -> WorkflowRun:
     """Start a run in the running event loop; it goes on as a task, followed through `events()`.
 
-    Raises before anything runs: WorkflowInvalid (inputs missing or unknown), CredentialsMissingError (a
-    variable an agent needs is unset). `ask` answers input-required / auth-required (None: nobody can, the
-    step waits); `answers` are used first, in order, per step. `connect` replaces open_link (tests).
-    `run_id` is chosen by the caller when it must be known first (a served run's task id); `correlation_id` is
-    the trace id of whoever started the run, sent to every delegate as its parent id; `origin` says who
-    started it (journaled as is, e.g. the A2A caller of a served workflow). `cards` shares agent cards between
-    runs (a server running many); by default each run reads each agent's card once. `interaction` shows an
-    OAuth sign-in a step's agent needs to the person (None: nobody is there, and a sign-in is said, not run).
+    Args:
+        workflow: The loaded workflow (`load_workflow`, or the builder's).
+        inputs: The run's inputs by name; defaults fill the rest.
+        ask: Answers a step at input-required or auth-required; None: nobody can, and the step waits (the run
+            ends awaiting input, to be resumed).
+        http: The client the steps' links share.
+        tap: Where requests and responses are recorded and redacted; a new one when None.
+        journal_dir: Where the journal goes; the data dir's `runs/` when None.
+        max_concurrency: Steps running at once, unless the workflow says.
+        answers: Answers given up front, used first, in order, per step.
+        connect: Replaces opening a link per step (tests).
+        policy: How turns are followed (stall timeouts, polling).
+        run_id: The run's id when the caller must know it first (a served run's task id).
+        correlation_id: The starter's trace id, sent to every delegate as its parent id.
+        origin: Who started the run, journaled as is (the A2A caller of a served workflow).
+        cards: Agent cards shared between runs (a server running many); each run reads each card once when None.
+        interaction: Shows an OAuth sign-in a step's agent needs to the person (a device code, an address); None:
+            nobody is there, and a sign-in is said, not run.
+
+    Returns:
+        The run, already going.
+
+    Raises:
+        WorkflowInvalid: An input is missing or unknown.
+        CredentialsMissingError: A variable an agent's credentials name is unset.
     """
     values = resolve_inputs(workflow, inputs)
     tap = _tap_for(workflow, tap)
@@ -152,7 +169,22 @@ def resume_run(
     Completed steps keep their results and are never invoked again. A step whose task was in flight is
     re-attached by task id (get, then subscribe or poll), or found by its message id on a v1.0 agent when
     the crash came before its id was journaled; a step waiting for input asks again. Failed, canceled and
-    skipped steps run again. `workflow` defaults to the file the run started from, read again with `agents`.
+    skipped steps run again.
+
+    Args:
+        run_id: The run to continue (its journal's name).
+        workflow: The workflow to continue it with; the file the run started from, read again with `agents`,
+            when None.
+        agents: The agents file the workflow's names resolve in, when the workflow is read again.
+        ask, http, tap, journal_dir, answers, max_concurrency, connect, policy, cards, interaction: As for
+            `start_run`.
+
+    Returns:
+        The run, going on from where its journal left it.
+
+    Raises:
+        UsageError: No run has that id (or it matches several).
+        WorkflowInvalid: The run's workflow, read again, no longer loads.
     """
     from .loader import load_workflow
 
