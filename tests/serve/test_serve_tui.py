@@ -78,7 +78,7 @@ async def test_the_workflows_tab_lists_runs_callers_start_as_they_happen(serve, 
                     return []
                 return [str(c) for c in runs.get_row(task.id)]
 
-            await until(lambda: row() and row()[2] == "running", timeout=15)  # no reload pressed
+            await until(lambda: row() and row()[2] == "running", timeout=30)  # no reload pressed
             assert row()[1] == "interview" and row()[3] == "0/2"
             for answer in ("Ada", "2"):
                 await client.send(new_message(answer, task_id=task.id, context_id=task.context_id))

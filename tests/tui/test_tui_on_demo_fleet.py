@@ -134,7 +134,7 @@ async def test_after_a_cancel_the_transcript_follows_the_next_turn_to_its_end(ap
         await answer(pilot, "Grace")
         await answer(pilot, "2")
         await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED and not view.running)
-        await until(lambda: transcript.max_scroll_y > 0 and transcript.scroll_y == transcript.max_scroll_y, timeout=5)
+        await until(lambda: transcript.max_scroll_y > 0 and transcript.scroll_y == transcript.max_scroll_y)
 
 
 async def test_a_transcript_scrolled_up_by_the_person_stays_where_they_put_it(app):
@@ -144,7 +144,7 @@ async def test_a_transcript_scrolled_up_by_the_person_stays_where_they_put_it(ap
         for n in range(12):
             await say(pilot, view, f"message {n}")
             await until(lambda: not view.running)
-        await until(lambda: transcript.max_scroll_y > 0 and transcript.scroll_y == transcript.max_scroll_y, timeout=5)
+        await until(lambda: transcript.max_scroll_y > 0 and transcript.scroll_y == transcript.max_scroll_y)
         transcript.scroll_to(y=2, animate=False, immediate=True)
         await say(pilot, view, "one more")
         await until(lambda: not view.running and transcript.max_scroll_y > 2)
