@@ -86,10 +86,9 @@ async def test_a_recorded_session_plays_again_tab_by_tab_read_only(recording, tm
     try:
         entries = [a.as_entry() for a in fleet.agents]
         app = ReplayApp(steps_of(transcript), entries, recording, paced=False, steady=True)
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=SIZE):
             await until(app.done.is_set, timeout=60)
-            await pilot.pause(0.2)
-            assert set(app.views) == {"writer", "interviewer"}
+            await until(lambda: set(app.views) == {"writer", "interviewer"})
             writer_view, interviewer_view = app.views["writer"], app.views["interviewer"]
             (turn,) = writer_view.conversation.turns
             artifact = turn.view.artifacts[writer.ARTIFACT_ID]
