@@ -61,18 +61,13 @@ class AgentStatus:
         return bool(self.card.capabilities.streaming) if self.card else None
 
     @property
-    def auth_needed(self) -> bool:
-        if self.card is not None and (self.card.security or self.card.security_schemes):
-            return True
-        return bool(self.entry.api_key_env or self.entry.bearer_env)
-
-    @property
     def auth_kind(self) -> str | None:
         """What the agent asks callers for, in a word for a table: the card's required schemes first (`oauth`,
         `oidc`, `key`, `bearer`, `basic`, `mtls`), else the credential the agents file names; None: nothing."""
-        if self.card is not None:
-            schemes = self.card.security_schemes
-            required = [name for requirement in self.card.security for name in requirement] or list(schemes)
+        card = self.card
+        if card is not None:
+            schemes = card.security_schemes
+            required = [name for requirement in card.security for name in requirement] or list(schemes)
             kinds = [_AUTH_WORD.get(_scheme_kind(schemes[name])) for name in required if name in schemes]
             words = list(dict.fromkeys(k for k in kinds if k))
             if words:
@@ -81,7 +76,7 @@ class AgentStatus:
             return "bearer"
         if self.entry.api_key_env:
             return "key"
-        return "auth" if self.auth_needed else None
+        return "auth" if card is not None and (card.security or card.security_schemes) else None
 
     @property
     def skills(self) -> list[Skill]:

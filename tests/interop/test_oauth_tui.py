@@ -6,15 +6,14 @@ from __future__ import annotations
 import threading
 
 import pytest
-from oidc_user import enter_device_code
+from oidc_user import authorize, enter_device_code
 from textual.widgets import DataTable
-from tui_support import until
+from tui_support import launch_workflow, talk, until
 
 from switchboard.a2a import oauth
 from switchboard.agents import AgentEntry, OAuthSettings
 from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.screens.sign_in import SignInScreen
-from switchboard.tui.widgets.conversation_view import ConversationView
 
 pytestmark = pytest.mark.interop
 SIZE = (120, 40)
@@ -30,14 +29,7 @@ async def test_the_device_code_pane_shows_the_code_and_closes_when_signed_in(
     agent = AgentEntry("me", oauth_agent.url, oauth=settings)
     app = SwitchboardApp(tmp_path / "agents.yaml", extra_agents=[agent], steady=True)
     async with app.run_test(size=SIZE) as pilot:
-        table = pilot.app.screen.query_one(DataTable)
-        await until(lambda: "me" in [row.value for row in table.rows])
-        table.move_cursor(row=[row.value for row in table.rows].index("me"))
-        await pilot.press("enter")
-        view = pilot.app.screen.query(ConversationView).last()
-        await until(lambda: view.conversation is not None)
-        view.query_one("#message").focus()
-        await pilot.press(*"quick hi", "enter")
+        view = await talk(pilot, "me", "quick hi")
 
         await until(lambda: isinstance(pilot.app.screen, SignInScreen))
         pane = pilot.app.screen
@@ -61,19 +53,22 @@ async def test_the_device_code_pane_shows_the_code_and_closes_when_signed_in(
     oauth._MEMORY.clear()
 
 
-async def _enter_code_when_asked(pilot, errors: list[BaseException]) -> None:
-    """Wait for the sign-in pane, enter its code at the provider as the person, wait for the pane to close."""
+async def _sign_in_when_asked(pilot, errors: list[BaseException]) -> SignInScreen:
+    """Wait for the sign-in pane and play the person at the provider (enter its code, or visit its address, sign in
+    and consent), wait for the pane to close; the pane, for what it showed."""
     await until(lambda: isinstance(pilot.app.screen, SignInScreen), timeout=30)
     pane = pilot.app.screen
+    assert isinstance(pane, SignInScreen)
 
     def play() -> None:
         try:
-            enter_device_code(pane.url, pane.code or "")
+            enter_device_code(pane.url, pane.code) if pane.code else authorize(pane.url)
         except BaseException as exc:
             errors.append(exc)
 
     threading.Thread(target=play, daemon=True).start()
     await until(lambda: not isinstance(pilot.app.screen, SignInScreen), timeout=60)
+    return pane
 
 
 async def test_auth_required_offers_sign_in_in_the_prompt_pane_and_the_task_goes_on(
@@ -90,21 +85,14 @@ async def test_auth_required_offers_sign_in_in_the_prompt_pane_and_the_task_goes
     app = SwitchboardApp(tmp_path / "agents.yaml", extra_agents=[agent], steady=True)
     errors: list[BaseException] = []
     async with app.run_test(size=SIZE) as pilot:
-        table = pilot.app.screen.query_one(DataTable)
-        await until(lambda: "me" in [row.value for row in table.rows])
-        table.move_cursor(row=[row.value for row in table.rows].index("me"))
-        await pilot.press("enter")
-        view = pilot.app.screen.query(ConversationView).last()
-        await until(lambda: view.conversation is not None)
-        view.query_one("#message").focus()
-        await pilot.press(*"open the vault", "enter")
-        await _enter_code_when_asked(pilot, errors)  # the first sign-in: the card's a2a:send
+        view = await talk(pilot, "me", "open the vault")
+        await _sign_in_when_asked(pilot, errors)  # the first sign-in: the card's a2a:send
         await until(lambda: len(view.query(PromptPane)) == 1, timeout=30)
         prompt = view.query_one(PromptPane)
         assert prompt.sign_in is not None and prompt.sign_in.scopes == ("a2a:admin",)
         await until(lambda: bool(prompt.query("#prompt-sign-in")))  # the pane is in the DOM before its buttons
         prompt.query_one("#prompt-sign-in").press()
-        await _enter_code_when_asked(pilot, errors)  # the one the task asked for
+        await _sign_in_when_asked(pilot, errors)  # the one the task asked for
         await until(lambda: len(view.conversation.turns) == 2 and not view.running, timeout=30)
         await until(lambda: view.conversation.last.view.output_text == "The vault is open.")
         assert not view.query(PromptPane)
@@ -130,8 +118,6 @@ async def test_a_workflow_step_at_auth_required_offers_sign_in_in_the_run_view_a
     """The same vault as a workflow's step launched from the TUI: the step's link signs in through the sign-in
     pane, the step's prompt pane offers "Sign in" for a2a:admin, and the run completes."""
     from switchboard.tui.widgets.prompt_pane import PromptPane
-    from switchboard.tui.widgets.run_view import RunView
-    from switchboard.tui.widgets.workflows_pane import WorkflowsPane
 
     monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
@@ -142,40 +128,19 @@ async def test_a_workflow_step_at_auth_required_offers_sign_in_in_the_run_view_a
     app = SwitchboardApp(tmp_path / "agents.yaml", extra_agents=[agent], steady=True)
     errors: list[BaseException] = []
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("f3")
-        pane = app.screen.query_one(WorkflowsPane)
-        await until(lambda: any(f.path.name == "vault.yaml" for f in getattr(pane, "files", [])))
-        table = pane.query_one("#workflows-table")
-        table.move_cursor(row=[f.path.name for f in pane.files].index("vault.yaml"))
-        table.focus()
-        main = app.screen  # the sign-in pane goes over it
-        await pilot.press("enter")
-        await until(lambda: bool(main.query(RunView)))
-        view = main.query(RunView).last()
-        await _enter_code_when_asked(pilot, errors)  # the step's link: the card's a2a:send
+        view = await launch_workflow(pilot, "vault.yaml")
+        await _sign_in_when_asked(pilot, errors)  # the step's link: the card's a2a:send
         await until(lambda: len(view.query(PromptPane)) == 1, timeout=30)
         prompt = view.query_one(PromptPane)
         assert prompt.sign_in is not None and prompt.sign_in.scopes == ("a2a:admin",)
         await until(lambda: bool(prompt.query("#prompt-sign-in")))
         prompt.query_one("#prompt-sign-in").press()
-        await _enter_code_when_asked(pilot, errors)  # the one the step's task asked for
+        await _sign_in_when_asked(pilot, errors)  # the one the step's task asked for
         await until(lambda: view.status == "completed", timeout=30)
         assert view.outputs["said"] == "The vault is open."
         assert not view.query(PromptPane)
     assert not errors, errors
     oauth._MEMORY.clear()
-
-
-async def _say_in_a_conversation(pilot, name: str, text: str) -> ConversationView:
-    table = pilot.app.screen.query_one(DataTable)
-    await until(lambda: name in [row.value for row in table.rows])
-    table.move_cursor(row=[row.value for row in table.rows].index(name))
-    await pilot.press("enter")
-    view = pilot.app.screen.query(ConversationView).last()
-    await until(lambda: view.conversation is not None)
-    view.query_one("#message").focus()
-    await pilot.press(*text, "enter")
-    return view
 
 
 async def test_authorization_code_and_client_credentials_in_conversations(
@@ -186,8 +151,6 @@ async def test_authorization_code_and_client_credentials_in_conversations(
     back; client credentials (endpoints found by OpenID Connect discovery) need nobody; the agents table names the
     card's schemes."""
     import webbrowser
-
-    from oidc_user import authorize
 
     monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
@@ -208,23 +171,13 @@ async def test_authorization_code_and_client_credentials_in_conversations(
         await until(lambda: {"pkce", "svc"} <= {row.value for row in table.rows})
         # The card requires either of its OAuth and OpenID Connect schemes.
         await until(lambda: all(str(table.get_row(name)[4]) == "oauth/oidc" for name in ("pkce", "svc")))
-        view = await _say_in_a_conversation(pilot, "pkce", "quick hi")
-        await until(lambda: isinstance(pilot.app.screen, SignInScreen), timeout=30)
-        pane = pilot.app.screen
+        view = await talk(pilot, "pkce", "quick hi")
+        pane = await _sign_in_when_asked(pilot, errors)
         assert pane.code is None and "code_challenge_method=S256" in pane.url and opened == [pane.url]
-
-        def play() -> None:
-            try:
-                authorize(pane.url)
-            except BaseException as exc:
-                errors.append(exc)
-
-        threading.Thread(target=play, daemon=True).start()
-        await until(lambda: not isinstance(pilot.app.screen, SignInScreen), timeout=60)
         await until(lambda: view.conversation.last.view.output_text == "quick reply to: quick hi", timeout=30)
 
         await pilot.press("f1")
-        view = await _say_in_a_conversation(pilot, "svc", "quick hello")
+        view = await talk(pilot, "svc", "quick hello")
         await until(lambda: view.conversation.last.view.output_text == "quick reply to: quick hello", timeout=30)
         assert not isinstance(pilot.app.screen, SignInScreen)
     assert not errors, errors

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from textual.widgets import DataTable, TabbedContent
-from tui_support import app_on_fleet, demo_fleet, until
+from textual.widgets import TabbedContent
+from tui_support import app_on_fleet, demo_fleet, talk, until
 
 from switchboard.a2a.model import TaskState
 from switchboard.demo.base import DemoSettings
@@ -29,18 +29,6 @@ def fleet():
 @pytest.fixture
 def app(fleet, tmp_path, monkeypatch):
     return app_on_fleet(fleet, tmp_path, monkeypatch)
-
-
-async def talk(pilot, name: str, text: str) -> ConversationView:
-    table = pilot.app.screen.query_one(DataTable)
-    await until(lambda: name in [row.value for row in table.rows])
-    table.move_cursor(row=[row.value for row in table.rows].index(name))
-    await pilot.press("enter")
-    view = pilot.app.screen.query(ConversationView).last()
-    await until(lambda: view.conversation is not None)
-    view.query_one("#message").focus()
-    await pilot.press(*text, "enter")
-    return view
 
 
 async def researching(pilot) -> tuple[ConversationView, str]:

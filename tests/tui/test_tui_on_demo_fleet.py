@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from textual.widgets import DataTable, Input
-from tui_support import app_on_fleet, demo_fleet, until
+from textual.widgets import Input
+from tui_support import app_on_fleet, demo_fleet, open_agent, until
 
 from switchboard.a2a.model import DataPart, TaskState
 from switchboard.demo import writer
@@ -27,16 +27,6 @@ def fleet():
 @pytest.fixture
 def app(fleet, tmp_path, monkeypatch):
     return app_on_fleet(fleet, tmp_path, monkeypatch)
-
-
-async def open_agent(pilot, name: str) -> ConversationView:
-    table = pilot.app.screen.query_one(DataTable)
-    await until(lambda: name in [row.value for row in table.rows])
-    table.move_cursor(row=[row.value for row in table.rows].index(name))
-    await pilot.press("enter")
-    view = pilot.app.screen.query(ConversationView).last()
-    await until(lambda: view.conversation is not None)
-    return view
 
 
 async def say(pilot, view: ConversationView, text: str) -> None:

@@ -1,4 +1,5 @@
-"""Helpers shared by the TUI tests: waiting for the app to get somewhere, and a demo fleet for a module."""
+"""Helpers shared by the TUI tests: waiting for the app to get somewhere, opening a conversation or a run as the
+person would, and a demo fleet for a module."""
 
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from textual.widgets import DataTable
 
 from switchboard.demo.base import DemoSettings
 from switchboard.demo.fleet import BackgroundFleet, start_in_background
 from switchboard.tui.app import SwitchboardApp
+from switchboard.tui.widgets.conversation_view import ConversationView
+from switchboard.tui.widgets.run_view import RunView
+from switchboard.tui.widgets.workflows_pane import WorkflowsPane
 
 
 async def until(predicate: Callable[[], object], timeout: float = 30.0, every: float = 0.05) -> None:
@@ -21,6 +26,40 @@ async def until(predicate: Callable[[], object], timeout: float = 30.0, every: f
     async with asyncio.timeout(timeout):
         while not predicate():
             await asyncio.sleep(every)
+
+
+async def open_agent(pilot, name: str) -> ConversationView:
+    """Open a conversation with `name` from the agents table (enter on its row), once it is connected."""
+    table = pilot.app.screen.query_one(DataTable)
+    await until(lambda: name in [row.value for row in table.rows])
+    table.move_cursor(row=[row.value for row in table.rows].index(name))
+    await pilot.press("enter")
+    view = pilot.app.screen.query(ConversationView).last()
+    await until(lambda: view.conversation is not None)
+    return view
+
+
+async def talk(pilot, name: str, text: str) -> ConversationView:
+    """Open a conversation with `name` and send `text` from its message box."""
+    view = await open_agent(pilot, name)
+    view.query_one("#message").focus()
+    await pilot.press(*text, "enter")
+    return view
+
+
+async def launch_workflow(pilot, file_name: str) -> RunView:
+    """Start the workflow listed as `file_name` in the Workflows tab (one without inputs); its run view, looked up
+    on the main screen (a sign-in pane may cover it)."""
+    await pilot.press("f3")
+    main = pilot.app.screen
+    pane = main.query_one(WorkflowsPane)
+    await until(lambda: any(f.path.name == file_name for f in getattr(pane, "files", [])))
+    table = pane.query_one("#workflows-table")
+    table.move_cursor(row=[f.path.name for f in pane.files].index(file_name))
+    table.focus()
+    await pilot.press("enter")
+    await until(lambda: bool(main.query(RunView)))
+    return main.query(RunView).last()
 
 
 def app_on_fleet(fleet: BackgroundFleet, home: Path, monkeypatch: pytest.MonkeyPatch) -> SwitchboardApp:

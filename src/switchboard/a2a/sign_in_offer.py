@@ -36,6 +36,21 @@ class SignInOffer:
         """`--scope S ...`, quoted for a shell: the names come from the agent."""
         return " ".join(f"--scope {shlex.quote(scope)}" for scope in self.scopes)
 
+    def wanted_by(self, who: str) -> str:
+        """`who wants a sign-in with SCOPES (where they came from)`, for the person."""
+        scopes = " ".join(self.scopes) or "the card's scopes"
+        return f"{who} wants a sign-in with {scopes} ({self.source})"
+
+    @property
+    def answer(self) -> str:
+        """What the task is told once signed in (sent with the new token)."""
+        return f"Signed in with the scope {' '.join(self.scopes)}." if self.scopes else "Signed in."
+
+    async def sign_in(self, source: Any) -> None:
+        """Run the flow on `source` (an OAuth token source) with these scopes besides those it holds."""
+        source.widen(self.scopes)
+        await source.sign_in()
+
 
 def oauth_source(link: Any) -> Any:
     """The OAuth token source a link (or anything with a transport) sends with; None when it is not OAuth."""

@@ -26,17 +26,14 @@ def _accepts(question: str) -> bool:
 async def sign_in_for(link: Any, offer: SignInOffer, args: Any, target: Target, why: str) -> bool:
     """Run the sign-in `offer` names if the person agrees; else say how to. Whether a new token is held."""
     source = oauth_source(link)
-    scopes = " ".join(offer.scopes) or "the card's scopes"
     # --scope replaces the scopes asked for: name those held too, or the new token would lack them
     held = tuple((source.scope or "").split()) if source is not None else ()
     wider = SignInOffer(tuple(dict.fromkeys([*held, *offer.scopes])), offer.scheme, offer.source)
     login = login_command(args, target, wider.scope_flags())
-    if source is None or not _accepts(f"{why} wants a sign-in with {scopes} ({offer.source}). Sign in now?"):
-        warn(f"{why} wants a sign-in with {scopes} ({offer.source}): `{login}` signs in, then answer with the same "
-             "--scope flags")  # fmt: skip
+    if source is None or not _accepts(f"{offer.wanted_by(why)}. Sign in now?"):
+        warn(f"{offer.wanted_by(why)}: `{login}` signs in, then answer with the same --scope flags")
         return False
-    source.widen(offer.scopes)
-    await source.sign_in()
+    await offer.sign_in(source)
     return True
 
 
@@ -51,5 +48,4 @@ async def continue_after_sign_in(link: Any, view: TaskView, args: Any, target: T
         return None
     from ..a2a.client import new_message
 
-    said = f"Signed in with the scope {' '.join(offer.scopes)}." if offer.scopes else "Signed in."
-    return await follow(new_message(said, task_id=task.id, context_id=task.context_id))
+    return await follow(new_message(offer.answer, task_id=task.id, context_id=task.context_id))

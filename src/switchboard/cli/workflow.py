@@ -81,8 +81,7 @@ def terminal_ask() -> Any:
 async def _signed_in(sign_in: SignIn) -> bool:
     """Offer the sign-in the question asks for; run it when the person agrees. Whether it was done (if not, the
     person types the credential instead)."""
-    scopes = " ".join(sign_in.offer.scopes) or "the card's scopes"
-    line = await _read_line(f"it wants a sign-in with {scopes} ({sign_in.offer.source}). Sign in now? [Y/n] ", False)
+    line = await _read_line(f"{sign_in.offer.wanted_by('it')}. Sign in now? [Y/n] ", False)
     if line is None or line.strip().lower() not in ("", "y", "yes"):
         return False
     try:
@@ -97,10 +96,8 @@ def sign_in_hint(request: AskRequest) -> str | None:
     """Away from a terminal: how to give a waiting step the sign-in its question asks for."""
     if request.sign_in is None:
         return None
-    offer = request.sign_in.offer
-    scopes = " ".join(offer.scopes) or "the card's scopes"
     return (
-        f"{request.step} wants a sign-in with {scopes} ({offer.source}): continue the run at a terminal and "
+        f"{request.sign_in.offer.wanted_by(request.step)}: continue the run at a terminal and "
         f"switchboard offers it (or list the scopes in {request.agent or 'the agent'}'s oauth.scopes in the agents "
         "file, sign in with `auth login --remember`, and continue it)"
     )
@@ -183,29 +180,13 @@ async def run(args: Any) -> int:
     if args.verbose:
         tap.listeners.append(lambda record: print(format_record(record), file=sys.stderr, flush=True))
     async with new_http_client() as http:
-        interaction = StderrInteraction(open_browser=sys.stdin.isatty())  # the steps' OAuth sign-ins, as send's
+        # The steps' OAuth sign-ins show on stderr, as send's do.
+        interaction = StderrInteraction(open_browser=sys.stdin.isatty())
+        how: dict[str, Any] = dict(ask=ask, http=http, tap=tap, answers=answers, interaction=interaction)
         if record is not None:
-            live = resume_run(
-                record.run_id,
-                ask=ask,
-                http=http,
-                tap=tap,
-                answers=answers,
-                workflow=workflow,
-                max_concurrency=args.max_concurrency,
-                interaction=interaction,
-            )
+            live = resume_run(record.run_id, workflow=workflow, max_concurrency=args.max_concurrency, **how)
         else:
-            live = start_run(
-                workflow,
-                inputs,
-                ask=ask,
-                http=http,
-                tap=tap,
-                answers=answers,
-                max_concurrency=args.max_concurrency,
-                interaction=interaction,
-            )
+            live = start_run(workflow, inputs, max_concurrency=args.max_concurrency, **how)
         try:
             await _follow(live, args, out, ask)
         except asyncio.CancelledError:

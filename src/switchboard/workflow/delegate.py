@@ -301,14 +301,7 @@ class DelegateSteps:
         """The OAuth sign-in an auth-required question asks for, when the step's link can run it."""
         source = oauth_source(link)
         offer = sign_in_offer(link.card, view.question) if view.state is TaskState.AUTH_REQUIRED else None
-        if source is None or offer is None:
-            return None
-
-        async def run() -> None:
-            source.widen(offer.scopes)
-            await source.sign_in()
-
-        return SignIn(offer, run)
+        return SignIn(offer, source) if source is not None and offer is not None else None
 
     async def _cancel_remote(self, step: Step, state: StepState, link: AgentLink) -> None:
         """Cancel the step's task at its agent; a failure to do so is noted, never raised."""

@@ -7,9 +7,8 @@ records) and whoever shows a run (the TUI, the headless command line).
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from ..a2a.follow import TurnEvent
 from ..a2a.model import Part, TaskState, text_of
@@ -23,17 +22,19 @@ FINISHED_STEP = frozenset({"completed", "failed", "canceled", "skipped"})
 
 @dataclass(frozen=True)
 class SignIn:
-    """An auth-required question switchboard can answer itself: the OAuth sign-in it asks for, run on the step's
-    own link (`run` widens the scopes held and signs in, showing the person what the flow needs), after which the
-    task is told so (`answer`) and goes on with the new token."""
+    """An auth-required question switchboard can answer itself: the OAuth sign-in it asks for, run on the token
+    source of the step's own link (the person is shown what the flow needs); the task is then told so (`answer`)
+    and goes on with the new token."""
 
     offer: SignInOffer
-    run: Callable[[], Awaitable[None]]
+    source: Any  # the step link's OAuth token source
+
+    async def run(self) -> None:
+        await self.offer.sign_in(self.source)
 
     @property
     def answer(self) -> str:
-        scopes = " ".join(self.offer.scopes)
-        return f"Signed in with the scope {scopes}." if scopes else "Signed in."
+        return self.offer.answer
 
 
 @dataclass

@@ -3,20 +3,13 @@ view says which and why, and an agent behind mutual TLS is checked and talked to
 
 from __future__ import annotations
 
-import asyncio
-
 from textual.widgets import DataTable, Static
+from tui_support import launch_workflow, talk, until
 
 from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.screens.card import CardScreen
 from switchboard.tui.widgets.agents_pane import AgentsPane
 from switchboard.tui.widgets.conversation_view import ConversationView
-
-
-async def until(predicate, timeout: float = 30.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.05)
 
 
 async def test_agents_table_and_card_view_report_the_signature(
@@ -85,9 +78,6 @@ async def test_basic_and_mtls_agents_in_the_table_a_conversation_and_a_workflow_
 ):
     """HTTP Basic and mutual TLS in the TUI: the Auth column names each, a conversation behind Basic completes, and
     a run launched from the Workflows tab with a step behind each completes."""
-    from switchboard.tui.widgets.run_view import RunView
-    from switchboard.tui.widgets.workflows_pane import WorkflowsPane
-
     monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
     monkeypatch.setenv("GATE_PW", "basic-secret-1234")  # what the trust server's /basic/ agent checks
     bundle, _, _ = pki
@@ -107,24 +97,10 @@ async def test_basic_and_mtls_agents_in_the_table_a_conversation_and_a_workflow_
         table = app.screen.query_one(DataTable)
         auth = {row: str(table.get_row(row)[4]) for row in table.rows}
         assert auth == {"gate": "basic", "vault": "mtls"}, auth
-        table.move_cursor(row=list(table.rows).index("gate"))
-        await pilot.press("enter")
-        await until(lambda: bool(app.screen.query(ConversationView)))
-        view = app.screen.query(ConversationView).last()
-        await until(lambda: view.conversation is not None)
-        view.query_one("#message").focus()
-        await pilot.press(*"quick hello", "enter")
+        view = await talk(pilot, "gate", "quick hello")
         await until(lambda: view.conversation.last is not None and view.conversation.last.view.reply is not None)
 
-        await pilot.press("f3")
-        workflows = app.screen.query_one(WorkflowsPane)
-        await until(lambda: any(f.path.name == "trusted.yaml" for f in getattr(workflows, "files", [])))
-        listed = workflows.query_one("#workflows-table")
-        listed.move_cursor(row=[f.path.name for f in workflows.files].index("trusted.yaml"))
-        listed.focus()
-        await pilot.press("enter")
-        await until(lambda: bool(app.screen.query(RunView)))
-        run = app.screen.query(RunView).last()
+        run = await launch_workflow(pilot, "trusted.yaml")
         await until(lambda: run.status in ("completed", "failed"))
         assert run.status == "completed", {name: (s.status, s.error) for name, s in run.steps.items()}
         assert run.outputs["both"] == "quick reply to: quick hello / quick reply to: quick hello", run.outputs

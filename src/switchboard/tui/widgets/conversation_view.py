@@ -223,16 +223,14 @@ class ConversationView(Vertical):
         source = oauth_source(self.link)
         if source is None:
             return
-        source.widen(offer.scopes)
         try:
-            await source.sign_in()
+            await offer.sign_in(source)
         except SwitchboardError as exc:
             self.notify(f"Sign-in failed: {exc.message}", title=self.agent_name, severity="error", markup=False)
             return
         if pane.is_attached:
             await pane.remove()
-        said = f"Signed in with the scope {' '.join(offer.scopes)}." if offer.scopes else "Signed in."
-        self.send([TextPart(text=said)])
+        self.send([TextPart(text=offer.answer)])
 
     def send(self, parts: list[Part], *, secret: bool = False) -> bool:
         """Start a turn with `parts`; when it cannot start, say why and return False."""
