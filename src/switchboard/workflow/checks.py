@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..agents import AgentsFile
-from . import template
+from . import shell_script, template
 from .check_agents import agents_section
 from .check_steps import steps_section
 from .checker import NAME_PATTERN, Checker, suggest
@@ -228,7 +228,15 @@ def _references(workflow: Workflow, doc: LineDict, chk: Checker) -> None:
         item = items.get(step.name)
         line = item.line_of(key, value=True) if item else step.line
         _check_template(
-            workflow, chk, text, line, f"step {step.name}", names, upstream=workflow.upstream(step.name), own=step.name
+            workflow,
+            chk,
+            text,
+            line,
+            f"step {step.name}",
+            names,
+            upstream=workflow.upstream(step.name),
+            own=step.name,
+            shell=step.type == "shell",
         )
     outputs = doc.get("outputs")
     for name, text in workflow.outputs.items():
@@ -246,8 +254,11 @@ def _check_template(
     *,
     upstream: set[str] | None,
     own: str | None,
+    shell: bool = False,
 ) -> None:
     refs, problems = template.parse(text, bare_inputs=workflow.bare_inputs)
+    if shell and not problems:
+        problems = shell_script.problems(text, bare_inputs=workflow.bare_inputs)
     for problem in problems:
         chk.add(line, f"{what}: {problem.message}", problem.fix)
     for ref in refs:

@@ -19,7 +19,7 @@ from ..a2a.errors import SwitchboardError
 from ..a2a.follow import FollowPolicy
 from ..a2a.tap import Tap
 from ..link import CardCache
-from . import schedule, template
+from . import schedule, shell_script, template
 from .delegate import Ask, Connect, DelegateSteps, Reattach, StepFailure, Waiting, code_of
 from .expect import expect_problem
 from .journal import Journal
@@ -347,15 +347,21 @@ class WorkflowRun(DelegateSteps):
     # --- shell steps -------------------------------------------------------------------------------
 
     async def _shell(self, step: Step, state: StepState) -> None:
-        command = template.render(step.run or "", self._value, shell=True, bare_inputs=self.workflow.bare_inputs)
+        try:
+            script = shell_script.render(step.run or "", self._value, bare_inputs=self.workflow.bare_inputs)
+        except shell_script.ShellTemplateError as exc:
+            raise StepFailure("SHELL_FAILED", f"the command cannot be run: {exc}", retryable=False) from None
         state.output, state.exit_code = "", None
         state.attempt += 1
-        self._record("StepRequested", step=step.name, attempt=state.attempt, command=command)
+        self._record("StepRequested", step=step.name, attempt=state.attempt, command=script.script, values=script.names)
         self._started(step, state)
+        if script.not_numbers:
+            raise StepFailure("SHELL_FAILED", shell_script.not_a_number(script), retryable=False)
         env = {**os.environ, "SWITCHBOARD_RUN_ID": self.run_id, "SWITCHBOARD_STEP": step.name}
         try:
             result = await run_command(
-                command,
+                script.script,
+                values=script.values,
                 cwd=self.workflow.path.parent,
                 env=env,
                 timeout=step.timeout,

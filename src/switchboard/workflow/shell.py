@@ -2,6 +2,10 @@
 
 The command runs in a session of its own, so ending it ends whatever it started: SIGTERM to the whole
 process group, then SIGKILL if it is still there after a grace period.
+
+Values (shell_script.py) reach the command outside its source: each in the process's environment, or, when it
+is too large for one environment string (Linux caps one at 128 KiB), in a private file that a fixed first line
+of ours reads into a shell variable (not exported), byte for byte; the file is removed when the command ends.
 """
 
 from __future__ import annotations
@@ -9,13 +13,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 GRACE = 3.0  # seconds between SIGTERM and SIGKILL
 MAX_OUTPUT = 4 * 1024 * 1024  # bytes of stdout kept; the rest is dropped with a note
+SHELL = "/bin/sh"
+MAX_ENV_VALUE = 32 * 1024  # bytes of one value passed in the environment; a larger one goes through a file
+MAX_ENV_TOTAL = 512 * 1024  # bytes of values in the environment in all (the kernel's limit holds env and args)
 
 
 @dataclass
@@ -32,12 +41,62 @@ async def run_command(
     env: dict[str, str],
     timeout: float | None,
     on_line: Callable[[str, str], None],
+    values: dict[str, str] | None = None,
+    shell: str = SHELL,
 ) -> ShellResult:
-    """Run `command`; `on_line(stream, text)` sees each line as it comes. TimeoutError after `timeout` s.
+    """Run `command` in `shell -c`, with `values` (name -> text) as variables of its environment.
 
-    Cancelling the caller (or the timeout) terminates the command's process group before this returns.
+    `on_line(stream, text)` sees each line as it comes. TimeoutError after `timeout` s. Cancelling the caller
+    (or the timeout) terminates the command's process group before this returns.
     """
-    process = await asyncio.create_subprocess_shell(
+    with _delivered(values or {}) as (prelude, extra):
+        return await _run(prelude + command, cwd, {**env, **extra}, timeout, on_line, shell)
+
+
+@contextlib.contextmanager
+def _delivered(values: dict[str, str]) -> Iterator[tuple[str, dict[str, str]]]:
+    """The environment entries for `values`, and a first line that reads the large ones from private files."""
+    extra: dict[str, str] = {}
+    large: dict[str, bytes] = {}
+    total = 0
+    for name, value in values.items():
+        data = value.replace("\0", "").encode("utf-8", "surrogateescape")
+        if len(data) <= MAX_ENV_VALUE and total + len(data) <= MAX_ENV_TOTAL:
+            extra[name] = value.replace("\0", "")
+            total += len(data)
+        else:
+            large[name] = data
+    if not large:
+        yield "", extra
+        return
+    folder = tempfile.mkdtemp(prefix="switchboard-values-")  # 0700: only this user reads the values
+    try:
+        reads = []
+        for n, (name, data) in enumerate(large.items()):
+            path = os.path.join(folder, str(n))
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(descriptor, "wb") as file:
+                file.write(data)
+            extra[f"{name}_file"] = path  # lower case: no generated name has any
+            # $(...) drops trailing newlines: a final "." keeps them, and is taken off again. Not exported: a
+            # variable over the kernel's limit in the environment would stop every command from starting.
+            reads.append(f'{name}=$(cat -- "${name}_file"; printf .); {name}=${{{name}%.}}')
+        yield "; ".join(reads) + "\n", extra
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def _run(
+    command: str,
+    cwd: Path,
+    env: dict[str, str],
+    timeout: float | None,
+    on_line: Callable[[str, str], None],
+    shell: str,
+) -> ShellResult:
+    process = await asyncio.create_subprocess_exec(
+        shell,
+        "-c",
         command,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,

@@ -1,15 +1,13 @@
 """Templates in workflow files: `{{inputs.x}}`, `{{steps.X.output}}`, `{{steps.X.task_id}}`, `{{steps.X.state}}`.
 
 A template is text with references in double braces. Parsing gives the references (validation checks each
-one before anything runs); rendering asks a resolver for each value. In a shell step's `run` every value is
-quoted for the place it lands in: a bare word becomes one shell word, and inside '...' or "..." the value
-is escaped for that kind of quote, so no output of an agent can ever become shell syntax.
+one before anything runs); rendering asks a resolver for each value. A shell step's `run` is not rendered
+here: shell_script.py turns it into a script that refers to the values, which never enter its text.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -20,8 +18,6 @@ _NAME = r"[A-Za-z0-9_][A-Za-z0-9_-]*"
 _INPUT = re.compile(rf"inputs\.({_NAME})")
 _STEP = re.compile(rf"steps\.({_NAME})\.([A-Za-z_]+)")
 _BARE = re.compile(rf"({_NAME})")
-
-Quoting = Literal["none", "bare", "single", "double"]
 
 
 @dataclass(frozen=True)
@@ -80,55 +76,14 @@ def parse(template: str, *, bare_inputs: bool = False) -> tuple[list[Ref], list[
     return refs, problems
 
 
-def quoting_at(template: str, refs: list[Ref]) -> dict[int, Quoting]:
-    """For a shell command: whether each reference (by start offset) sits bare, in '...' or in "..."."""
-    where: dict[int, Quoting] = {}
-    starts = {r.start: r for r in refs}
-    state: Quoting = "bare"
-    i = 0
-    while i < len(template):
-        if i in starts:
-            where[i] = state
-            i = starts[i].end
-            continue
-        ch = template[i]
-        if state == "single":
-            if ch == "'":
-                state = "bare"
-        elif ch == "\\" and i + 1 < len(template):
-            i += 2
-            continue
-        elif state == "double":
-            if ch == '"':
-                state = "bare"
-        elif ch == "'":
-            state = "single"
-        elif ch == '"':
-            state = "double"
-        i += 1
-    return where
-
-
-def shell_quote(value: str, quoting: Quoting) -> str:
-    """`value` as literal text at a place in a shell command."""
-    if quoting == "single":
-        return value.replace("'", "'\\''")
-    if quoting == "double":
-        return re.sub(r'([\\$`"])', r"\\\1", value)
-    if quoting == "bare":
-        return shlex.quote(value)
-    return value
-
-
-def render(template: str, resolve: Callable[[Ref], str], *, shell: bool = False, bare_inputs: bool = False) -> str:
-    """Fill in every reference with `resolve(ref)`; in a shell command each value is quoted where it lands."""
+def render(template: str, resolve: Callable[[Ref], str], *, bare_inputs: bool = False) -> str:
+    """Fill in every reference with `resolve(ref)`, as it is (for a task's text or an output, never a shell)."""
     refs, _ = parse(template, bare_inputs=bare_inputs)
-    quoting = quoting_at(template, refs) if shell else {}
     out: list[str] = []
     last = 0
     for ref in refs:
         out.append(template[last : ref.start])
-        out.append(shell_quote(resolve(ref), quoting.get(ref.start, "none")))
+        out.append(resolve(ref))
         last = ref.end
     out.append(template[last:])
     return "".join(out)

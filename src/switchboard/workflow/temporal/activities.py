@@ -219,6 +219,7 @@ class Activities:
         try:
             result = await run_command(
                 request["command"],
+                values=request.get("values") or {},
                 cwd=Path(request["cwd"]),
                 env=env,
                 timeout=timeout,

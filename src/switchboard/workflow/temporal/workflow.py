@@ -20,7 +20,7 @@ from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, ApplicationError, CancelledError
 
 with workflow.unsafe.imports_passed_through():
-    from .. import schedule, template
+    from .. import schedule, shell_script, template
     from ..expect import expect_problem
     from .names import ALREADY_ANSWERED, STATE, WAITING, WORKFLOW_TYPE
     from .plan import from_plan
@@ -355,16 +355,26 @@ class SwitchboardRun:
 
     async def _shell(self, step: Any) -> dict[str, Any]:
         state = self.steps[step.name]
-        command = template.render(step.run or "", self._value, shell=True, bare_inputs=self.flow.bare_inputs)
+        try:
+            script = shell_script.render(step.run or "", self._value, bare_inputs=self.flow.bare_inputs)
+        except shell_script.ShellTemplateError as exc:
+            error = f"the command cannot be run: {exc}"
+            return {"status": "failed", "code": "SHELL_FAILED", "error": error, "retryable": False}
         state["attempt"] += 1
         state["status"] = "running"
-        self._record("StepRequested", step=step.name, attempt=state["attempt"], command=command)
+        self._record(
+            "StepRequested", step=step.name, attempt=state["attempt"], command=script.script, values=script.names
+        )
+        if script.not_numbers:
+            error = shell_script.not_a_number(script)
+            return {"status": "failed", "code": "SHELL_FAILED", "error": error, "retryable": False}
         outcome: dict[str, Any] = await workflow.execute_activity(
             "switchboard.run_shell",
             {
                 "runId": self.run_id,
                 "step": step.name,
-                "command": command,
+                "command": script.script,
+                "values": script.values,  # beside the script, never in it: the activity puts them in the environment
                 "cwd": str(self.flow.path.parent),
                 "timeout": step.timeout,
             },
