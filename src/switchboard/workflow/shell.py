@@ -53,6 +53,17 @@ async def run_command(
         return await _run(prelude + command, cwd, {**env, **extra}, timeout, on_line, shell)
 
 
+def value_bytes(value: str) -> bytes:
+    """The bytes a value arrives as: UTF-8 (undecodable bytes kept, as a file name is), no NUL (an environment
+    string cannot hold one), and a lone surrogate (JSON can carry one, UTF-8 cannot) as U+FFFD."""
+    value = value.replace("\0", "")
+    try:
+        return value.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        kept = "".join(c if not 0xD800 <= ord(c) <= 0xDFFF or 0xDC80 <= ord(c) <= 0xDCFF else "\ufffd" for c in value)
+        return kept.encode("utf-8", "surrogateescape")
+
+
 @contextlib.contextmanager
 def _delivered(values: dict[str, str]) -> Iterator[tuple[str, dict[str, str]]]:
     """The environment entries for `values`, and a first line that reads the large ones from private files."""
@@ -60,9 +71,9 @@ def _delivered(values: dict[str, str]) -> Iterator[tuple[str, dict[str, str]]]:
     large: dict[str, bytes] = {}
     total = 0
     for name, value in values.items():
-        data = value.replace("\0", "").encode("utf-8", "surrogateescape")
+        data = value_bytes(value)
         if len(data) <= MAX_ENV_VALUE and total + len(data) <= MAX_ENV_TOTAL:
-            extra[name] = value.replace("\0", "")
+            extra[name] = data.decode("utf-8", "surrogateescape")  # encoded back to exactly `data` by exec
             total += len(data)
         else:
             large[name] = data
