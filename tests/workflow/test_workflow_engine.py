@@ -4,6 +4,8 @@ a turn that never ends, a crash between records), and what the journal says abou
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import textwrap
 from pathlib import Path
 
@@ -572,3 +574,37 @@ async def test_an_answer_taken_to_a_new_task_is_followed_and_journaled_for_resum
     assert [(r["taskId"], r["previousTaskId"]) for r in moves] == [("t2", "t1")]
     record = read_run(run.run_id, journal)
     assert record.steps["s"].task_id == "t2" and record.steps["s"].view.state is C
+
+
+async def test_an_agents_megabyte_reaches_a_shell_step_byte_for_byte_and_never_its_script(tmp_path, journal):
+    big = ("it's $(touch pwned) `touch pwned` x[$(touch pwned)] é\n" * 20000)[: 1024 * 1024]
+    agent = ScriptedAgent("a", [done("t", big), done("t2", "x[$(touch pwned)]")])
+    connect, registry = scripted(agent)
+    workflow = workflow_file(
+        tmp_path,
+        """
+        name: big
+        steps:
+          - {name: fetch, agent: a, task: go}
+          - name: count
+            dependsOn: [fetch]
+            run: printf '%s' {{steps.fetch.output}} | sha256sum | cut -c1-64
+          - {name: other, agent: a, task: again, dependsOn: [count]}
+          - name: sum
+            dependsOn: [other]
+            run: echo $(( {{steps.other.output}} + 1 ))
+            retries: {count: 2, backoff: 1ms}
+        """,
+        registry,
+    )
+    run, _ = await run_to_end(workflow, journal=journal, connect=connect)
+    assert run.steps["count"].output == hashlib.sha256(big.rstrip("\n").encode()).hexdigest()
+    assert not (tmp_path / "pwned").exists()
+    failed = run.steps["sum"]
+    assert failed.status == "failed" and failed.error_code == "SHELL_FAILED" and failed.attempt == 1
+    assert "{{steps.other.output}} is used in arithmetic" in failed.error
+    records = [json.loads(line) for line in next(journal.glob("*.jsonl")).read_text().splitlines()]
+    requested = {r["step"]: r for r in records if r["type"] == "StepRequested" and "command" in r}
+    assert requested["count"]["command"] == "printf '%s' \"$SWITCHBOARD_STEPS_FETCH_OUTPUT\" | sha256sum | cut -c1-64"
+    assert requested["count"]["values"] == {"SWITCHBOARD_STEPS_FETCH_OUTPUT": "steps.fetch.output"}
+    assert requested["sum"]["command"] == "echo $(( ${SWITCHBOARD_STEPS_OTHER_OUTPUT_NUMBER} + 1 ))"

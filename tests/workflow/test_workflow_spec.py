@@ -458,3 +458,30 @@ def test_an_inline_agent_may_force_a_binding_and_only_jsonrpc_or_rest(tmp_path):
         """,
     )
     assert has(found, 6, "agent rested: binding must be jsonrpc, rest or grpc", "binding: rest")
+
+
+def test_a_reference_the_shell_cannot_be_given_is_a_problem_with_its_fix(tmp_path):
+    found = problems(
+        tmp_path,
+        """
+        version: 1
+        name: quoted
+        inputs: {text: {required: true}}
+        steps:
+          - name: note
+            run: |
+              cat <<'EOF'
+              {{inputs.text}}
+              EOF
+          - name: escaped
+            run: echo \\{{inputs.text}}
+        """,
+    )
+    assert has(found, 6, "{{inputs.text}} sits in a quoted here-document", "Write the delimiter unquoted")
+    assert has(found, 11, "{{inputs.text}} has a backslash right before it", "Drop the backslash")
+
+
+def test_the_relay_layout_s_bare_variables_get_the_same_check(tmp_path):
+    text = RELAY.replace("command: echo {{steps.research.output}} | wc -w", "command: \"cat <<'X'\\n{{topic}}\\nX\"")
+    found = problems(tmp_path, text)
+    assert any("{{topic}} sits in a quoted here-document" in message for _, message, _ in found), found
