@@ -265,3 +265,22 @@ def test_no_value_ever_runs_and_words_arrive_byte_for_byte(script, values, numbe
                 (folder / out).unlink()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+SHELL_BITS = [*list("'\"`$(){}[]#\\\n ;|&<>-=:+?%/!*@0a"), "<<", "<<-", "<<'E'", "E", "$((", "$(", "${", "$[", "))"]
+SHELL_BITS += ["case", "in", "esac", ";;", "let", "[[", "]]", "-eq", "$'", "{{inputs.v1}}", "{{steps.a.output}}"]
+
+
+@fuzz(examples=400)
+@given(text=st.lists(st.sampled_from(SHELL_BITS), max_size=40).map("".join))
+def test_any_run_text_renders_or_is_a_problem_and_never_holds_a_value(text):
+    """The lexer takes any text a workflow file may hold (unclosed quotes, stray parentheses): it places every
+    reference or reports a problem, and never fails otherwise."""
+    value = "VALUE$(touch M)"
+    problems = shell_script.problems(text)
+    try:
+        rendered = shell_script.render(text, lambda ref: value)
+    except shell_script.ShellTemplateError:
+        assert problems
+        return
+    assert not problems and value not in rendered.script

@@ -104,7 +104,7 @@ class Workflow:
         return self._add({"name": name, "agent": agent, "task": task, "depends_on": depends_on, **options})
 
     def shell(self, name: str, *, run: str, depends_on: list[str] | None = None, **options: Any) -> Workflow:
-        """Add a shell step: `run` is a command line (templates are quoted for the shell)."""
+        """Add a shell step: `run` is a command line (values reach it as environment variables, never as text)."""
         return self._add({"name": name, "type": "shell", "run": run, "depends_on": depends_on, **options})
 
     def output(self, name: str, template: str) -> Workflow:

@@ -23,7 +23,7 @@ steps:
     retries: {count: 2, backoff: 5s}
     expect: {output_contains: sources}
   - name: check
-    run: test -n {{steps.research.output}}   # a shell step; values are shell-quoted
+    run: test -n {{steps.research.output}}   # a shell step; values reach it as environment variables
     dependsOn: [research]
     expect: {exit_code: 0}
 outputs:
