@@ -163,6 +163,7 @@ ARITHMETIC_FORMS = [
     "x=$(( {{inputs.n}} )) || :",
     'echo "$(( {{inputs.n}} ))" `echo $(( {{inputs.n}} ))` > /dev/null',
     "cat > /dev/null <<EOF\n$(( {{inputs.n}} ))\nEOF",
+    ": $(( $(printf '%s' {{inputs.n}}) + `echo '{{inputs.n}}'` ))",
 ]
 BASH_ARITHMETIC_FORMS = [
     "(( {{inputs.n}} > 1 )) || :",
@@ -172,6 +173,9 @@ BASH_ARITHMETIC_FORMS = [
     '[[ "{{inputs.n}}" -eq 3 ]] || :',
     ": $[ {{inputs.n}} ]",
     "arr=([{{inputs.n}}]=1)",
+    "let y=${z:-{{inputs.n}}} || :",
+    "[[ $(echo {{inputs.n}}) -gt 1 || ${z:-{{inputs.n}}} -eq 2 ]] || :",
+    "for ((i = {{inputs.n}}; i < 3; i++)); do :; done",
 ]
 
 

@@ -120,6 +120,12 @@ def test_arithmetic_gets_a_whole_number_or_nothing(shell, tmp_path):
         "cat <<EOF\n$(( {{inputs.n}} ))\nEOF",
         "x=`echo $(( {{inputs.n}} ))`",
         "a=([{{inputs.n}}]=1)",
+        "echo $(( $(printf %s {{inputs.n}}) ))",  # what a command substitution prints is evaluated there
+        "echo $(( `echo '{{inputs.n}}'` ))",
+        "let y=${z:-{{inputs.n}}}",
+        "[[ ${z:-{{inputs.n}}} -eq 1 ]]",
+        "[[ $(echo {{inputs.n}}) -gt 1 ]]",
+        "for ((i = {{inputs.n}}; i < 3; i++)); do :; done",
     ],
 )
 def test_every_place_bash_evaluates_arithmetic_gets_the_number_only_variable(text):

@@ -6,7 +6,8 @@ unescaped and read again, as the shell does), ${...}, arithmetic ($((...)), ((..
 subscripts, ${v:offset}, `let`, `[[ ... -eq ... ]]`), comments and here-documents. The placement only
 decides how a reference is written (shell_script.py); every form it can choose is a variable reference,
 never a value, so a wrong guess changes a value and cannot run it. Where bash might evaluate arithmetic,
-the guess errs towards arithmetic (a whole-number-only variable).
+the guess errs towards arithmetic (a whole-number-only variable), and that includes a $(...) or backticks
+inside arithmetic, whose output bash evaluates.
 """
 
 from __future__ import annotations
@@ -58,7 +59,9 @@ class ShellLexer:
         self.placements: dict[int, Placement] = {}
         self.problems: dict[int, Problem] = {}
         self.arithmetic = 0  # > 0 while inside an arithmetic context (of this code frame)
-        self.tests: list[list[int]] = []  # the open [[ ... ]] of this code frame, innermost last
+        # Inside a $(...) or backticks that sit in arithmetic: the command's output is evaluated there.
+        self.output_evaluated = False
+        self.tests: list[list[int]] = []  # the open [[ ... ]] around here, innermost last
         self.pending: list[_Heredoc] = []
 
     def run(self) -> None:
@@ -67,7 +70,7 @@ class ShellLexer:
     # --- references -----------------------------------------------------------------------------------
 
     def _place(self, i: int, placement: Placement) -> int:
-        if self.arithmetic and placement in ("word", "double", "heredoc"):
+        if self.arithmetic or self.output_evaluated:
             placement = "arithmetic"
         self.placements[i] = placement
         for refs in self.tests:
@@ -85,8 +88,10 @@ class ShellLexer:
 
     def _code(self, i: int, frame: _Frame, end: int) -> int:
         text = self.text
-        saved = self.arithmetic, self.tests
-        self.arithmetic, self.tests = 0, []
+        saved = self.arithmetic, self.tests, self.output_evaluated
+        if not frame.param_word:  # a command of its own; what it prints may still land in arithmetic
+            self.output_evaluated = self.output_evaluated or self.arithmetic > 0
+            self.arithmetic, self.tests = 0, list(self.tests)
         try:
             while i < end:
                 c = text[i]
@@ -202,7 +207,7 @@ class ShellLexer:
             self._end_word(frame)
             return i
         finally:
-            self.arithmetic, self.tests = saved
+            self.arithmetic, self.tests, self.output_evaluated = saved
 
     def _end_word(self, frame: _Frame) -> None:
         word, plain, was_start = frame.word, frame.plain, frame.command_start
@@ -407,6 +412,7 @@ class ShellLexer:
                 back[p] = n
         starts = {back[s]: back[e] for s, e in self.starts.items() if start <= s < i and e in back}
         sub = ShellLexer(inner_text, starts)
+        sub.output_evaluated = self.output_evaluated or self.arithmetic > 0
         sub.run()
         self.placements.update({where[n]: p for n, p in sub.placements.items()})
         self.problems.update({where[n]: p for n, p in sub.problems.items()})
