@@ -125,6 +125,7 @@ def test_arithmetic_gets_a_whole_number_or_nothing(shell, tmp_path):
         "let y=${z:-{{inputs.n}}}",
         "[[ ${z:-{{inputs.n}}} -eq 1 ]]",
         "[[ $(echo {{inputs.n}}) -gt 1 ]]",
+        "[[ -v {{inputs.n}} ]]",  # a name: its subscript is evaluated
         "for ((i = {{inputs.n}}; i < 3; i++)); do :; done",
     ],
 )

@@ -20,7 +20,8 @@ Placement = Literal["word", "double", "single", "ansi", "comment", "heredoc", "q
 Problem = Literal["backslash", "quoted-heredoc", "delimiter"]
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+# [[ ... ]] operators whose operands bash evaluates: arithmetic, and a variable's name (with its [subscript]).
+_ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v", "-R"})
 # Words after which the next word is again a command (so `let`, `[[` and `case` are keywords there).
 _LEADING = frozenset({"then", "do", "else", "elif", "if", "while", "until", "!", "{", "time", "builtin", "command"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
