@@ -339,3 +339,45 @@ def test_the_cli_without_a_server_says_so(home, agents_file):
         timeout=120,
     )
     assert done.returncode == 3 and "cannot reach the Temporal server" in done.stderr
+
+
+HOSTILE_SHELL = """
+version: 1
+name: hostile
+inputs: {text: {required: true}}
+steps:
+  - name: echo-it
+    agent: echo
+    task: "{{inputs.text}}"
+  - name: word
+    dependsOn: [echo-it]
+    run: |
+      # it's the summary
+      printf '%s' {{steps.echo-it.output}}
+  - name: nested
+    dependsOn: [echo-it]
+    run: echo "$(printf %s {{inputs.text}})" '{{inputs.text}}'
+  - name: arithmetic
+    run: echo $(( {{inputs.text}} + 1 ))
+    onError: continue
+outputs:
+  word: "{{steps.word.output}}"
+"""
+
+
+def test_on_temporal_no_value_runs_either(home, agents_file, workers):
+    """The workflow renders the script (references only) and the shell activity gets the values beside it."""
+    path = home / "hostile.yaml"
+    path.write_text(HOSTILE_SHELL)
+    marker = home / "PWNED"
+    text = f"x; touch {marker} $(touch {marker}) `touch {marker}` x[$(touch {marker})] '\""
+    argv = ["run", str(path), "-i", f"text={text}", "--follow", "-o", "json"]
+    local = document(run_cli(home, agents_file, *argv[:-3], "-o", "json"))
+    remote = document(run_cli(home, agents_file, *on_temporal(workers, *argv)))
+    assert not marker.exists()
+    steps = {s["name"]: s for s in remote["steps"]}
+    assert steps["nested"]["output"] == f"{text} {text}"
+    assert (
+        steps["arithmetic"]["errorCode"] == "SHELL_FAILED" and "is used in arithmetic" in steps["arithmetic"]["error"]
+    )
+    assert shape(remote) == shape(local)
