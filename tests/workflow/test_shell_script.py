@@ -180,3 +180,9 @@ def test_what_cannot_be_delivered_is_a_problem_with_a_fix(text, message):
     with pytest.raises(shell_script.ShellTemplateError):
         shell_script.render(text, lambda ref: "v")
     assert shell_script.problems("cat <<EOF\n{{inputs.x}}\nEOF\necho '\\{{inputs.x}}'") == []
+
+
+def test_shell_nested_beyond_reading_is_a_problem_not_a_crash():
+    text = '"$(' * 3000 + "{{inputs.x}}" + ')"' * 3000
+    problems = shell_script.problems(text)
+    assert len(problems) == 1 and "nested too deeply" in problems[0].message

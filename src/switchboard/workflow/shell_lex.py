@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Placement = Literal["word", "double", "single", "ansi", "comment", "heredoc", "quoted-heredoc", "arithmetic"]
-Problem = Literal["backslash", "quoted-heredoc", "delimiter"]
+Problem = Literal["backslash", "quoted-heredoc", "delimiter", "nesting"]
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # [[ ... ]] operators whose operands bash evaluates: arithmetic, and a variable's name (with its [subscript]).

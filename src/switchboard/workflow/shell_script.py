@@ -30,6 +30,10 @@ PROBLEMS: dict[Problem, tuple[str, str]] = {
         "has a backslash right before it, which would escape the first character of the shell's reference",
         "Drop the backslash: the value arrives as it is.",
     ),
+    "nesting": (
+        "sits in shell nested too deeply to read",
+        "Write the command with fewer nested $(...), quotes and backticks.",
+    ),
     "delimiter": (
         "is a here-document's delimiter, which must be text of the file",
         "Write a fixed delimiter (<<EOF).",
@@ -55,7 +59,10 @@ def placements(text: str, *, bare_inputs: bool = False) -> tuple[list[template.R
     """The references of `text` and the lexer that placed them."""
     refs, _ = template.parse(text, bare_inputs=bare_inputs)
     lexer = ShellLexer(text, {r.start: r.end for r in refs})
-    lexer.run()
+    try:
+        lexer.run()
+    except RecursionError:  # thousands of nested $( or quotes: no reference is placed, each is a problem
+        lexer.problems = dict.fromkeys(lexer.starts, "nesting")
     return refs, lexer
 
 
