@@ -58,6 +58,7 @@ class ShellLexer:
         self.text = text
         self.starts = starts  # a reference's start -> its end
         self.placements: dict[int, Placement] = {}
+        self.numeric: set[int] = set()  # references whose value bash may evaluate: given as whole numbers only
         self.problems: dict[int, Problem] = {}
         self.arithmetic = 0  # > 0 while inside an arithmetic context (of this code frame)
         # Inside a $(...) or backticks that sit in arithmetic: the command's output is evaluated there.
@@ -72,7 +73,9 @@ class ShellLexer:
 
     def _place(self, i: int, placement: Placement) -> int:
         if self.arithmetic or self.output_evaluated:
-            placement = "arithmetic"
+            self.numeric.add(i)
+            if self.arithmetic and placement in ("word", "double", "heredoc"):
+                placement = "arithmetic"
         self.placements[i] = placement
         for refs in self.tests:
             refs.append(i)
@@ -224,7 +227,7 @@ class ShellLexer:
         if frame.test is not None:
             if word == "]]":
                 if frame.test_arithmetic:
-                    self.placements.update(dict.fromkeys(frame.test, "arithmetic"))
+                    self.numeric.update(frame.test)
                 self.tests.remove(frame.test)
                 frame.test, frame.test_arithmetic = None, False
             elif word in _ARITH_TESTS:
@@ -416,6 +419,7 @@ class ShellLexer:
         sub.output_evaluated = self.output_evaluated or self.arithmetic > 0
         sub.run()
         self.placements.update({where[n]: p for n, p in sub.placements.items()})
+        self.numeric.update(where[n] for n in sub.numeric)
         self.problems.update({where[n]: p for n, p in sub.problems.items()})
         for refs in self.tests:
             refs.extend(where[n] for n in sub.placements)

@@ -113,15 +113,12 @@ def render(text: str, resolve: Callable[[template.Ref], str], *, bare_inputs: bo
             continue
         key = (ref.root, ref.name) + ((ref.field,) if ref.field else ())
         value = resolve(ref).replace("\0", "")
-        if where == "arithmetic":
+        if ref.start in lexer.numeric:
             number = _NUMBER.fullmatch(value)
             if number is None and ref.text not in result.not_numbers:
                 result.not_numbers.append(ref.text)
-            digits = str(int(number.group(1))) if number else ""
-            out.append("${" + variable((*key, "number"), ref, digits) + "}")
-            continue
-        name = variable(key, ref, value)
-        out.append(_FORMS[where] % name)
+            key, value = (*key, "number"), str(int(number.group(1))) if number else ""
+        out.append(_FORMS[where] % variable(key, ref, value))
     out.append(text[last:])
     result.script = "".join(out)
     return result
@@ -142,5 +139,6 @@ _FORMS: dict[Placement, str] = {
     "heredoc": "${%s}",
     "single": "'\"$%s\"'",  # close the quote, expand, reopen
     "ansi": "'\"$%s\"$'",  # the same in $'...', reopened as $'...'
+    "arithmetic": "${%s}",
     "quoted-heredoc": "${%s}",  # never rendered: a problem (kept for completeness)
 }
