@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 
 import httpx
 import pytest
@@ -257,3 +258,17 @@ async def test_refusals_are_redacted_bounded_and_a_closing_receiver_ends_its_con
     await receiver.aclose()  # a connection in the middle of its head is ended, not left to the loop
     assert receiver.open_connections == 0
     writer.close()
+
+
+def test_the_readme_says_the_bounds_the_receiver_keeps():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    said = " ".join(readme.split())  # as one line: the sentence wraps where it likes
+    limits = Limits()
+    assert f"a body over {limits.max_body // 2**20} MiB 413" in said
+    assert (
+        f"{limits.head_timeout:.0f} s to send the request's headers and {limits.body_timeout:.0f} s for its body"
+        in said
+    )
+    assert f"{limits.idle_timeout:.0f} s idle between pushes" in said
+    assert f"headers over {limits.max_head // 2**10} KiB get 431" in said
+    assert f"at most {limits.max_connections} connections are served at once" in said

@@ -179,7 +179,11 @@ class PushServer:
         writer.write(connection.send(h11.Response(status_code=200, headers=headers)))
         writer.write(connection.send(h11.Data(data=reply)))
         writer.write(connection.send(h11.EndOfMessage()))
-        await writer.drain()
+        try:
+            async with asyncio.timeout(self.limits.head_timeout):
+                await writer.drain()  # waits only when a pipelining client leaves 64 KiB of answers unread
+        except TimeoutError:
+            return False
         return connection.our_state is h11.DONE and connection.their_state is h11.DONE
 
     async def _head(self, connection: h11.Connection, reader: asyncio.StreamReader) -> h11.Request | None:
