@@ -272,3 +272,17 @@ def test_the_readme_says_the_bounds_the_receiver_keeps():
     assert f"{limits.idle_timeout:.0f} s idle between pushes" in said
     assert f"headers over {limits.max_head // 2**10} KiB get 431" in said
     assert f"at most {limits.max_connections} connections are served at once" in said
+
+
+async def test_a_flood_under_a_valid_token_is_429_past_the_queue_bound_and_the_queue_drains(quiet):
+    # An agent holding a token is untrusted too: what waits to be read for its task is bounded.
+    async with PushReceiver(max_queued=3) as receiver:
+        token = receiver.register(TASK)
+        close = "Connection: close\r\n"
+        flood = [await exchange(receiver.port, post(PATH, status_update(TASK), token, extra=close)) for _ in range(4)]
+        assert [statuses(got) for got in flood] == [[200], [200], [200], [429]]
+        assert receiver.refused[-1].status == 429
+        events = aiter(receiver.events(TASK))
+        for _ in range(3):
+            await asyncio.wait_for(anext(events), WAIT)
+        await accepted_after(receiver, token)

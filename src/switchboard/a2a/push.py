@@ -4,11 +4,11 @@ It listens on 127.0.0.1 (an ephemeral port unless told) and knows the configs it
 (`register`) gets a random token, which the agent echoes in `X-A2A-Notification-Token`. Path and token are decided
 on the headers, before a byte of the body is read (push_server.py holds the HTTP side and its bounds, Limits): a
 wrong method or path is answered 404 and a missing or unknown token 401 at once, a body announced or sent past
-Limits.max_body 413. Only then is the body read: a v1.0 StreamResponse (or, from a2a-sdk 0.3's sender, a v0.3
-Task) for the task the token was issued for is answered 200 and its event queued for that task (`events`); another
-task's event is 404, anything else 400. A refusal changes nothing but `refused`. Events go through the same
-reducer as a stream's (turn.TaskView), which makes the same event twice harmless. Tokens are secrets: they go to
-the redactor.
+Limits.max_body 413. Only then is the body read: a v1.0 StreamResponse (or, from a2a-sdk 0.3's sender, a v0.3 Task)
+for the task the token was issued for is answered 200 and its event queued for that task (`events`); another task's
+event is 404, anything else 400; past MAX_QUEUED events waiting for a task, 429. A refusal changes nothing but
+`refused`. Events go through the same reducer as a stream's (turn.TaskView), which makes the same event twice
+harmless. Tokens are secrets: they go to the redactor.
 """
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ TOKEN_HEADER = "x-a2a-notification-token"
 PATH = "/a2a/push"
 MAX_BODY = Limits.max_body  # a pushed event is one StreamResponse; past this it is refused, not held
 MAX_REFUSALS = 256  # the most recent refusals kept: a flood of forged pushes must not grow memory
+# Events waiting for the command to read them, per task: an agent holding a valid token is untrusted too, and a
+# flood from it must not grow memory. Far more than any turn sends between two reads; past it, 429.
+MAX_QUEUED = 10_000
 
 
 @dataclass(frozen=True)
@@ -68,12 +71,14 @@ class PushReceiver:
         path: str = PATH,
         redactor: Redactor | None = None,
         limits: Limits | None = None,
+        max_queued: int = MAX_QUEUED,
     ) -> None:
         self.host = host
         self.port = port
         self.path = path  # a tunnel forwards the public URL's path: with --push-url, that URL's
         self.redactor = redactor or Redactor()
         self.limits = limits or Limits()
+        self.max_queued = max_queued
         self._tokens: dict[str, str] = {}  # token -> the task it was issued for
         self._queues: dict[str, asyncio.Queue[StreamEvent]] = {}
         self.refused: list[Refusal] = []
@@ -110,7 +115,7 @@ class PushReceiver:
         token = secrets.token_urlsafe(24)
         self.redactor.add(token)
         self._tokens[token] = task_id
-        self._queues.setdefault(task_id, asyncio.Queue())
+        self._queue(task_id)
         return token
 
     def unregister(self, token: str) -> None:
@@ -121,7 +126,7 @@ class PushReceiver:
 
     async def events(self, task_id: str) -> AsyncIterator[StreamEvent]:
         """The events pushed for `task_id`, as they arrive (for ever: the caller stops at the end of its turn)."""
-        queue = self._queues.setdefault(task_id, asyncio.Queue())
+        queue = self._queue(task_id)
         while True:
             yield await queue.get()
 
@@ -152,8 +157,14 @@ class PushReceiver:
         if task_of(event) != task_id:
             named = strip_controls(repr(task_of(event)))[:200]
             return self.refuse(404, f"an event of task {named} under the token of another task")
-        self._queues.setdefault(task_id, asyncio.Queue()).put_nowait(event)
+        try:
+            self._queue(task_id).put_nowait(event)
+        except asyncio.QueueFull:
+            return self.refuse(429, f"more than {self.max_queued} events of one task wait to be read")
         return 200
+
+    def _queue(self, task_id: str) -> asyncio.Queue[StreamEvent]:
+        return self._queues.setdefault(task_id, asyncio.Queue(maxsize=self.max_queued))
 
     def refuse(self, status: int, reason: str) -> int:
         """Record a refusal (redacted; the most recent MAX_REFUSALS kept); returns `status`."""

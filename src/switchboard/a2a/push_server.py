@@ -7,8 +7,8 @@ path and token, then Content-Length against `max_body`), and only then its body 
 to `max_body`. A refusal is answered at once with `Connection: close`, and the connection closed; only a 200 keeps
 it for the sender's next push (for `idle_timeout`). Past `max_connections` a new connection is closed unread.
 
-Every status a client can get: 200, 400 (malformed HTTP, or a body the gate refuses), 401/404 (the gate), 408 (too
-slow), 413 (body too large), 431 (head too large). No exception leaves a connection: a fault of ours ends that
+Every status a client can get: 200, 400 (malformed HTTP, or a body the gate refuses), 401/404/429 (the gate), 408
+(too slow), 413 (body too large), 431 (head too large). No exception leaves a connection: a fault of ours ends that
 connection, is recorded as a refusal (500, nothing answered), and the server goes on. Nothing is ever printed.
 
 Why not uvicorn: it has no timeout on reading a request's head (a client trickling headers holds its connection
