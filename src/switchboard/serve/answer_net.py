@@ -9,6 +9,7 @@ plain-text 404 and 405 for a path or method that no route serves) leaves as a go
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -16,7 +17,7 @@ from .refusal import HttpStatus
 
 Message = MutableMapping[str, Any]
 Send = Callable[[Message], Awaitable[None]]
-INTERNAL = b'"code":-32603'
+INTERNAL = re.compile(rb'"code"\s*:\s*-32603\b')
 _PLAIN_STATUS = {404: ("NOT_FOUND", "no such resource"), 405: ("UNIMPLEMENTED", "this method is not served here")}
 
 
@@ -57,7 +58,7 @@ class AnswerNet:
             name, sentence = _PLAIN_STATUS.get(start["status"], ("INVALID_ARGUMENT", "this request is not served"))
             body = HttpStatus(start["status"], name, sentence).body()
             start = _with_body_headers(start, body, b"application/json")
-        elif INTERNAL in body:
+        elif INTERNAL.search(body):
             body = _generic_internal(body)
             start = _with_body_headers(start, body, b"application/json")
         await self._send(start)

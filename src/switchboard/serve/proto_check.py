@@ -76,10 +76,9 @@ def check_field(value: Any, field: FieldDescriptor, path: str) -> None:
         if not isinstance(value, list):
             raise Refusal(INVALID_PARAMS, "expected an array", path)
         for index, item in enumerate(value):
-            if item is None and field.message_type is None:
+            if item is None:
                 raise Refusal(INVALID_PARAMS, "an array entry is null", f"{path}[{index}]")
-            if item is not None:
-                _check_single(item, field, f"{path}[{index}]")
+            _check_single(item, field, f"{path}[{index}]")
         return
     _check_single(value, field, path)
 

@@ -28,6 +28,7 @@ from .content_bounds import check_bounds
 from .json_body import parse_json
 from .proto_check import check_message
 from .refusal import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, VERSION_NOT_SUPPORTED, Refusal
+from .send_check import check_send
 from .v03_check import check_v03
 
 V10_METHODS: dict[str, Any] = dict(JsonRpcDispatcher.METHOD_TO_MODEL)
@@ -85,15 +86,17 @@ def _check_request(request: dict[str, Any], version_header: str | None) -> None:
     params = request.get("params", {})
     if isinstance(params, list):
         raise Refusal(INVALID_PARAMS, "expected an object (A2A methods take named parameters)", "params")
-    if params is not None and not isinstance(params, dict):
-        raise Refusal(INVALID_REQUEST, "expected an object", "params")
+    if not isinstance(params, dict):
+        raise Refusal(INVALID_REQUEST, "expected an object, or no params at all", "params")
     major = major_version(version_header)
-    if method in V10_METHODS and major == 1:
-        check_message(params or {}, V10_METHODS[method].DESCRIPTOR, "params")
-        check_bounds(params or {}, "params")
+    if method in V10_METHODS:  # whatever the version: the SDK parses the params before it checks the version
+        check_message(params, V10_METHODS[method].DESCRIPTOR, "params")
+        if method in ("SendMessage", "SendStreamingMessage"):
+            check_send(params, "params.", "parts")
+        check_bounds(params, "params")
     elif method in V03_METHODS and major == 0:
         check_v03(request, V03_METHODS[method])
-        check_bounds(params or {}, "params")
+        check_bounds(params, "params")
     elif method in V03_METHODS and major == 1:
         methods = ", ".join(V10_METHODS)
         raise Refusal(METHOD_NOT_FOUND, f"{method} is a v0.3 method; with A2A-Version 1.0 the methods are {methods}")
@@ -147,6 +150,8 @@ def _check_rest_body(path: str, body: bytes, major: int | None) -> None:
         if pattern.fullmatch(path):
             value = parse_json(body)
             check_message(value, descriptor, "")
+            if "/message:" in path:
+                check_send(value, "", "content" if routes is _V03_BODIES else "parts")
             check_bounds(value, "")
             return
 

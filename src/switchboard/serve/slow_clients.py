@@ -22,6 +22,9 @@ class HeaderDeadline(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
 
     header_timeout = HEADER_TIMEOUT
     max_header_bytes = MAX_HEADER_BYTES
+    _waiting_for: Any = None  # the cycle that was current when the wait for a new request's headers began
+    _header_bytes = 0
+    _tail = b""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -33,17 +36,25 @@ class HeaderDeadline(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         self._arm(finished)
 
     def data_received(self, data: bytes) -> None:
-        waiting = self.cycle is self._waiting_for
-        if waiting:
-            self._header_bytes += len(data)
-        super().data_received(data)
-        if waiting and self.cycle is self._waiting_for and self._header_bytes > self.max_header_bytes:
+        if self.cycle is self._waiting_for and self._header_size(data) > self.max_header_bytes:
             self._close(TOO_LARGE)
+            return
+        super().data_received(data)
+
+    def _header_size(self, data: bytes) -> int:
+        """The bytes of the awaited request's head so far: up to its blank line when this chunk holds it."""
+        seen = self._tail + data  # the blank line may straddle two chunks
+        end = seen.find(b"\r\n\r\n")
+        before = self._header_bytes - len(self._tail)
+        self._header_bytes += len(data)
+        self._tail = seen[-3:]
+        return before + end + 4 if end >= 0 else self._header_bytes
 
     def _arm(self, finished: Any) -> None:
         # A new request's headers make a new cycle: the deadline holds while the cycle is still the one it saw.
         self._waiting_for = finished
         self._header_bytes = 0
+        self._tail = b""
         self.loop.call_later(self.header_timeout, self._expire, finished)
 
     def _expire(self, finished: Any) -> None:

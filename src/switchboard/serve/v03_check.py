@@ -54,7 +54,7 @@ def _known_kind(part: Any, where: str) -> None:
     kind = part.get("kind")
     if kind is None and not any(name in part for name in PART_KINDS):
         raise Refusal(INVALID_PARAMS, "a part needs a kind: text, file or data", where)
-    if kind is not None and kind not in PART_KINDS:
+    if kind is not None and (not isinstance(kind, str) or kind not in PART_KINDS):
         raise Refusal(INVALID_PARAMS, "expected one of text, file, data", f"{where}.kind")
 
 
