@@ -34,9 +34,17 @@ LEAKS = (
     'File "',
 )
 
-V10_MESSAGE = {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "hello"}]}
-V03_MESSAGE = {"kind": "message", "messageId": "m1", "role": "user", "parts": [{"kind": "text", "text": "hello"}]}
-V03_REST_MESSAGE = {"messageId": "m1", "role": "ROLE_USER", "content": [{"text": "hello"}]}
+V10_PARTS = [{"text": "hello"}, {"raw": "aGk=", "mediaType": "text/plain"}, {"url": "http://x/f"}, {"data": {"k": 1}}]
+V03_PARTS = [
+    {"kind": "text", "text": "hello"},
+    {"kind": "file", "file": {"bytes": "aGk=", "mimeType": "text/plain"}},
+    {"kind": "file", "file": {"uri": "http://x/f"}},
+    {"kind": "data", "data": {"k": 1}},
+]
+V03_REST_PARTS = [{"text": "hello"}, {"file": {"fileWithBytes": "aGk="}}, {"data": {"data": {"k": 1}}}]
+V10_MESSAGE = {"messageId": "m1", "role": "ROLE_USER", "parts": V10_PARTS}
+V03_MESSAGE = {"kind": "message", "messageId": "m1", "role": "user", "parts": V03_PARTS}
+V03_REST_MESSAGE = {"messageId": "m1", "role": "ROLE_USER", "content": V03_REST_PARTS}
 V10_PARAMS = {
     "SendMessage": {"message": V10_MESSAGE, "configuration": {"historyLength": 2, "acceptedOutputModes": ["text"]}},
     "SendStreamingMessage": {"message": V10_MESSAGE, "metadata": {"trace": "t"}},

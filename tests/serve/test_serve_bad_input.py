@@ -130,6 +130,15 @@ JSONRPC_CASES = [
         -32602,
         1,
     ),
+    (
+        "v0.3: file bytes not base64",
+        V03,
+        envelope(
+            "message/send", {"message": {**MESSAGE03, "parts": [{"kind": "file", "file": {"bytes": "not base64!"}}]}}
+        ),
+        -32602,
+        1,
+    ),
     ("v0.3: historyLength not an integer", V03, envelope("tasks/get", {"id": "x", "historyLength": "ten"}), -32602, 1),
     ("v0.3: no task id", V03, envelope("tasks/get", {}), -32602, 1),
     ("v0.3: a method at version 2", {"A2A-Version": "2.0"}, envelope("tasks/get", {"id": "x"}), -32009, 1),

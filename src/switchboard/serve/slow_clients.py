@@ -36,10 +36,15 @@ class HeaderDeadline(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         self._arm(finished)
 
     def data_received(self, data: bytes) -> None:
-        if self.cycle is self._waiting_for and self._header_size(data) > self.max_header_bytes:
+        if self._awaits_headers() and self._header_size(data) > self.max_header_bytes:
             self._close(TOO_LARGE)
             return
         super().data_received(data)
+
+    def _awaits_headers(self) -> bool:
+        """No request since the wait began, and the last one's body is all in (after an early answer, e.g. 413,
+        the rest of its body still arrives: those bytes are not a head)."""
+        return self.cycle is self._waiting_for and not getattr(self.cycle, "more_body", False)
 
     def _header_size(self, data: bytes) -> int:
         """The bytes of the awaited request's head so far: up to its blank line when this chunk holds it."""

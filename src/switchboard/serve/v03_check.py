@@ -8,6 +8,8 @@ the one of the kind the part says it is (its `kind`, else the key it has).
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any
 
 import pydantic
@@ -46,6 +48,20 @@ def check_v03(body: dict[str, Any], model: type[pydantic.BaseModel]) -> None:
         errors = exc.errors()
         chosen = next((e for e in errors if _on_its_branch(e["loc"], body)), errors[0])
         raise _refusal(chosen) from None
+    if isinstance(message, dict):
+        for index, part in enumerate(message.get("parts") or []):
+            _file_bytes(part, f"params.message.parts[{index}].file.bytes")
+
+
+def _file_bytes(part: dict[str, Any], where: str) -> None:
+    """A file's bytes are base64: the SDK decodes them after validating, and its error was an internal one."""
+    file = part.get("file") if part.get("kind", "file") == "file" else None
+    data = file.get("bytes") if isinstance(file, dict) else None
+    if isinstance(data, str):
+        try:
+            base64.b64decode(data)
+        except (binascii.Error, ValueError):
+            raise Refusal(INVALID_PARAMS, "expected base64", where) from None
 
 
 def _known_kind(part: Any, where: str) -> None:
