@@ -41,7 +41,8 @@ V03_PARTS = [
     {"kind": "file", "file": {"uri": "http://x/f"}},
     {"kind": "data", "data": {"k": 1}},
 ]
-V03_REST_PARTS = [{"text": "hello"}, {"file": {"fileWithBytes": "aGk="}}, {"data": {"data": {"k": 1}}}]
+# base64 of base64 of "hi": the SDK's v0.3 HTTP+JSON adapter decodes file bytes twice
+V03_REST_PARTS = [{"text": "hello"}, {"file": {"fileWithBytes": "YUdrPQ=="}}, {"data": {"data": {"k": 1}}}]
 V10_MESSAGE = {"messageId": "m1", "role": "ROLE_USER", "parts": V10_PARTS}
 V03_MESSAGE = {"kind": "message", "messageId": "m1", "role": "user", "parts": V03_PARTS}
 V03_REST_MESSAGE = {"messageId": "m1", "role": "ROLE_USER", "content": V03_REST_PARTS}
@@ -103,10 +104,16 @@ scalars = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=20),
     st.sampled_from(["", "text", "TASK_STATE_WORKING", "ROLE_USER", "user", "file", "data", "AAAA", "1", "-1"]),
+    st.builds(list),
+    st.builds(dict),
 )
 json_values = st.recursive(
     scalars,
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=12), inner, max_size=4)),
+    # min_size=1: empty ones come from `scalars` (Hypothesis takes an extension that can be empty for one that
+    # does not recurse)
+    lambda inner: st.one_of(
+        st.lists(inner, min_size=1, max_size=4), st.dictionaries(st.text(max_size=12), inner, min_size=1, max_size=4)
+    ),
     max_leaves=12,
 )
 versions = st.sampled_from([None, "1.0", "0.3", "1", "2.0", "junk", ""])

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from a2a.compat.v0_3 import a2a_v0_3_pb2 as pb03
+from a2a.compat.v0_3 import conversions
 from a2a.compat.v0_3 import proto_utils as utils03
 from a2a.types import a2a_pb2 as pb
 from a2a.utils import proto_utils
@@ -94,10 +95,12 @@ def _the_sdk_parses(request: Request) -> None:
         if method in V10_METHODS:
             ParseDict(body.get("params") or {}, V10_METHODS[method](), ignore_unknown_fields=True)
         elif version == 0 and method in V03_METHODS:
-            V03_METHODS[method].model_validate(body)
+            parsed = V03_METHODS[method].model_validate(body)
+            if method in ("message/send", "message/stream"):
+                conversions.to_core_message(parsed.params.message)
     elif request.method == "POST" and request.path.startswith("/rest/v1/message:") and version == 0:
         parsed = Parse(request.body, pb03.SendMessageRequest(), ignore_unknown_fields=True)
-        utils03.FromProto.message_send_params(parsed)
+        conversions.to_core_message(utils03.FromProto.message_send_params(parsed).message)
     elif request.method == "POST" and request.path.startswith("/rest/message:") and version == 1:
         Parse(request.body, pb.SendMessageRequest(), ignore_unknown_fields=True)
     elif request.method == "GET" and request.path.startswith("/rest/tasks") and version == 1:

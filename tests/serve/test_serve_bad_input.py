@@ -23,6 +23,7 @@ V1 = {"A2A-Version": "1.0", "Content-Type": "application/json"}
 V03 = {"Content-Type": "application/json"}
 MESSAGE = {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "hi"}]}
 MESSAGE03 = {"kind": "message", "messageId": "m1", "role": "user", "parts": [{"kind": "text", "text": "hi"}]}
+MESSAGE03REST = {"messageId": "m1", "role": "ROLE_USER", "content": [{"text": "hi"}]}
 LEAKS = ("Traceback", "Error(", "object has no attribute", "Expecting", "codec", "recursion", "invalid literal")
 
 
@@ -214,6 +215,15 @@ REST_CASES = [
         "INVALID_PARAMS",
     ),
     ("v0.3: historyLength not an integer", "GET", "rest/v1/tasks/x?historyLength=abc", V03, b"", 400, "INVALID_PARAMS"),
+    (
+        "v0.3: file bytes the SDK cannot decode",
+        "POST",
+        "rest/v1/message:send",
+        V03,
+        json.dumps({"message": {**MESSAGE03REST, "content": [{"file": {"fileWithBytes": "aGk="}}]}}).encode(),
+        400,
+        "INVALID_PARAMS",
+    ),
 ]
 
 

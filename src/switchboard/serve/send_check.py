@@ -2,8 +2,8 @@
 
 A message, with a messageId, a role (user or agent) and at least one part. The SDK's v1.0 handler answers a
 missing one with -32602, but its v0.3 HTTP+JSON adapter converts first and fails inside the stream it has
-already opened (the caller sees a broken connection), and it reads a file's bytes as UTF-8 text (its own
-double-encoding): bytes that are not UTF-8 raised an internal error.
+already opened (the caller sees a broken connection), and it decodes a file's bytes twice (base64, then the
+result as base64 text again): bytes it cannot decode so were an HTTP 500.
 """
 
 from __future__ import annotations
@@ -33,15 +33,24 @@ def check_send(request: dict[str, Any], prefix: str, parts_key: str) -> None:
         for index, part in enumerate(parts):
             file = part.get("file") if isinstance(part, dict) else None
             data = file.get("fileWithBytes", file.get("file_with_bytes")) if isinstance(file, dict) else None
-            if isinstance(data, str) and not _utf8_once_decoded(data):
+            if isinstance(data, str) and not _decodes_twice(data):
                 where = f"{prefix}message.content[{index}].file.fileWithBytes"
-                raise Refusal(INVALID_PARAMS, "this agent takes file bytes as base64 of UTF-8 text", where)
+                raise Refusal(INVALID_PARAMS, TWICE, where)
 
 
-def _utf8_once_decoded(text: str) -> bool:
+TWICE = (
+    "the SDK's v0.3 HTTP+JSON adapter decodes file bytes twice, so they must be base64 of base64 here; "
+    "or send the file over JSON-RPC, or by URI"
+)
+
+
+def _decodes_twice(text: str) -> bool:
+    """Whether the SDK's v0.3 HTTP+JSON path can take these bytes: protobuf decodes the base64, the adapter reads
+    the result as UTF-8 text and decodes that as base64 again (its fault: rest-v03-02 in the wire notes)."""
     padded = text.replace("+", "-").replace("/", "_").rstrip("=")
     try:
-        base64.urlsafe_b64decode(padded + "=" * (-len(padded) % 4)).decode("utf-8")
+        once = base64.urlsafe_b64decode(padded + "=" * (-len(padded) % 4)).decode("utf-8")
+        base64.b64decode(once)
     except (binascii.Error, ValueError):
         return False
     return True
