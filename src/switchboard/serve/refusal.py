@@ -21,6 +21,7 @@ VERSION_NOT_SUPPORTED = -32009
 ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 BAD_REQUEST = "type.googleapis.com/google.rpc.BadRequest"
 DOMAIN = "a2a-protocol.org"
+MAX_FIELD = 200
 
 # JSON-RPC code -> (ErrorInfo reason, HTTP status, google.rpc.Code name), as the spec's tables map them.
 _MAPPING: dict[int, tuple[str, int, str]] = {
@@ -46,7 +47,8 @@ class Refusal(Exception):
         super().__init__(sentence)
         self.code = code
         self.sentence = sentence
-        self.field = field
+        # A path may hold a caller's key (an unknown field is walked for bounds): echoed back, but not at length.
+        self.field = field if field is None or len(field) <= MAX_FIELD else field[: MAX_FIELD - 3] + "..."
 
     @property
     def message(self) -> str:
