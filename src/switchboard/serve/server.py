@@ -35,6 +35,7 @@ from ..workflow.spec import Workflow
 from .agent import RunSlots, ServeOptions, WorkflowAgent
 from .card import REST_PATH
 from .guard import DEFAULT_MAX_BODY, Guard
+from .slow_clients import connection_limits
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 47180
@@ -190,19 +191,28 @@ class WorkflowServer:
         options = ServeOptions(self._http, self.slots, self.journal_dir, api_key=self.api_key is not None, say=self.say)
         mounts: list[BaseRoute] = []
         used: set[str] = set()
+        prefixes: list[str] = []
         for workflow in self.workflows:
             path = slug(workflow.name)
             while path in used:
                 path += "-2"
             used.add(path)
+            prefixes.append(f"/{path}")
             url = f"{root}{path}/"
             agent = WorkflowAgent(workflow, url, options)
             self.served.append(agent)
             self.agents.append(ServedAgent(workflow.name, url, url + CARD_PATH, workflow))
             mounts.append(Mount(f"/{path}", app=Starlette(routes=self._routes(agent))))
         mounts.append(Route("/", self._index, methods=["GET"]))
-        app = Guard(Starlette(routes=mounts), api_key=self.api_key, max_body=self.max_body)
-        config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="off", timeout_graceful_shutdown=GRACE)
+        app = Guard(Starlette(routes=mounts), api_key=self.api_key, max_body=self.max_body, endpoints=tuple(prefixes))
+        config = uvicorn.Config(
+            app,
+            log_config=None,
+            access_log=False,
+            lifespan="off",
+            timeout_graceful_shutdown=GRACE,
+            **connection_limits(self.slots.limit),
+        )
         # Tasks are back in their stores (and runs in flight going on) before the first request is read: a
         # caller never sees a task of its own missing. Meanwhile connections wait in the socket's backlog.
         try:
