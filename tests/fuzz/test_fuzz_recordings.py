@@ -31,7 +31,7 @@ from switchboard.a2a.model import Task
 from switchboard.a2a.wire import v10
 from switchboard.a2a.wire.common import Notes
 from switchboard.demo import recording_file
-from switchboard.demo.recording_file import MAX_NESTING, read_recording
+from switchboard.demo.recording_file import MAX_AGENTS, MAX_NESTING, read_recording
 from switchboard.demo.replay import (
     base64_bytes,
     first_messages,
@@ -414,3 +414,14 @@ def test_numbers_in_data_and_metadata_come_back_as_recorded(data, metadata):
     served = MessageToDict(ParseDict(event, pb.StreamResponse()))
     back, _ = restored(served, recorded_numbers([event]))
     assert json.dumps(back, sort_keys=True) == json.dumps(event, sort_keys=True)
+
+
+def test_a_recording_of_more_agents_than_a_replay_serves_is_refused():
+    """Each agent is served on a port of its own: a recording naming thousands would take as many."""
+    doc = copy.deepcopy(SEED_DOCS[[p.stem for p in SEEDS].index("legacy-task")])
+    exchange = doc["exchanges"][0]
+    doc["exchanges"] = [{**copy.deepcopy(exchange), "agent": f"agent{n}"} for n in range(MAX_AGENTS + 1)]
+    refused = outcome(_file(json.dumps(doc).encode()))
+    assert isinstance(refused, UsageError) and f"at most {MAX_AGENTS}" in refused.message
+    doc["exchanges"] = doc["exchanges"][:MAX_AGENTS]
+    assert isinstance(outcome(_file(json.dumps(doc).encode())), Transcript)

@@ -15,10 +15,11 @@ from typing import Any
 from ..a2a.errors import UsageError
 from ..export.json_doc import TranscriptError, load
 from ..export.transcript import Transcript
-from .replay import UnplayableError, check_playable
+from .replay import UnplayableError, agent_names, check_playable
 
 MAX_BYTES = 64 * 2**20  # a writer's 4 MB document recorded chunk by chunk is ~6 MB; ten such turns fit
 MAX_NESTING = 200  # levels of JSON: a recording's own structure is ~12, an agent's data is cut at 64 below that
+MAX_AGENTS = 64  # agents one replay serves, each on a port of its own: a recording of more is refused
 HOW = (
     "Record one with `switchboard send AGENT TEXT --record FILE.json`, "
     "or export a run with `switchboard export RUN --out FILE.json`."
@@ -38,6 +39,11 @@ def read_recording(path: Path) -> Transcript:
         check_playable(transcript)
     except (TranscriptError, UnplayableError) as exc:
         raise UsageError(f"{path} is not a recording switchboard can replay: {exc}", hint=HOW) from None
+    agents = agent_names(transcript)
+    if len(agents) > MAX_AGENTS:
+        raise UsageError(
+            f"{path} holds exchanges with {len(agents)} agents; a replay serves at most {MAX_AGENTS}", hint=HOW
+        )
     return transcript
 
 
