@@ -425,3 +425,10 @@ def test_a_recording_of_more_agents_than_a_replay_serves_is_refused():
     assert isinstance(refused, UsageError) and f"at most {MAX_AGENTS}" in refused.message
     doc["exchanges"] = doc["exchanges"][:MAX_AGENTS]
     assert isinstance(outcome(_file(json.dumps(doc).encode())), Transcript)
+
+
+def test_a_key_named_raw_inside_data_is_data_not_a_file():
+    """Only a file part's `raw` must be base64; an agent's data may hold any key, `raw` too."""
+    doc = copy.deepcopy(SEED_DOCS[[p.stem for p in SEEDS].index("echo-data")])
+    doc["exchanges"][0]["events"][0]["event"]["message"]["parts"][1]["data"] = {"raw": "not base64 at all!"}
+    assert isinstance(outcome(_file(json.dumps(doc).encode())), Transcript)

@@ -23,7 +23,7 @@ from a2a.types import a2a_pb2 as pb
 from google.protobuf.json_format import MessageToDict, ParseDict, ParseError
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from ..a2a.model import Message, TextPart
+from ..a2a.model import Artifact, ArtifactUpdate, FilePart, Message, StatusUpdate, StreamEvent, Task, TextPart
 from ..a2a.recording import Recorded
 from ..a2a.wire import v10
 from ..export.transcript import Exchange, Transcript
@@ -205,19 +205,21 @@ def base64_bytes(text: str) -> bytes | None:
 _URL_SAFE = str.maketrans("-_", "+/")
 
 
-def _raw_files(value: Any) -> list[str]:
-    """The `raw` strings of every file part in an encoded event."""
-    found: list[str] = []
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            if isinstance(item.get("raw"), str):
-                found.append(item["raw"])
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
+def _raw_files(event: StreamEvent) -> list[str]:
+    """The inline bytes (base64) of every file part an event holds: its messages' and its artifacts'."""
+    messages: list[Message | None] = []
+    artifacts: list[Artifact] = []
+    if isinstance(event, Task):
+        messages += [event.status.message, *(event.history or [])]
+        artifacts += event.artifacts or []
+    elif isinstance(event, Message):
+        messages.append(event)
+    elif isinstance(event, StatusUpdate):
+        messages.append(event.status.message)
+    elif isinstance(event, ArtifactUpdate):
+        artifacts.append(event.artifact)
+    parts = [p for m in messages if m is not None for p in m.parts] + [p for a in artifacts for p in a.parts]
+    return [p.raw for p in parts if isinstance(p, FilePart) and p.raw is not None]
 
 
 class UnplayableError(ValueError):
@@ -229,7 +231,7 @@ def check_playable(transcript: Transcript) -> None:
     recording that loads never fails mid-replay; UnplayableError naming the first event that cannot be served."""
     for number, exchange in enumerate(transcript.exchanges):
         for index, recorded in enumerate(exchange.events):
-            if not all(base64_bytes(raw) is not None for raw in _raw_files(v10.encode_event(recorded.event))):
+            if not all(base64_bytes(raw) is not None for raw in _raw_files(recorded.event)):
                 raise UnplayableError(
                     f"exchanges[{number}].events[{index}] holds a file whose raw bytes are not base64"
                 )
