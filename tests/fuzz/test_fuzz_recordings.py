@@ -250,7 +250,7 @@ def mutated_recordings(draw) -> Any:
     return doc
 
 
-@fuzz(examples=300)
+@fuzz(examples=200)
 @given(mutated_recordings())
 def test_a_mutated_real_recording_is_loaded_and_replays_as_recorded_or_is_refused(doc):
     outcome(_file(json.dumps(doc).encode()))
@@ -360,7 +360,7 @@ stamps = (
 )
 
 
-@fuzz(examples=300)
+@fuzz(examples=200)
 @given(stamps)
 def test_a_status_time_in_any_style_replays_as_the_instant_it_names_or_is_left_out(stamp):
     doc = copy.deepcopy(SEED_DOCS[SEEDS.index(next(p for p in SEEDS if p.stem == "legacy-task"))])
