@@ -87,3 +87,11 @@ def test_the_tui_says_the_wire_view_where_the_command_line_says_verbose():
     sent = for_operation(ProtocolError(-32004, "Task t is in terminal state"), "send")
     assert "--context-id" in sent.hint  # the command line's own words stay there
     assert "--context-id" not in tui_hint(sent) and "new conversation" in tui_hint(sent)
+
+
+def test_a_refused_basic_password_is_explained_without_flags():
+    from switchboard.a2a.http import http_status_error
+
+    said = tui_hint(http_status_error("http://127.0.0.1:1/", 401, "", basic=True))
+    assert said is not None and "auth: entry of the agents file" in said
+    assert "--" not in said and "api" not in said.lower()

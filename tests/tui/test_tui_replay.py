@@ -163,3 +163,27 @@ def test_replay_of_a_file_that_is_not_a_recording_is_refused(tmp_path):
         timeout=60,
     )
     assert done.returncode == 2 and "only a JSON transcript" in done.stderr and "Traceback" not in done.stderr
+
+
+async def test_a_recording_with_a_zone_less_status_time_replays_to_its_end(tmp_path, monkeypatch):
+    """A status time without a zone (as some servers send) made the replay agent fail with an InternalError while
+    the TUI said "Replay finished"; read through `replay`'s reader, it plays the recorded task to completion."""
+    from switchboard.cli.replay import read_recording
+
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    seed = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "legacy-task.json"
+    doc = json.loads(seed.read_text())
+    doc["exchanges"][0]["events"][0]["event"]["task"]["status"]["timestamp"] = "2026-11-27T05:06:22.393536"
+    path = tmp_path / "zone-less.json"
+    path.write_text(json.dumps(doc))
+    transcript = read_recording(path)
+    fleet = start_in_background(first_port=0, agents=replay_agents(transcript, path, paced=False), write_file=False)
+    try:
+        app = ReplayApp(steps_of(transcript), [a.as_entry() for a in fleet.agents], path, paced=False, steady=True)
+        async with app.run_test(size=SIZE):
+            await until(app.done.is_set, timeout=60)
+            (turn,) = app.views["legacy"].conversation.turns
+            assert turn.error is None and turn.view.state == TaskState.COMPLETED
+            assert [a.text for a in turn.view.artifacts.values()] == ["3 km = 1.86411 mi"]
+    finally:
+        fleet.stop()

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     import httpx
 
     from .oauth import OAuthClient
+    from .tap import Tap
 
 # Environment variables the A2A CLI spec names for the credential flags.
 DEFAULT_BEARER_ENV = "A2ACLI_BEARER"
@@ -134,6 +135,7 @@ class _Target:
 
     url: str
     redactor: Redactor
+    tap: Tap | None = None  # where the issuer's requests are recorded, beside the agent's
 
 
 def _attach(
@@ -167,10 +169,19 @@ def _attach(
         choice = choose(name, scheme, scopes, creds.oauth)
         if choice is None:
             return False
-        source = TokenSource(choice, creds.oauth, audience.url, audience.redactor)
+        source = TokenSource(choice, creds.oauth, audience.url, audience.redactor, tap=audience.tap)
         plan.oauth = OAuthBearer(source, origin_of(audience.url))
         return True
     return False
+
+
+def wants_basic(card: AgentCard | None, creds: Credentials) -> bool:
+    """Whether the agent is reached with HTTP Basic: a Basic user and password were given (the agents file, the
+    flags), or the card declares a Basic scheme."""
+    if creds.basic:
+        return True
+    schemes = card.security_schemes.values() if card else ()
+    return any(s.type == "http" and (s.scheme or "").lower() == "basic" for s in schemes)
 
 
 def describe_scheme(name: str, scheme: SecurityScheme) -> str:
@@ -201,7 +212,12 @@ def describe_scheme(name: str, scheme: SecurityScheme) -> str:
 
 
 def plan_auth(
-    card: AgentCard | None, creds: Credentials, *, url: str | None = None, redactor: Redactor | None = None
+    card: AgentCard | None,
+    creds: Credentials,
+    *,
+    url: str | None = None,
+    redactor: Redactor | None = None,
+    tap: Tap | None = None,
 ) -> AuthPlan:
     """Choose how to present `creds` to the agent behind `card` (at `url`: where OAuth tokens are for).
 
@@ -222,7 +238,7 @@ def plan_auth(
         if creds.api_key:
             plan.headers[DEFAULT_API_KEY_HEADER] = creds.api_key
         return plan
-    target = _Target(url, redactor or Redactor()) if url else None
+    target = _Target(url, redactor or Redactor(), tap) if url else None
     for requirement in requirements:
         trial = AuthPlan()
         if requirement and all(

@@ -19,7 +19,7 @@ from .errors import (
     UsageError,
     VersionNotOfferedError,
 )
-from .http import DEFAULT_RETRY, RetryPolicy, http_status_error, parse_json, tapped_request
+from .http import DEFAULT_RETRY, RetryPolicy, basic_challenge, http_status_error, parse_json, tapped_request
 from .model import AgentCard
 from .tap import Tap
 from .user_input import card_file_path, check_agent_url
@@ -161,7 +161,8 @@ async def fetch_card(
         if response.status_code >= 400:
             # http_status_error quotes the body, and agents echo what they got (e.g. agents-file headers).
             body = tap.redactor.text(response.text) if tap else response.text
-            raise http_status_error(url, response.status_code, body)
+            basic = basic_challenge(response.headers.get("www-authenticate"))
+            raise http_status_error(url, response.status_code, body, basic=basic)
         if url.endswith(LEGACY_CARD_PATH) and url != urls[0]:
             notes.add(f"card served only at the legacy path {LEGACY_CARD_PATH}")
         try:

@@ -239,14 +239,33 @@ def gateway_error(url: str, status: int, attempts: int) -> SwitchboardError:
     )
 
 
-def http_status_error(url: str, status: int, body: str) -> SwitchboardError:
-    """An HTTP failure status as an error. `body` must already be redacted: agents echo credentials."""
+def refused_hint(basic: bool) -> str:
+    """What to do about a 401/403: for an agent that takes HTTP Basic (its card, its agents-file entry or its
+    challenge says so), the user and the password's variable; else the API key's or the token's."""
+    if basic:
+        return (
+            "The agent wants an HTTP Basic user and password: check the user (--basic-user, or auth: {scheme: basic, "
+            "user: USER, env: VAR} in the agents file) and the password in the variable --basic-password-env names."
+        )
+    return (
+        "The agent wants credentials: name the variable holding them with --api-key-env or --bearer-env "
+        "(`switchboard card get` shows the agent's security schemes)."
+    )
+
+
+def basic_challenge(header: str | None) -> bool:
+    """Whether a WWW-Authenticate header asks for HTTP Basic."""
+    return header is not None and header.lstrip().lower().startswith("basic")
+
+
+def http_status_error(url: str, status: int, body: str, *, basic: bool = False) -> SwitchboardError:
+    """An HTTP failure status as an error. `body` must already be redacted: agents echo credentials. `basic`: the
+    agent takes HTTP Basic (the hint of a refusal names its flags)."""
     snippet = body.strip().replace("\n", " ")[:200]
     if status in (401, 403):
         return AuthFailedError(
             f"{url} refused the request with HTTP {status}" + (f": {snippet}" if snippet else ""),
-            hint="The agent wants credentials: name the variable holding them with --api-key-env or --bearer-env "
-            "(`switchboard card get` shows the agent's security schemes).",
+            hint=refused_hint(basic),
             url=url,
         )
     return InvalidResponseError(

@@ -23,10 +23,12 @@ from ..safe_text import strip_controls
 from .errors import AuthFailedError, UsageError
 from .oauth_endpoints import Endpoints, check_endpoint, discover
 from .oauth_errors import grant_failed, unreachable
+from .oauth_trace import tap_hooks
 
 if TYPE_CHECKING:
     from .auth import Redactor
     from .model import SecurityScheme
+    from .tap import Tap
 
 FLOWS = ("clientCredentials", "authorizationCode", "deviceCode")
 RENEW_MARGIN = 30.0  # seconds before expiry a token is renewed, so it never expires on the way
@@ -123,9 +125,18 @@ class TokenSource:
     """Access tokens for one agent, one client and one set of scopes: from memory, refreshed, or acquired."""
 
     def __init__(
-        self, choice: Choice, client: OAuthClient, resource: str, redactor: Redactor, *, interactive: bool = True
+        self,
+        choice: Choice,
+        client: OAuthClient,
+        resource: str,
+        redactor: Redactor,
+        *,
+        interactive: bool = True,
+        tap: Tap | None = None,
     ) -> None:
         self.choice, self.client, self.redactor = choice, client, redactor
+        # The issuer's requests go on the agent's wire tap (--verbose, the wire view), their secrets left out.
+        self.hooks = tap_hooks(tap)
         self.resource = (client.resource or resource) if client.send_resource else None
         scopes = client.scopes if client.scopes is not None else choice.scopes
         self.scope = " ".join(scopes) or None
@@ -143,7 +154,7 @@ class TokenSource:
         if self._endpoints is None:
             scheme = self.choice.scheme
             if scheme.type == "openIdConnect":
-                self._endpoints = await discover(scheme.open_id_connect_url or "", self.client)
+                self._endpoints = await discover(scheme.open_id_connect_url or "", self.client, hooks=self.hooks)
             else:
                 flow = self.client.flow_for(self.choice.offered_flows()) or ""
                 info = scheme.flows[flow]  # type: ignore[index]  # set: the flow was chosen among them
@@ -261,7 +272,9 @@ class TokenSource:
             return {"revoked": [], "note": None}
         ends = await self.endpoints()
         try:
-            url, why = await revocation_endpoint(self.choice.scheme.oauth2_metadata_url, ends, self.client)
+            url, why = await revocation_endpoint(
+                self.choice.scheme.oauth2_metadata_url, ends, self.client, hooks=self.hooks
+            )
         except AuthFailedError as exc:  # its metadata cannot be read: forgetting must still work
             url, why = None, exc.message
         if url is None:
@@ -278,6 +291,7 @@ class TokenSource:
                     token[hint],
                     hint,
                     timeout=self.client.timeout,
+                    hooks=self.hooks,
                 )
             except oauth_grants.GrantError as exc:
                 said = f" ({exc.description})" if exc.description else ""
@@ -339,6 +353,7 @@ class TokenSource:
                 token["refresh_token"],
                 resource=self.resource,
                 timeout=client.timeout,
+                hooks=self.hooks,
             ),
             "refresh",
             ends.token_url,
@@ -366,6 +381,7 @@ class TokenSource:
                     scope=self.scope,
                     resource=self.resource,
                     timeout=client.timeout,
+                    hooks=self.hooks,
                 ),
                 "clientCredentials",
                 ends.token_url,

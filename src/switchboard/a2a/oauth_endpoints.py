@@ -4,6 +4,7 @@ https (http on loopback only), and on the person's pinned issuer when there is o
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -18,6 +19,7 @@ from .user_input import is_loopback
 if TYPE_CHECKING:
     from .oauth import OAuthClient
 
+Hooks = Mapping[str, list[Callable[..., Awaitable[None]]]]  # httpx event hooks (oauth_trace.tap_hooks)
 DISCOVERY_SUFFIX = "/.well-known/openid-configuration"
 # Discovery documents read in this process, by URL: a link per conversation need not read them again.
 _DISCOVERED: dict[str, dict[str, Any]] = {}
@@ -53,7 +55,7 @@ def check_endpoint(url: str | None, what: str, issuer: str | None = None) -> str
     return url
 
 
-async def discover(url: str, client: OAuthClient) -> Endpoints:
+async def discover(url: str, client: OAuthClient, *, hooks: Hooks | None = None) -> Endpoints:
     """The flow and endpoints from the issuer's discovery document (read once per process), checked."""
     check_endpoint(url, "OpenID Connect discovery URL", client.issuer)
     config = await _document(
@@ -61,6 +63,7 @@ async def discover(url: str, client: OAuthClient) -> Endpoints:
         client,
         "OpenID Connect discovery",
         "The card's openIdConnectUrl should point at the issuer's .well-known/openid-configuration.",
+        hooks,
     )
     issuer = str(config.get("issuer", ""))
     # OpenID Connect Discovery 4.3: the document must belong to the issuer it was fetched from.
@@ -95,12 +98,13 @@ async def discover(url: str, client: OAuthClient) -> Endpoints:
     )
 
 
-async def _document(url: str, client: OAuthClient, what: str, hint: str) -> dict[str, Any]:
+async def _document(url: str, client: OAuthClient, what: str, hint: str, hooks: Hooks | None) -> dict[str, Any]:
     """An issuer's metadata document (JSON object), read once per process."""
     config = _DISCOVERED.get(url)
     if config is None:
         try:
-            async with httpx.AsyncClient(timeout=client.timeout, follow_redirects=False) as http:
+            hooked = dict(hooks or {})
+            async with httpx.AsyncClient(timeout=client.timeout, follow_redirects=False, event_hooks=hooked) as http:
                 response = await http.get(url, headers={"Accept": "application/json"})
             config = response.json() if response.status_code == 200 else None
         except (httpx.HTTPError, ValueError) as exc:
@@ -113,7 +117,9 @@ async def _document(url: str, client: OAuthClient, what: str, hint: str) -> dict
     return config
 
 
-async def revocation_endpoint(metadata_url: str | None, ends: Endpoints, client: OAuthClient) -> tuple[str | None, str]:
+async def revocation_endpoint(
+    metadata_url: str | None, ends: Endpoints, client: OAuthClient, *, hooks: Hooks | None = None
+) -> tuple[str | None, str]:
     """The issuer's RFC 7009 revocation endpoint, or None and why there is none. An OpenID Connect issuer names it
     in its discovery document; an OAuth2 scheme in the RFC 8414 metadata at the card's oauth2MetadataUrl. Tokens
     and the client secret go there, so it must be on the token endpoint's origin (and https, or loopback http)."""
@@ -123,7 +129,7 @@ async def revocation_endpoint(metadata_url: str | None, ends: Endpoints, client:
     if url is None and metadata_url:
         check_endpoint(metadata_url, "authorization server metadata URL", client.issuer)
         hint = "The card's oauth2MetadataUrl should point at the issuer's RFC 8414 metadata."
-        document = await _document(metadata_url, client, "authorization server metadata", hint)
+        document = await _document(metadata_url, client, "authorization server metadata", hint, hooks)
         found = document.get("revocation_endpoint")
         url = found if isinstance(found, str) else None
     if not url:

@@ -43,6 +43,7 @@ async def device_flow(source: TokenSource, token_url: str, device_url: str) -> d
         scope=source.person_scope(),
         resource=source.resource,
         timeout=client.timeout,
+        hooks=source.hooks,
     )
     device_code, user_code, uri = start.get("device_code"), start.get("user_code"), start.get("verification_uri")
     codes = (device_code, user_code, uri)
@@ -61,7 +62,12 @@ async def device_flow(source: TokenSource, token_url: str, device_url: str) -> d
             remaining -= interval
             try:
                 return await oauth_grants.device_token(
-                    token_url, client.client_id, client.client_secret, device_code, timeout=client.timeout
+                    token_url,
+                    client.client_id,
+                    client.client_secret,
+                    device_code,
+                    timeout=client.timeout,
+                    hooks=source.hooks,
                 )
             except oauth_grants.GrantError as exc:
                 if exc.error == "slow_down":
@@ -163,4 +169,5 @@ async def authorization_code_flow(source: TokenSource, token_url: str, authorize
         redirect_uri=redirect_uri,
         resource=source.resource,
         timeout=client.timeout,
+        hooks=source.hooks,
     )

@@ -25,6 +25,7 @@ with warnings.catch_warnings():
     from authlib.integrations.httpx_client import AsyncOAuth2Client
 
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+Hooks = Mapping[str, list[Callable[..., Awaitable[None]]]]  # httpx event hooks (oauth_trace.tap_hooks)
 
 
 class GrantError(Exception):
@@ -36,7 +37,9 @@ class GrantError(Exception):
         self.description = description
 
 
-def _client(client_id: str, client_secret: str | None, timeout: float, **kwargs: Any) -> AsyncOAuth2Client:
+def _client(
+    client_id: str, client_secret: str | None, timeout: float, hooks: Hooks | None, **kwargs: Any
+) -> AsyncOAuth2Client:
     # A confidential client authenticates with HTTP Basic; a public one sends only its id in the body.
     method = "client_secret_basic" if client_secret else "none"
     return AsyncOAuth2Client(
@@ -45,6 +48,7 @@ def _client(client_id: str, client_secret: str | None, timeout: float, **kwargs:
         token_endpoint_auth_method=method,
         timeout=timeout,
         follow_redirects=False,
+        event_hooks=dict(hooks or {}),  # the wire tap's (oauth_trace), under --verbose and in the wire view
         **kwargs,
     )
 
@@ -72,9 +76,16 @@ def _params(resource: str | None, scope: str | None, **extra: Any) -> dict[str, 
 
 
 async def client_credentials(
-    token_url: str, client_id: str, client_secret: str, *, scope: str | None, resource: str | None, timeout: float
+    token_url: str,
+    client_id: str,
+    client_secret: str,
+    *,
+    scope: str | None,
+    resource: str | None,
+    timeout: float,
+    hooks: Hooks | None = None,
 ) -> dict[str, Any]:
-    client = _client(client_id, client_secret, timeout)
+    client = _client(client_id, client_secret, timeout, hooks)
     params = _params(resource, scope)
     return await _fetch(client, AsyncOAuth2Client.fetch_token, token_url, grant_type="client_credentials", **params)
 
@@ -87,8 +98,9 @@ async def refresh(
     *,
     resource: str | None,
     timeout: float,
+    hooks: Hooks | None = None,
 ) -> dict[str, Any]:
-    client = _client(client_id, client_secret, timeout)
+    client = _client(client_id, client_secret, timeout, hooks)
     params = _params(resource, None)
     return await _fetch(client, AsyncOAuth2Client.refresh_token, token_url, refresh_token=refresh_token, **params)
 
@@ -116,8 +128,9 @@ async def authorization_code(
     redirect_uri: str,
     resource: str | None,
     timeout: float,
+    hooks: Hooks | None = None,
 ) -> dict[str, Any]:
-    client = _client(client_id, client_secret, timeout, redirect_uri=redirect_uri)
+    client = _client(client_id, client_secret, timeout, hooks, redirect_uri=redirect_uri)
     params = _params(resource, None, code=code, code_verifier=verifier, redirect_uri=redirect_uri)
     return await _fetch(client, AsyncOAuth2Client.fetch_token, token_url, **params)
 
@@ -130,13 +143,14 @@ async def device_authorization(
     scope: str | None,
     resource: str | None,
     timeout: float,
+    hooks: Hooks | None = None,
 ) -> dict[str, Any]:
     """RFC 8628 section 3.1: the device code, the user code and where the person enters it. authlib has no
     client for this request; it is one form POST."""
     data = {"client_id": client_id, **_params(resource, scope)}
     # A confidential client authenticates with HTTP Basic; a public one sends only its id (in the form).
     auth = httpx.BasicAuth(client_id, client_secret) if client_secret else httpx.USE_CLIENT_DEFAULT
-    async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as http:
+    async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, event_hooks=dict(hooks or {})) as http:
         response = await http.post(device_url, data=data, auth=auth)
     try:
         body = response.json()
@@ -150,21 +164,34 @@ async def device_authorization(
 
 
 async def device_token(
-    token_url: str, client_id: str, client_secret: str | None, device_code: str, *, timeout: float
+    token_url: str,
+    client_id: str,
+    client_secret: str | None,
+    device_code: str,
+    *,
+    timeout: float,
+    hooks: Hooks | None = None,
 ) -> dict[str, Any]:
     """One poll of the token endpoint for a device code (the loop and its pace are the caller's)."""
-    client = _client(client_id, client_secret, timeout)
+    client = _client(client_id, client_secret, timeout, hooks)
     return await _fetch(
         client, AsyncOAuth2Client.fetch_token, token_url, grant_type=DEVICE_GRANT, device_code=device_code
     )
 
 
 async def revoke(
-    revocation_url: str, client_id: str, client_secret: str | None, token: str, hint: str, *, timeout: float
+    revocation_url: str,
+    client_id: str,
+    client_secret: str | None,
+    token: str,
+    hint: str,
+    *,
+    timeout: float,
+    hooks: Hooks | None = None,
 ) -> None:
     """RFC 7009: ask the issuer to revoke `token` (`hint`: access_token or refresh_token). A 200 means done (also
     for a token the issuer no longer knows); an error answer is a GrantError."""
-    client = _client(client_id, client_secret, timeout)
+    client = _client(client_id, client_secret, timeout, hooks)
     async with client:
         response = await client.revoke_token(revocation_url, token=token, token_type_hint=hint)
     if response.status_code == 200:

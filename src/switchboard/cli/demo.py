@@ -20,6 +20,7 @@ from ..demo.defaults import (
     DEFAULT_WRITER_PACE_MS,
     TOKEN_ENV,
 )
+from ..safe_text import strip_controls
 from .context import invocation
 from .output import warn
 
@@ -65,9 +66,16 @@ def print_replay_startup(fleet: Any, source: str, firsts: dict[str, str], out: T
     sb = f"{invocation()} --agents {shlex.quote(str(fleet.agents_file))}"
     print("Each agent answers the recorded messages in order; try, from another terminal:", file=out)
     for agent in fleet.agents:
-        print(f"  {sb} send {agent.name} {shlex.quote(firsts.get(agent.name) or 'TEXT')} --stream", file=out)
+        print(f"  {sb} send {agent.name} {shlex.quote(_printable(firsts.get(agent.name)))} --stream", file=out)
     print("  (or open the TUI on that agents file)", file=out)
     print("\nServing until Ctrl+C.", file=out, flush=True)
+
+
+def _printable(recorded: str | None) -> str:
+    """A recorded message as a command's argument on the terminal: no escape sequence or control character (the
+    recording may be someone else's), on one line, not too long to read; TEXT when nothing is left."""
+    text = " ".join(strip_controls(recorded or "").split())
+    return text if 0 < len(text) <= 200 else "TEXT"
 
 
 def _replay_agents_file() -> Path:

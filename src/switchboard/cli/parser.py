@@ -250,7 +250,8 @@ def build_parser() -> Parser:
     send.add_argument(
         "--record",
         metavar="FILE",
-        help="write the exchange to FILE, secrets redacted: .md, .json (replayable), .html, or .har (the wire)",
+        help="write the exchange to FILE, secrets redacted: .md, .json (replayable; onto a recording of the same "
+        "agent, its next turn), .html, or .har (the wire); an existing file is never replaced",
     )
     send.set_defaults(parts=[])
     _common(send)

@@ -1,42 +1,15 @@
-"""Reading a recording for `demo --replay FILE` and `switchboard replay FILE`: a JSON transcript, checked where it
-enters, every problem a usage error that says how to get a file that works."""
+"""`switchboard replay FILE`: a recording played again in the TUI. The file is read by demo.recording_file (also
+for `demo --replay FILE`): bounded, checked where it enters, every problem a usage error."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..a2a.errors import UsageError
-from ..export.transcript import Transcript
+from ..demo.recording_file import HOW as _HOW
+from ..demo.recording_file import read_recording
 
-_HOW = (
-    "Record one with `switchboard send AGENT TEXT --record FILE.json`, "
-    "or export a run with `switchboard export RUN --out FILE.json`."
-)
-
-
-def read_recording(path: Path) -> Transcript:
-    """The transcript in `path`; UsageError for a missing, unreadable or foreign file."""
-    from ..export.json_doc import TranscriptError, load
-
-    if path.is_dir():
-        raise UsageError(f"{path} is a directory, not a recording", hint=_HOW)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read the recording {path}: {exc.strerror or exc}", hint=_HOW) from None
-    if path.suffix.lower() in (".har", ".md", ".markdown", ".html", ".htm"):
-        raise UsageError(
-            f"{path.name} is a {path.suffix} export; only a JSON transcript holds the events a replay plays", hint=_HOW
-        )
-    try:
-        doc = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UsageError(f"{path} is not JSON ({exc})", hint=_HOW) from None
-    try:
-        return load(doc)
-    except TranscriptError as exc:
-        raise UsageError(f"{path} is not a recording switchboard can replay: {exc}", hint=_HOW) from None
+__all__ = ["read_recording", "replay"]
 
 
 async def replay(args) -> int:

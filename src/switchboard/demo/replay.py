@@ -11,19 +11,24 @@ and cancel.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from a2a.types import a2a_pb2 as pb
-from google.protobuf.json_format import ParseDict
+from google.protobuf.json_format import MessageToDict, ParseDict, ParseError
+from google.protobuf.timestamp_pb2 import Timestamp
 
-from ..a2a.model import Message, TextPart
+from ..a2a.model import Artifact, ArtifactUpdate, FilePart, Message, StatusUpdate, StreamEvent, Task, TextPart
 from ..a2a.recording import Recorded
 from ..a2a.wire import v10
 from ..export.transcript import Exchange, Transcript
 from .base import DemoAgent, DemoSettings, ServedApp
+from .replay_numbers import RecordedNumbers, recorded_numbers
 from .sdk import DemoExecutor, Turn, a2a_app, agent_card, skill, text
 
 MAX_PAUSE = 60.0  # seconds: a recording's longest gap is played at most this long (a stalled agent, a coffee break)
@@ -138,8 +143,17 @@ def live_event(
     recorded: Recorded, task_id: str, context_id: str, sent: tuple[str, pb.Message] | None = None
 ) -> pb.Task | pb.Message | pb.TaskStatusUpdateEvent | pb.TaskArtifactUpdateEvent:
     """A recorded event as the SDK's protobuf object, with the live task and context ids in place of the recorded,
-    and the live message in a task's history where the recorded one was (`sent`: its recorded id, the live one)."""
-    response = ParseDict(v10.encode_event(recorded.event), pb.StreamResponse(), ignore_unknown_fields=True)
+    and the live message in a task's history where the recorded one was (`sent`: its recorded id, the live one).
+    A status time is served as protobuf reads one (servable_time)."""
+    encoded = v10.encode_event(recorded.event)
+    status = (encoded.get("task") or encoded.get("statusUpdate") or {}).get("status")
+    if status and "timestamp" in status:
+        stamp = servable_time(status["timestamp"])
+        if stamp is None:
+            del status["timestamp"]
+        else:
+            status["timestamp"] = stamp
+    response = ParseDict(encoded, pb.StreamResponse(), ignore_unknown_fields=True)
     event = getattr(response, response.WhichOneof("payload"))
     if isinstance(event, pb.Task):
         event.id, event.context_id = task_id, context_id
@@ -155,6 +169,79 @@ def live_event(
         if isinstance(event, pb.TaskStatusUpdateEvent):
             _relabel(event.status.message, task_id, context_id)
     return event
+
+
+def servable_time(stamp: Any) -> str | None:
+    """A recorded status time as protobuf's Timestamp reads it (RFC 3339 with a zone): as recorded when it is one;
+    a time without a zone (`2026-11-27T05:06:22.393536`, as some servers send) as UTC; None for what is no time."""
+    if not isinstance(stamp, str):
+        return None
+    try:
+        Timestamp().FromJsonString(stamp)
+        return stamp
+    except ValueError:
+        pass
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00").replace("z", "+00:00"))
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        iso = moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+        Timestamp().FromJsonString(iso)
+    except (ValueError, OverflowError):
+        return None
+    return iso
+
+
+def base64_bytes(text: str) -> bytes | None:
+    """The bytes `text` holds in base64 (standard or URL-safe, padded or not), or None when it is not base64: what
+    protobuf would read from it then is not what was recorded."""
+    padded = text + "=" * (-len(text) % 4)
+    try:
+        return base64.b64decode(padded.translate(_URL_SAFE), validate=True)
+    except (ValueError, binascii.Error):
+        return None
+
+
+_URL_SAFE = str.maketrans("-_", "+/")
+
+
+def _raw_files(event: StreamEvent) -> list[str]:
+    """The inline bytes (base64) of every file part an event holds: its messages' and its artifacts'."""
+    messages: list[Message | None] = []
+    artifacts: list[Artifact] = []
+    if isinstance(event, Task):
+        messages += [event.status.message, *(event.history or [])]
+        artifacts += event.artifacts or []
+    elif isinstance(event, Message):
+        messages.append(event)
+    elif isinstance(event, StatusUpdate):
+        messages.append(event.status.message)
+    elif isinstance(event, ArtifactUpdate):
+        artifacts.append(event.artifact)
+    parts = [p for m in messages if m is not None for p in m.parts] + [p for a in artifacts for p in a.parts]
+    return [p.raw for p in parts if isinstance(p, FilePart) and p.raw is not None]
+
+
+class UnplayableError(ValueError):
+    """A recorded event the replay agents' SDK server cannot serve."""
+
+
+def check_playable(transcript: Transcript) -> None:
+    """Every recorded event converted as a replay agent serves it (to the SDK's protobuf and back to JSON), so a
+    recording that loads never fails mid-replay; UnplayableError naming the first event that cannot be served."""
+    for number, exchange in enumerate(transcript.exchanges):
+        for index, recorded in enumerate(exchange.events):
+            if not all(base64_bytes(raw) is not None for raw in _raw_files(recorded.event)):
+                raise UnplayableError(
+                    f"exchanges[{number}].events[{index}] holds a file whose raw bytes are not base64"
+                )
+            try:
+                MessageToDict(live_event(recorded, "task", "context"))
+            except (ParseError, ValueError, TypeError, OverflowError, RecursionError) as exc:
+                reason = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
+                raise UnplayableError(
+                    f"exchanges[{number}].events[{index}] cannot be served again ({reason})"
+                ) from None
 
 
 def _relabel(message: pb.Message, task_id: str, context_id: str) -> None:
@@ -231,6 +318,8 @@ def _builder(name: str, script: _Script, description: str, paced: bool):
             output_modes=("text/plain", "text/markdown", "application/json"),
             skills=[skill("replay", "Replay", description, [e for e in examples if e], ["replay", "recording"])],
         )
-        return a2a_app(card, ReplayExecutor(name, script, paced))
+        served = a2a_app(card, ReplayExecutor(name, script, paced))
+        events = [v10.encode_event(r.event) for task in script.tasks for e in task for r in e.events]
+        return ServedApp(RecordedNumbers(served.app, recorded_numbers(events)), served.closers)
 
     return build

@@ -12,7 +12,8 @@ wrapper, as `send --stream -o json` prints them), with ids and the time each arr
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ..a2a.recording import Recorded
 from ..a2a.wire import v10
@@ -21,6 +22,8 @@ from .transcript import Exchange, Transcript
 
 FORMAT = "a2a-switchboard.transcript"
 VERSION = 1
+KINDS = ("conversation", "run", "send")
+T = TypeVar("T")
 
 
 class TranscriptError(ValueError):
@@ -65,40 +68,100 @@ def render(transcript: Transcript) -> str:
 
 
 def load(doc: Any) -> Transcript:
-    """A transcript from its JSON document (parsed); TranscriptError when it is not one."""
+    """A transcript from its JSON document (parsed); TranscriptError, naming the field, when it is not one.
+
+    Every field is checked for its type (a recording may come from someone else): unknown fields are ignored,
+    a field of the wrong type is refused, never carried on to fail later."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise TranscriptError(f"not an {FORMAT} document")
-    if doc.get("version") != VERSION:
-        raise TranscriptError(f"transcript version {doc.get('version')!r}; this reads version {VERSION}")
+    version = doc.get("version")
+    if type(version) is not int or version != VERSION:
+        raise TranscriptError(f"transcript version {_brief(version)}; this reads version {VERSION}")
+    kind = _typed(doc, "kind", str, "", default="conversation")
+    if kind not in KINDS:
+        raise TranscriptError(f"kind is {_brief(kind)}; one of {', '.join(KINDS)} expected")
+    agents = _typed(doc, "agents", dict, "", default={})
+    for name, url in agents.items():
+        if not isinstance(url, str):
+            raise TranscriptError(f"agents.{name} should be a URL (a string), got {_brief(url)}")
     notes = Notes()
-    try:
-        exchanges = [_load_exchange(e, notes) for e in doc.get("exchanges") or []]
-    except (WireFormatError, KeyError, TypeError, ValueError) as exc:
-        raise TranscriptError(f"an exchange could not be read: {exc}") from None
+    exchanges = []
+    for number, raw in enumerate(_typed(doc, "exchanges", list, "", default=[])):
+        where = f"exchanges[{number}]"
+        if not isinstance(raw, dict):
+            raise TranscriptError(f"{where} should be an object, got {_brief(raw)}")
+        exchanges.append(_load_exchange(raw, where, notes))
     return Transcript(
-        doc.get("kind", "conversation"),
-        str(doc.get("title", "")),
+        kind,
+        _typed(doc, "title", str, "", default=""),
         exchanges,
-        agents=dict(doc.get("agents") or {}),
-        exported_at=str(doc.get("exportedAt", "")),
-        run=doc.get("run"),
+        agents=dict(agents),
+        exported_at=_typed(doc, "exportedAt", str, "", default=""),
+        run=_typed(doc, "run", dict, ""),
     )
 
 
-def _load_exchange(raw: dict[str, Any], notes: Notes) -> Exchange:
+def _brief(value: Any) -> str:
+    """A JSON value in a few characters, for an error: its type for a container, its start for the rest."""
+    if isinstance(value, dict | list):
+        return f"a JSON {'object' if isinstance(value, dict) else 'array'}"
+    return "null" if value is None else f"{value!r:.40}"
+
+
+def _typed(o: dict[str, Any], key: str, kind: type, where: str, *, default: Any = None) -> Any:
+    """o[key] when it is a `kind` (absent or null: `default`); TranscriptError naming the field when it is not."""
+    value = o.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        name = {str: "a string", int: "a whole number", bool: "true or false", dict: "an object", list: "a list"}
+        raise TranscriptError(f"{where + '.' if where else ''}{key} should be {name[kind]}, got {_brief(value)}")
+    return value
+
+
+def _load_exchange(raw: dict[str, Any], where: str, notes: Notes) -> Exchange:
+    view = raw.get("view")
+    if type(view) is not int:
+        raise TranscriptError(f"{where}.view should be a whole number, got {_brief(view)}")
+    error = _typed(raw, "error", dict, where)
+    if error is not None and not all(isinstance(v, str) for v in error.values()):
+        raise TranscriptError(f"{where}.error should hold strings (code, message, hint)")
+    notices = _typed(raw, "notices", list, where, default=[])
+    if not all(isinstance(n, str) for n in notices):
+        raise TranscriptError(f"{where}.notices should be a list of strings")
+    events = []
+    for number, item in enumerate(_typed(raw, "events", list, where, default=[])):
+        at = f"{where}.events[{number}]"
+        if not isinstance(item, dict):
+            raise TranscriptError(f"{at} should be an object, got {_brief(item)}")
+        if "event" not in item:
+            raise TranscriptError(f"{at} has no event")
+        events.append(
+            Recorded(
+                _typed(item, "at", str, at, default=""), _decoded(v10.decode_event, item["event"], f"{at}.event", notes)
+            )
+        )
     message = raw.get("message")
     answers = raw.get("answers")
     return Exchange(
-        int(raw["view"]),
-        str(raw.get("agent", "")),
-        v10.decode_message(message, notes) if message is not None else None,
-        raw.get("sentAt"),
-        [Recorded(str(e.get("at", "")), v10.decode_event(e["event"], notes)) for e in raw.get("events") or []],
-        secret=bool(raw.get("secret")),
-        answers=v10.decode_status(answers, notes) if answers is not None else None,
-        notices=[str(n) for n in raw.get("notices") or []],
-        error=raw.get("error"),
-        step=raw.get("step"),
-        attempt=raw.get("attempt"),
-        complete=bool(raw.get("complete", True)),
+        view,
+        _typed(raw, "agent", str, where, default=""),
+        _decoded(v10.decode_message, message, f"{where}.message", notes) if message is not None else None,
+        _typed(raw, "sentAt", str, where),
+        events,
+        secret=_typed(raw, "secret", bool, where, default=False),
+        answers=_decoded(v10.decode_status, answers, f"{where}.answers", notes) if answers is not None else None,
+        notices=list(notices),
+        error=dict(error) if error is not None else None,
+        step=_typed(raw, "step", str, where),
+        attempt=_typed(raw, "attempt", int, where),
+        complete=_typed(raw, "complete", bool, where, default=True),
     )
+
+
+def _decoded(decode: Callable[[Any, Notes], T], value: Any, where: str, notes: Notes) -> T:
+    """`value` decoded as the protocol's v1.0 JSON; TranscriptError naming the field when it is not that."""
+    try:
+        return decode(value, notes)
+    except (WireFormatError, ValueError, TypeError) as exc:
+        raise TranscriptError(f"{where}: {exc}") from None

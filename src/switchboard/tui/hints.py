@@ -23,6 +23,9 @@ _PHRASES = [
     (re.compile(r"[Rr]un with --verbose to see (the exchange|it|the answer)|--verbose shows it"), WIRE),
     (re.compile(r"name (the variable holding them|it) with --api-key-env or --bearer-env"),
      r"name \1 with apiKeyEnv or bearerEnv for the agent in the agents file"),
+    (re.compile(r"check the user \(--basic-user, or auth: [^)]*\) and the password in the variable "
+                r"--basic-password-env names"),
+     "check the user and the password's variable in the agent's auth: entry of the agents file"),
     (re.compile(r"raise --timeout"), "try again later"),
     (re.compile(r"check --svc-param, the|Check --svc-param, the"), "Check the"),
 ]  # fmt: skip

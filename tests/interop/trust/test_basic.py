@@ -68,6 +68,24 @@ def test_a_wrong_password_is_refused_with_exit_4_and_not_echoed(cli, cards_serve
     )
     assert done.returncode == 4, done.stderr
     assert wrong not in done.stderr + done.stdout
+    _hint_names_the_basic_flags(done.stderr)
+
+
+def _hint_names_the_basic_flags(stderr: str) -> None:
+    """A refused Basic password's hint says how to give a Basic user and password, not an API key or a token."""
+    (hint,) = [line for line in stderr.splitlines() if line.startswith("Hint:")]
+    assert "--basic-password-env" in hint and "--basic-user" in hint, hint
+    assert "--api-key-env" not in hint and "--bearer-env" not in hint, hint
+
+
+def test_a_wrong_password_from_the_agents_file_gets_the_basic_hint(cli, cards_server, tmp_path):
+    agents = tmp_path / "agents.yaml"
+    agents.write_text(
+        f"agents:\n  - name: gate\n    url: {cards_server.url}basic/\n    auth: {{scheme: basic, user: ada, env: PW}}\n"
+    )
+    done = cli("--agents", str(agents), "send", "gate", "quick hello", env={"PW": "not-the-password-9876"})
+    assert done.returncode == 4, done.stderr
+    _hint_names_the_basic_flags(done.stderr)
 
 
 def test_basic_is_kept_from_an_interface_on_another_origin(cli, cards_server):

@@ -19,11 +19,19 @@ from typing import Any, ClassVar, TypeVar
 import httpx
 from httpx_sse import EventSource
 
-from ..auth import AuthPlan, Credentials, Redactor, origin_of, plan_auth
+from ..auth import AuthPlan, Credentials, Redactor, origin_of, plan_auth, wants_basic
 from ..bounded_read import read_tapped
 from ..cards import BINDING_NAMES, Endpoint, choose_endpoint, parse_card
 from ..errors import AuthFailedError, InvalidResponseError, ProtocolError, SwitchboardError, UsageError, for_operation
-from ..http import DEFAULT_RETRY, RetryPolicy, header_pairs, http_status_error, new_http_client
+from ..http import (
+    DEFAULT_RETRY,
+    RetryPolicy,
+    basic_challenge,
+    header_pairs,
+    http_status_error,
+    new_http_client,
+    refused_hint,
+)
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
 from ..tap import Tap
 from ..wire import v10
@@ -98,7 +106,8 @@ class HttpTransport(PushConfigs, Transport):
         # One redactor for the tap and for error messages, which may quote what the agent echoed back.
         self.redactor = tap.redactor if tap else Redactor()
         self.redactor.add(*credentials.secrets)
-        self.auth: AuthPlan = plan_auth(card, credentials, url=self.endpoint.url, redactor=self.redactor)
+        self.basic = wants_basic(card, credentials)  # a refusal's hint names the Basic flags
+        self.auth: AuthPlan = plan_auth(card, credentials, url=self.endpoint.url, redactor=self.redactor, tap=tap)
         self._headers = {"Content-Type": self.CONTENT_TYPE, **(extra_headers or {})}
         if self.endpoint.version == "1.0":
             self._headers["A2A-Version"] = "1.0"
@@ -167,7 +176,7 @@ class HttpTransport(PushConfigs, Transport):
     # --- helpers ---------------------------------------------------------------------------------------
 
     def _status_error(self, url: str, status: int, body: str) -> SwitchboardError:
-        error = http_status_error(url, status, self.redactor.text(body))
+        error = http_status_error(url, status, self.redactor.text(body), basic=self.basic)
         if self.withheld and isinstance(error, AuthFailedError):
             error.hint = (
                 "Credentials were not sent because the card points its interface at another origin than its own. "
@@ -186,6 +195,8 @@ class HttpTransport(PushConfigs, Transport):
                 from ..challenge import explain
 
                 challenge = response.headers.get("www-authenticate")
+                if basic_challenge(challenge):
+                    error.hint = refused_hint(True)
                 await explain(error, response.status_code, challenge, url, self.http, self.auth.oauth is not None)
             raise
         except ProtocolError as exc:
