@@ -11,15 +11,17 @@ from urllib.parse import urlsplit
 import httpx
 
 from .auth import is_loopback, origin_of
+from .bounded_read import answer_text, read_capped
 from .errors import (
     CardInvalidError,
     CardNotFoundError,
+    InvalidResponseError,
     ProtocolUnsupportedError,
     SwitchboardError,
     UsageError,
     VersionNotOfferedError,
 )
-from .http import DEFAULT_RETRY, RetryPolicy, http_status_error, parse_json, tapped_request
+from .http import DEFAULT_RETRY, RetryPolicy, http_status_error, open_response, parse_json
 from .model import AgentCard
 from .tap import Tap
 from .user_input import card_file_path, check_agent_url
@@ -28,6 +30,7 @@ from .wire.common import Notes, WireFormatError, shallow
 
 CARD_PATH = "/.well-known/agent-card.json"
 LEGACY_CARD_PATH = "/.well-known/agent.json"  # the <= 0.2.x path; sdk 0.3 still serves it
+CARD_LIMIT = 4 * 2**20  # bytes: a card with hundreds of skills is a few hundred KiB
 SUPPORTED_VERSIONS = ("1.0", "0.3")
 # How a binding is named in cards (`protocolBinding`), and for people.
 JSONRPC, HTTP_JSON, GRPC = "JSONRPC", "HTTP+JSON", "GRPC"
@@ -138,7 +141,7 @@ async def fetch_card(
     urls = candidate_urls(check_agent_url(ref))  # a malformed address is a usage error, before any request
     tried: list[str] = []
     for url in urls:
-        response = await tapped_request(
+        response, exchange = await open_response(
             http,
             "GET",
             url,
@@ -146,7 +149,12 @@ async def fetch_card(
             headers={"Accept": "application/json", **(headers or {})},
             retry=retry,
             on_retry=notes.add,
+            stream=True,
         )
+        try:  # a card is a few kilobytes: one past the cap is refused unread, whatever the status
+            await read_capped(response, CARD_LIMIT, url=url, what="a card", tap=tap, exchange=exchange)
+        except InvalidResponseError as exc:
+            raise CardInvalidError(exc.message, hint=exc.hint, url=url) from None
         if response.status_code == 404 and url != urls[-1]:
             tried.append(f"{url} (404)")
             continue
@@ -160,12 +168,12 @@ async def fetch_card(
             )
         if response.status_code >= 400:
             # http_status_error quotes the body, and agents echo what they got (e.g. agents-file headers).
-            body = tap.redactor.text(response.text) if tap else response.text
+            body = tap.redactor.text(answer_text(response)) if tap else answer_text(response)
             raise http_status_error(url, response.status_code, body)
         if url.endswith(LEGACY_CARD_PATH) and url != urls[0]:
             notes.add(f"card served only at the legacy path {LEGACY_CARD_PATH}")
         try:
-            data = parse_json(url, response.text, response.headers.get("content-type"))
+            data = parse_json(url, answer_text(response), response.headers.get("content-type"))
         except SwitchboardError as exc:  # not JSON: what it is, and what to give instead
             raise CardInvalidError(exc.message, hint=exc.hint, url=url) from None
         try:

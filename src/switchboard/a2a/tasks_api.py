@@ -78,6 +78,7 @@ from urllib.parse import quote
 import httpx
 
 from .auth import Credentials, Redactor
+from .bounded_read import answer_text
 from .errors import InvalidResponseError, ProtocolError, TimedOutError
 from .http import http_status_error, new_http_client, parse_json, tapped_request
 from .model import (
@@ -331,9 +332,9 @@ class TasksApiClient:
         status = response.status_code
         if status not in ok:
             if task_id is not None and status in (404, 409):
-                raise self._task_error(url, task_id, status, self._redactor.text(response.text))
-            raise http_status_error(url, status, self._redactor.text(response.text))
-        payload = parse_json(url, response.text, response.headers.get("content-type"))
+                raise self._task_error(url, task_id, status, self._redactor.text(answer_text(response)))
+            raise http_status_error(url, status, self._redactor.text(answer_text(response)))
+        payload = parse_json(url, answer_text(response), response.headers.get("content-type"))
         notes = Notes()
         try:
             snapshot = self._read(payload, notes)
