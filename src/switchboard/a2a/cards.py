@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 from dataclasses import dataclass
 from functools import cache
@@ -18,10 +19,11 @@ from .errors import (
     InvalidResponseError,
     ProtocolUnsupportedError,
     SwitchboardError,
+    UnreachableError,
     UsageError,
     VersionNotOfferedError,
 )
-from .http import DEFAULT_RETRY, RetryPolicy, http_status_error, open_response, parse_json
+from .http import DEFAULT_RETRY, NO_RETRY, RetryPolicy, http_status_error, open_response, parse_json
 from .model import AgentCard
 from .tap import Tap
 from .user_input import card_file_path, check_agent_url
@@ -141,20 +143,7 @@ async def fetch_card(
     urls = candidate_urls(check_agent_url(ref))  # a malformed address is a usage error, before any request
     tried: list[str] = []
     for url in urls:
-        response, exchange = await open_response(
-            http,
-            "GET",
-            url,
-            tap=tap,
-            headers={"Accept": "application/json", **(headers or {})},
-            retry=retry,
-            on_retry=notes.add,
-            stream=True,
-        )
-        try:  # a card is a few kilobytes: one past the cap is refused unread, whatever the status
-            await read_capped(response, CARD_LIMIT, url=url, what="a card", tap=tap, exchange=exchange)
-        except InvalidResponseError as exc:
-            raise CardInvalidError(exc.message, hint=exc.hint, url=url) from None
+        response = await _get_card(http, url, tap, {"Accept": "application/json", **(headers or {})}, retry, notes)
         if response.status_code == 404 and url != urls[-1]:
             tried.append(f"{url} (404)")
             continue
@@ -182,6 +171,35 @@ async def fetch_card(
             raise CardInvalidError(exc.message, hint="The agent's card is not valid JSON for A2A.", url=url) from None
         return ResolvedCard(card, url, notes)
     raise CardNotFoundError(f"no agent card for {ref}", url=ref)  # unreachable: the loop returns or raises
+
+
+async def _get_card(
+    http: httpx.AsyncClient,
+    url: str,
+    tap: Tap | None,
+    headers: dict[str, str],
+    retry: RetryPolicy | None,
+    notes: Notes,
+) -> httpx.Response:
+    """GET a card, its body read with a cap (a card is kilobytes: one past CARD_LIMIT is refused unread, whatever
+    the status). A body cut by the network is fetched again within `retry`, as a failed request is."""
+    policy = retry or NO_RETRY
+    attempt = 1
+    while True:
+        response, exchange = await open_response(
+            http, "GET", url, tap=tap, headers=headers, retry=retry, on_retry=notes.add, stream=True
+        )
+        try:
+            return await read_capped(response, CARD_LIMIT, url=url, what="a card", tap=tap, exchange=exchange)
+        except InvalidResponseError as exc:
+            raise CardInvalidError(exc.message, hint=exc.hint, url=url) from None
+        except UnreachableError as exc:
+            if attempt >= policy.attempts:
+                raise
+            delay = policy.delay(attempt)
+            notes.add(f"{exc.message}; retrying in {delay:.2f} s (attempt {attempt + 1} of {policy.attempts})")
+            attempt += 1
+            await asyncio.sleep(delay)
 
 
 def wire_version(protocol_version: str | None) -> str | None:
