@@ -9,11 +9,11 @@ and notes as shown hold no terminal control.
 
 from __future__ import annotations
 
-import io
 import json
 from typing import Any
 
 import httpx
+from fuzz_calls import OPS, STREAM_OPS, call, show
 from fuzz_inputs import (
     TRANSCRIPTS,
     ChunkedBody,
@@ -29,19 +29,15 @@ from fuzz_inputs import (
 from fuzz_support import fuzz
 from hypothesis import example, given
 from hypothesis import strategies as st
-from properties_support import has_terminal_controls
 
 from switchboard.a2a.cards import parse_card
 from switchboard.a2a.client import new_message
 from switchboard.a2a.errors import SwitchboardError
 from switchboard.a2a.http import RetryPolicy
-from switchboard.a2a.model import AgentCard, StreamEvent, Task, TaskPage
+from switchboard.a2a.model import AgentCard, StreamEvent
 from switchboard.a2a.transports.http_transport import MAX_FRAME
 from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 from switchboard.a2a.transports.rest import RestTransport
-from switchboard.a2a.turn import TaskView
-from switchboard.cli.output import Out, json_text
-from switchboard.cli.render import render_card, render_event, render_task, render_task_page, stream_response
 
 BASE = "http://agent.test/"
 CARD_URL = BASE + ".well-known/agent-card.json"
@@ -54,8 +50,6 @@ CAPTURES = {
     ("HTTP+JSON", "1.0"): ("rest-sdk13", "rest-v10-"),
     ("HTTP+JSON", "0.3"): ("rest-sdk13", "rest-v03-"),
 }
-OPS = ("send", "get", "cancel", "status", "list", "card", "push_set", "push_get", "push_list", "push_delete")
-STREAM_OPS = ("stream", "subscribe")
 STATUSES = st.sampled_from([200, 200, 200, 201, 204, 400, 401, 403, 404, 409, 415, 422, 429, 500, 501, 502, 503, 999])
 CONTENT_TYPES = st.sampled_from(
     [
@@ -148,59 +142,6 @@ def exchanges(draw: st.DrawFn) -> tuple[tuple[str, str], str, int, str, list[byt
         status, content_type = draw(STATUSES), draw(CONTENT_TYPES)
     cuts = draw(st.lists(st.integers(0, 2**16), max_size=6))
     return key, op, status, content_type, split(body, cuts)
-
-
-async def call(transport: JsonRpcTransport | RestTransport, op: str) -> list[Any]:
-    """What the operation gives back, as a list of results (a stream's events, or the one result)."""
-    if op in STREAM_OPS:
-        events: list[Any] = []
-        stream = transport.stream(new_message("hi")) if op == "stream" else transport.subscribe("t-1")
-        async for event in stream:
-            events.append(event)
-        return events
-    if op == "send":
-        return [await transport.send(new_message("hi"))]
-    if op == "get":
-        return [await transport.get_task("t-1", history_length=2)]
-    if op == "cancel":
-        return [await transport.cancel_task("t-1")]
-    if op == "status":
-        return [await transport.task_status("t-1")]
-    if op == "list":
-        return [await transport.list_tasks(page_size=3)]
-    if op == "card":
-        return [await transport.extended_card()]
-    if op == "push_set":
-        return [await transport.create_push_config("t-1", "https://hook.test/", token="tok")]
-    if op == "push_get":
-        return [await transport.get_push_config("t-1", "c-1")]
-    if op == "push_list":
-        return await transport.list_push_configs("t-1")
-    await transport.delete_push_config("t-1", "c-1")
-    return []
-
-
-def show(result: Any) -> None:
-    """What the CLI would print of `result`, in text and in JSON: no terminal control, writable as UTF-8."""
-    buffer = io.StringIO()
-    out = Out(buffer)
-    if isinstance(result, StreamEvent):
-        render_event(out, result)
-        written = json_text(stream_response(result))
-        TaskView().apply(result)
-        if isinstance(result, Task):
-            render_task(out, result, history=True)
-    elif isinstance(result, TaskPage):
-        render_task_page(out, result)
-        written = json_text([t.model_dump(mode="json", by_alias=True) for t in result.tasks])
-    elif isinstance(result, AgentCard):
-        render_card(out, result, CARD_URL, validate=True)
-        written = json_text(result.raw, indent=2)
-    else:  # a push config: the agent's JSON object, printed as JSON
-        written = json_text(result, indent=2)
-    assert not has_terminal_controls(buffer.getvalue())
-    assert not has_terminal_controls(written.replace("\n", ""))
-    written.encode("utf-8")
 
 
 async def exchange(key: tuple[str, str], op: str, status: int, content_type: str, chunks: list[bytes]) -> None:

@@ -18,11 +18,10 @@ from unittest import mock
 
 import httpx
 import pytest
-from fuzz_inputs import answers, bounded, documented, shown_clean
+from fuzz_inputs import answers, bounded, documented, has_terminal_controls, shown_clean
 from fuzz_support import fuzz
 from hypothesis import example, given
 from hypothesis import strategies as st
-from properties_support import has_terminal_controls
 
 from switchboard.a2a import oauth, oauth_endpoints, oauth_flows
 from switchboard.a2a.auth import Redactor

@@ -102,7 +102,7 @@ def _header(signature: Any) -> tuple[dict[str, Any] | None, str]:
         return None, "a signature lacks its protected header or value"
     try:
         decoded = json.loads(base64.urlsafe_b64decode(protected + "=" * (-len(protected) % 4)))
-    except (binascii.Error, ValueError):
+    except (binascii.Error, ValueError, RecursionError):  # RecursionError: JSON nested past the parser's limit
         return None, "a signature's protected header is not base64url JSON"
     if not isinstance(decoded, dict):
         return None, "a signature's protected header is not a JSON object"
