@@ -27,10 +27,12 @@ from hypothesis import strategies as st
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "unit"))  # the property tests' strategies
 
-from properties_support import has_terminal_controls, mutated, writable_odd_values
+from properties_support import HOSTILE_TEXT, has_terminal_controls, mutated, writable_odd_values
 
 from switchboard.a2a.errors import SwitchboardError
 from switchboard.cli.output import report, warn
+
+__all__ = ["HOSTILE_TEXT", "has_terminal_controls"]  # the property tests' own, for the fuzz tests
 
 TRANSCRIPTS = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 # Seconds one example may take: generous (a slow shared machine), since the point is that nothing waits for ever.
