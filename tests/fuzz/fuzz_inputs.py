@@ -45,6 +45,8 @@ RAW_TOKENS: tuple[bytes, ...] = (
     b"[" * 100_000 + b"]" * 100_000,  # past the recursion limit of json and of any recursive walk
     b'{"a":' * 3000 + b"1" + b"}" * 3000,
     b"[" * 900 + b"]" * 900,  # under the parser's limit, over most walks' share of it
+    b"[" * 980 + b"]" * 980,  # read by json.loads, then too deep for json.dumps a few frames further down
+    b'{"a":' * 980 + b"1" + b"}" * 980,
     b"9" * 5000,  # past int's 4300-digit limit
     b"-" + b"9" * 4000,
     b"1e999",

@@ -96,7 +96,7 @@ from .model import (
     TextPart,
 )
 from .tap import Tap
-from .wire.common import Notes, WireFormatError, obj, opt_str, req_str
+from .wire.common import Notes, WireFormatError, brief, obj, opt_str, req_str, shallow
 
 CORRELATION_HEADER = "X-Correlation-Id"
 OUTPUT_ARTIFACT_ID = "output"
@@ -376,7 +376,7 @@ class TasksApiClient:
         task_id = req_str(doc, "id", "task", notes)
         raw_status = doc.get("status")
         if not isinstance(raw_status, str) or not raw_status.strip():
-            raise WireFormatError(f"task {task_id} has no status string (got {json.dumps(raw_status)[:40]})")
+            raise WireFormatError(f"task {task_id} has no status string (got {brief(raw_status)})")
         state = read_state(raw_status)
         if state is None:
             notes.add(f"task {task_id} has an unknown status {raw_status[:40]!r}; read as unknown")
@@ -397,4 +397,6 @@ class TasksApiClient:
             output = _NO_OUTPUT
         elif not isinstance(output, str | dict | list):
             notes.add(f"task {task_id}.output should be a string, object or array; kept as data")
+        else:  # JSON nested deeper than anything that shows or writes it again can follow is cut, with a note
+            output = shallow(output, f"task {task_id}.output", notes)
         return _Snapshot(task_id, context_id, state, text, output)
