@@ -102,6 +102,7 @@ def _agents_file(folder: Path, body: bytes) -> Path:
 @example(body=YAML_TRAPS[4].encode())  # found: RecursionError out of PyYAML's composer
 @example(body=b"agents:\n  - name: " + b"9" * 5000 + b"\n")  # found: ValueError of int's 4300-digit limit
 @example(body=_laughs("agents").encode())
+@example(body=b"agents: !!timestamp x\n")  # found by the long run: PyYAML's timestamp constructor, AttributeError
 def test_any_agents_file_is_read_or_refused_with_a_usage_error(tmp_path_factory, body):
     path = _agents_file(tmp_path_factory.mktemp("agents"), body)
 
@@ -124,7 +125,11 @@ def test_any_agents_file_is_read_or_refused_with_a_usage_error(tmp_path_factory,
 @given(body=file_bytes(WORKFLOW_TEXTS), pick=st.sampled_from([None, "convert", "nope"]))
 @example(body=_laughs("steps").encode(), pick=None)  # found: 387 million values built one by one (a hang)
 @example(body=YAML_TRAPS[4].encode(), pick=None)  # found: RecursionError
-@example(body=b"\x00", pick=None)  # found: yaml.ReaderError raised before the parse's try
+@example(body=b"\x00", pick=None)
+@example(body=b"name: !!timestamp x\n", pick=None)  # found by the long run: AttributeError
+@example(
+    body=b"workflows:\n  w:\n    onError: [a]\n    steps:\n      - {name: s, type: [a]}\n", pick=None
+)  # TypeError  # found: yaml.ReaderError raised before the parse's try
 @example(body=b"\x80", pick=None)  # found: UnicodeDecodeError
 @example(body=b"name: " + b"9" * 5000 + b"\n", pick=None)  # found: ValueError
 def test_any_workflow_file_is_read_or_refused_with_every_problem_listed(tmp_path_factory, body, pick):

@@ -179,6 +179,16 @@ async def exchange(key: tuple[str, str], op: str, status: int, content_type: str
 @example(
     case=(("HTTP+JSON", "1.0"), "get", 404, "application/json", [b'{"error":{"details":' + b"[" * 100_000 + b"}}"])
 )
+@example(  # found by the long run: an error's ErrorInfo reason that is a list (TypeError: unhashable)
+    case=(
+        ("JSONRPC", "1.0"),
+        "send",
+        200,
+        "application/json",
+        [b'{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"x","data":[{"reason":["TASK_NOT_FOUND"]}]}}'],
+    )
+)
+@example(case=(("HTTP+JSON", "1.0"), "get", 404, "application/json", [b'{"error":{"code":[1],"message":"x"}}']))
 def test_any_answer_over_http_is_our_model_or_a_documented_error(case):
     bounded(lambda: exchange(*case))
 

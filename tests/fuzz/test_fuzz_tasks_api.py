@@ -79,5 +79,8 @@ async def turn(replies: list[tuple[int, str, bytes]], op: str) -> None:
 @given(replies=servers(), op=st.sampled_from(["turn", "answer", "get"]))
 @example(replies=[(200, "application/json", DEEP_OUTPUT)], op="get")
 @example(replies=[(200, "application/json", DEEP_STATUS)], op="get")
+@example(
+    replies=[(201, "application/json", b'{"id": "\\ud800", "status": "working"}')], op="turn"
+)  # found: UnicodeEncodeError
 def test_any_answer_of_the_task_api_is_our_events_or_a_documented_error(replies, op):
     bounded(lambda: turn(replies, op))

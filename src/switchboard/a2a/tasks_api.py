@@ -307,7 +307,8 @@ class TasksApiClient:
     # --- requests --------------------------------------------------------------------------------------
 
     def _task_url(self, task_id: str) -> str:
-        return f"{self.base_url}/tasks/{quote(task_id, safe='')}"
+        # An id read from JSON may hold a lone surrogate, which UTF-8 cannot encode strictly.
+        return f"{self.base_url}/tasks/{quote(task_id, safe='', errors='surrogatepass')}"
 
     async def _submit(self, text: str) -> _Snapshot:
         body = {"agent_id": self.agent_id, "correlation_id": self.correlation_id, "input": text}

@@ -72,7 +72,7 @@ def load_yaml(text: str) -> Any:
         raise YamlProblem(None, str(exc)) from None
     except RecursionError:  # PyYAML composes nested collections recursively: a thousand `[` reach the limit
         raise YamlProblem(None, "nesting is too deep") from None
-    except ValueError:  # what PyYAML's constructors let through: an integer of more than 4300 digits
+    except (ValueError, AttributeError):  # PyYAML's constructors: an integer past 4300 digits, a date they cannot match
         raise YamlProblem(None, "a value cannot be read (a number too long?)") from None
     finally:
         loader.dispose()
