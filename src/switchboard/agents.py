@@ -376,6 +376,14 @@ def _read(path: Path):
             f"cannot read the agents file {path}{where}: {reason}",
             hint="Fix the YAML, or point at another file with --agents FILE.",
         ) from None
+    except (RecursionError, ValueError, AttributeError) as exc:
+        # PyYAML composes nested collections recursively (a thousand `[` reach the limit), lets an integer past
+        # 4300 digits raise ValueError, and its timestamp constructor an AttributeError for a date it cannot match.
+        why = "it is nested too deeply" if isinstance(exc, RecursionError) else "a value cannot be read (too long?)"
+        raise UsageError(
+            f"cannot read the agents file {path}: {why}",
+            hint="Fix the YAML, or point at another file with --agents FILE.",
+        ) from None
 
 
 def load_agents(path: Path | None, env: Mapping[str, str] | None = None) -> AgentsFile:

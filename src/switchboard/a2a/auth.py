@@ -273,13 +273,13 @@ def origin_of(url: str) -> str:
 def secret_forms(secret: str) -> list[str]:
     """The ways one secret travels: as is, URL-encoded (an API key in a query string), base64 (basic auth, or
     an agent quoting it back encoded) and JSON-escaped."""
-    raw = secret.encode("utf-8")
+    raw = secret.encode("utf-8", "surrogatepass")  # a secret from JSON may hold a lone surrogate
     b64 = base64.b64encode(raw).decode("ascii")
     forms = [
         secret,
-        quote(secret, safe=""),
-        quote(secret),
-        quote_plus(secret),
+        quote(raw, safe=""),
+        quote(raw),
+        quote_plus(raw),
         b64,
         b64.rstrip("="),
         base64.urlsafe_b64encode(raw).decode("ascii").rstrip("="),

@@ -86,6 +86,60 @@ async def read_tapped(response: httpx.Response, bound: int, *, url: str, tap: Ta
             tap.done(exchange)
 
 
+async def read_capped(
+    response: httpx.Response, cap: int, *, url: str, what: str, tap: Tap | None, exchange: int
+) -> httpx.Response:
+    """Read a streamed response's body whole, refusing one past `cap` bytes (a Content-Length past it before a byte
+    is read): for documents that are small by nature (a card, a key set), where no bound would let an agent make
+    us hold gigabytes. The response comes back read (`.content`, `.text`), recorded on the tap and closed; past the
+    cap, an InvalidResponseError. httpx errors become ours."""
+    try:
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > cap:
+            raise _too_big(url, what, cap)
+        held: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():  # decoded: a compressed body is counted as what it holds
+            size += len(chunk)
+            if size > cap:
+                raise _too_big(url, what, cap)
+            held.append(chunk)
+        response._content = b"".join(held)  # what .content and .text read, as httpx's own aread() sets it
+        if tap:
+            tap.response(exchange, response.status_code, header_pairs(response.headers), response.content)
+        return response
+    except httpx.HTTPError as exc:
+        if tap:
+            tap.error(exchange, f"{type(exc).__name__}: {exc}")
+        raise network_error(url, exc) from None
+    except SwitchboardError as exc:
+        if tap:
+            tap.error(exchange, exc.message)
+        raise
+    finally:
+        await response.aclose()
+        if tap:
+            tap.done(exchange)
+
+
+def _too_big(url: str, what: str, cap: int) -> InvalidResponseError:
+    return InvalidResponseError(
+        f"{url} answered with {what} larger than {cap // 1024} KiB; it was not read",
+        hint="No agent needs that much here: the URL may point at something else; run with --verbose to see it.",
+        url=url,
+    )
+
+
+def answer_text(response: httpx.Response) -> str:
+    """The body of a read response as text. httpx decodes by the charset the server names, and its UTF-16 decoder
+    raises, `errors="replace"` or not, on a body that does not start with a byte order mark: such a body (JSON is
+    UTF-8, RFC 8259 section 8.1) is read as UTF-8, with what does not decode replaced."""
+    try:
+        return response.text
+    except UnicodeError:
+        return response.content.decode("utf-8", errors="replace")
+
+
 def _first(chunks: list[bytes], count: int) -> bytes:
     pieces, taken = [], 0
     for chunk in chunks:

@@ -43,7 +43,7 @@ class CardKey:
 def jwk_keys(document: Any, source: str) -> list[CardKey]:
     """The public keys of a JWKS or a single JWK; symmetric and unreadable keys are skipped."""
     from jwt import PyJWK
-    from jwt.exceptions import PyJWKError
+    from jwt.exceptions import PyJWKError, PyJWTError
 
     items = document.get("keys") if isinstance(document, dict) and "keys" in document else [document]
     keys: list[CardKey] = []
@@ -52,7 +52,7 @@ def jwk_keys(document: Any, source: str) -> list[CardKey]:
             continue
         try:
             key = PyJWK(item).key
-        except (PyJWKError, ValueError, TypeError, KeyError):
+        except (PyJWKError, PyJWTError, ValueError, TypeError, KeyError):  # InvalidKeyError is a PyJWTError
             continue
         key = key.public_key() if hasattr(key, "private_bytes") else key  # a private JWK given by mistake
         kid = item.get("kid") if isinstance(item.get("kid"), str) else None

@@ -26,7 +26,7 @@ import httpx
 
 from .auth import origin_of
 from .card_keys import CardKey, jwk_keys
-from .errors import SwitchboardError
+from .errors import InvalidResponseError, SwitchboardError
 from .tap import Tap
 
 ALLOWED_ALGORITHMS = ("ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA")
@@ -102,7 +102,7 @@ def _header(signature: Any) -> tuple[dict[str, Any] | None, str]:
         return None, "a signature lacks its protected header or value"
     try:
         decoded = json.loads(base64.urlsafe_b64decode(protected + "=" * (-len(protected) % 4)))
-    except (binascii.Error, ValueError):
+    except (binascii.Error, ValueError, RecursionError):  # RecursionError: JSON nested past the parser's limit
         return None, "a signature's protected header is not base64url JSON"
     if not isinstance(decoded, dict):
         return None, "a signature's protected header is not a JSON object"
@@ -135,7 +135,8 @@ class _JwksCache:
         return self.sets[url]
 
     async def _fetch(self, url: str) -> list[CardKey] | str:
-        from .http import new_http_client, parse_json, tapped_request
+        from .bounded_read import answer_text, read_capped
+        from .http import new_http_client, open_response, parse_json
 
         if self.http is None:
             return f"its keys at {url} were not fetched (offline)"
@@ -144,7 +145,12 @@ class _JwksCache:
         elsewhere = origin_of(url) != origin_of(self.card_url) if self.card_url.startswith("http") else True
         http = new_http_client() if elsewhere else self.http
         try:
-            response = await tapped_request(http, "GET", url, tap=self.tap, headers={"Accept": "application/json"})
+            response, exchange = await open_response(
+                http, "GET", url, tap=self.tap, headers={"Accept": "application/json"}, stream=True
+            )
+            await read_capped(response, JWKS_LIMIT, url=url, what="a key set", tap=self.tap, exchange=exchange)
+        except InvalidResponseError:
+            return f"the key set at {url} is larger than {JWKS_LIMIT // 1024} KiB"
         except SwitchboardError as exc:
             return f"its keys at {url} could not be fetched: {exc.message}"
         finally:
@@ -152,10 +158,8 @@ class _JwksCache:
                 await http.aclose()
         if response.status_code != 200:
             return f"its keys at {url} could not be fetched: HTTP {response.status_code}"
-        if len(response.content) > JWKS_LIMIT:
-            return f"the key set at {url} is larger than {JWKS_LIMIT // 1024} KiB"
         try:
-            document = parse_json(url, response.text)
+            document = parse_json(url, answer_text(response))
         except SwitchboardError:
             return f"the key set at {url} is not JSON"
         return jwk_keys(document, f"the key set at {url}")

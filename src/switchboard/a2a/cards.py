@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 from dataclasses import dataclass
 from functools import cache
@@ -11,15 +12,18 @@ from urllib.parse import urlsplit
 import httpx
 
 from .auth import is_loopback, origin_of
+from .bounded_read import answer_text, read_capped
 from .errors import (
     CardInvalidError,
     CardNotFoundError,
+    InvalidResponseError,
     ProtocolUnsupportedError,
     SwitchboardError,
+    UnreachableError,
     UsageError,
     VersionNotOfferedError,
 )
-from .http import DEFAULT_RETRY, RetryPolicy, basic_challenge, http_status_error, parse_json, tapped_request
+from .http import DEFAULT_RETRY, NO_RETRY, RetryPolicy, basic_challenge, http_status_error, open_response, parse_json
 from .model import AgentCard
 from .tap import Tap
 from .user_input import card_file_path, check_agent_url
@@ -28,6 +32,7 @@ from .wire.common import Notes, WireFormatError, shallow
 
 CARD_PATH = "/.well-known/agent-card.json"
 LEGACY_CARD_PATH = "/.well-known/agent.json"  # the <= 0.2.x path; sdk 0.3 still serves it
+CARD_LIMIT = 4 * 2**20  # bytes: a card with hundreds of skills is a few hundred KiB
 SUPPORTED_VERSIONS = ("1.0", "0.3")
 # How a binding is named in cards (`protocolBinding`), and for people.
 JSONRPC, HTTP_JSON, GRPC = "JSONRPC", "HTTP+JSON", "GRPC"
@@ -138,15 +143,7 @@ async def fetch_card(
     urls = candidate_urls(check_agent_url(ref))  # a malformed address is a usage error, before any request
     tried: list[str] = []
     for url in urls:
-        response = await tapped_request(
-            http,
-            "GET",
-            url,
-            tap=tap,
-            headers={"Accept": "application/json", **(headers or {})},
-            retry=retry,
-            on_retry=notes.add,
-        )
+        response = await _get_card(http, url, tap, {"Accept": "application/json", **(headers or {})}, retry, notes)
         if response.status_code == 404 and url != urls[-1]:
             tried.append(f"{url} (404)")
             continue
@@ -160,13 +157,13 @@ async def fetch_card(
             )
         if response.status_code >= 400:
             # http_status_error quotes the body, and agents echo what they got (e.g. agents-file headers).
-            body = tap.redactor.text(response.text) if tap else response.text
+            body = tap.redactor.text(answer_text(response)) if tap else answer_text(response)
             basic = basic_challenge(response.headers.get("www-authenticate"))
             raise http_status_error(url, response.status_code, body, basic=basic)
         if url.endswith(LEGACY_CARD_PATH) and url != urls[0]:
             notes.add(f"card served only at the legacy path {LEGACY_CARD_PATH}")
         try:
-            data = parse_json(url, response.text, response.headers.get("content-type"))
+            data = parse_json(url, answer_text(response), response.headers.get("content-type"))
         except SwitchboardError as exc:  # not JSON: what it is, and what to give instead
             raise CardInvalidError(exc.message, hint=exc.hint, url=url) from None
         try:
@@ -175,6 +172,35 @@ async def fetch_card(
             raise CardInvalidError(exc.message, hint="The agent's card is not valid JSON for A2A.", url=url) from None
         return ResolvedCard(card, url, notes)
     raise CardNotFoundError(f"no agent card for {ref}", url=ref)  # unreachable: the loop returns or raises
+
+
+async def _get_card(
+    http: httpx.AsyncClient,
+    url: str,
+    tap: Tap | None,
+    headers: dict[str, str],
+    retry: RetryPolicy | None,
+    notes: Notes,
+) -> httpx.Response:
+    """GET a card, its body read with a cap (a card is kilobytes: one past CARD_LIMIT is refused unread, whatever
+    the status). A body cut by the network is fetched again within `retry`, as a failed request is."""
+    policy = retry or NO_RETRY
+    attempt = 1
+    while True:
+        response, exchange = await open_response(
+            http, "GET", url, tap=tap, headers=headers, retry=retry, on_retry=notes.add, stream=True
+        )
+        try:
+            return await read_capped(response, CARD_LIMIT, url=url, what="a card", tap=tap, exchange=exchange)
+        except InvalidResponseError as exc:
+            raise CardInvalidError(exc.message, hint=exc.hint, url=url) from None
+        except UnreachableError as exc:
+            if attempt >= policy.attempts:
+                raise
+            delay = policy.delay(attempt)
+            notes.add(f"{exc.message}; retrying in {delay:.2f} s (attempt {attempt + 1} of {policy.attempts})")
+            attempt += 1
+            await asyncio.sleep(delay)
 
 
 def wire_version(protocol_version: str | None) -> str | None:

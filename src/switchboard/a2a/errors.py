@@ -183,9 +183,14 @@ class ProtocolError(SwitchboardError):
 def _name_for(rpc_code: int, data: Any) -> str:
     if isinstance(data, list):
         for item in data:
-            if isinstance(item, dict) and item.get("reason") in _REASON_NAMES:
+            if isinstance(item, dict) and _named(item.get("reason"), _REASON_NAMES):
                 return _REASON_NAMES[item["reason"]]
     return A2A_ERROR_NAMES.get(rpc_code, f"JSONRPCError({rpc_code})")
+
+
+def _named(value: Any, table: dict[Any, Any]) -> bool:
+    """Whether an agent's value is a key of `table`: a list or an object (unhashable) never is."""
+    return isinstance(value, str | int) and value in table
 
 
 def protocol_error_from(obj: Any, url: str | None = None) -> ProtocolError:
@@ -241,11 +246,15 @@ def rest_error_from(
             status = inner["code"]  # an error frame in a stream: the Status names the HTTP status it stands for
         details = inner.get("details")
         for item in details if isinstance(details, list) else ():
-            if isinstance(item, dict) and item.get("@type") == _ERROR_INFO and item.get("reason") in _REASON_CODES:
+            if (
+                isinstance(item, dict)
+                and item.get("@type") == _ERROR_INFO
+                and _named(item.get("reason"), _REASON_CODES)
+            ):
                 return ProtocolError(_REASON_CODES[item["reason"]], message, data=details, url=url)
-        if inner.get("code") in A2A_ERROR_NAMES:
+        if _named(inner.get("code"), A2A_ERROR_NAMES):
             return protocol_error_from(inner, url)
-    elif payload.get("code") in A2A_ERROR_NAMES and not isinstance(payload.get("code"), bool):
+    elif _named(payload.get("code"), A2A_ERROR_NAMES) and not isinstance(payload.get("code"), bool):
         return protocol_error_from(payload, url)
     for key in ("message", "detail", "error"):
         if not message and isinstance(payload.get(key), str):

@@ -338,6 +338,10 @@ class TokenSource:
             raise unreachable(f"{flow} token", url, exc) from None
         if not isinstance(token.get("access_token"), str) or not token["access_token"]:
             raise AuthFailedError(f"the issuer at {url} answered without an access token", url=url)
+        for key in ("expires_in", "expires_at"):  # a lifetime that is no number of seconds is no lifetime
+            value = token.get(key)
+            if value is not None and not _seconds_like(value):
+                del token[key]
         self._register(token)
         return token
 
@@ -393,6 +397,11 @@ class TokenSource:
             authorize = check_endpoint(ends.authorization_url, "authorization endpoint", client.issuer)
             run = oauth_flows.authorization_code_flow(self, ends.token_url, authorize)
         return await self._grant(lambda: run, ends.flow, ends.token_url)
+
+
+def _seconds_like(value: Any) -> bool:
+    """A number a token's lifetime can be counted in: finite, and within the next few thousand years."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and abs(value) < 1e11
 
 
 def _access_token(token: dict[str, Any]) -> str | None:

@@ -40,13 +40,19 @@ def check_endpoint(url: str | None, what: str, issuer: str | None = None) -> str
     person's oauth.issuer), on that origin only, whatever the card says."""
     from .auth import origin_of
 
-    parts = urlsplit(url or "")
-    if url is None or not (parts.scheme == "https" or (parts.scheme == "http" and is_loopback(parts.hostname or ""))):
+    try:  # an issuer's document may name anything here: a number, an object, a URL urlsplit refuses
+        parts = urlsplit(url) if isinstance(url, str) else None
+        secure = parts is not None and (
+            parts.scheme == "https" or (parts.scheme == "http" and is_loopback(parts.hostname or ""))
+        )
+    except ValueError:
+        secure = False
+    if not isinstance(url, str) or not secure:
         raise AuthFailedError(
             f"the {what} {strip_controls(str(url))[:200]!r} is not an https URL; no credentials are sent to it",
             hint="The agent's card names its OAuth endpoints; ask its operator to serve them over https.",
         )
-    if issuer and origin_of(url or "") != origin_of(issuer):
+    if issuer and origin_of(url) != origin_of(issuer):
         raise AuthFailedError(
             f"the card names the {what} {strip_controls(str(url))[:200]!r}, not on the issuer {issuer} the agents "
             "file trusts; no credentials are sent to it",
@@ -91,11 +97,17 @@ async def discover(url: str, client: OAuthClient, *, hooks: Hooks | None = None)
     return Endpoints(
         flow,
         check_endpoint(config.get("token_endpoint"), "token endpoint", client.issuer),
-        authorization_url=config.get("authorization_endpoint"),
-        device_url=config.get("device_authorization_endpoint"),
+        authorization_url=_url(config, "authorization_endpoint"),
+        device_url=_url(config, "device_authorization_endpoint"),
         issuer=issuer,
-        revocation_url=config.get("revocation_endpoint"),
+        revocation_url=_url(config, "revocation_endpoint"),
     )
+
+
+def _url(config: dict[str, Any], key: str) -> str | None:
+    """An endpoint the document names, as text (each is checked where it is used); anything else is none."""
+    value = config.get(key)
+    return value if isinstance(value, str) else None
 
 
 async def _document(url: str, client: OAuthClient, what: str, hint: str, hooks: Hooks | None) -> dict[str, Any]:
@@ -107,7 +119,7 @@ async def _document(url: str, client: OAuthClient, what: str, hint: str, hooks: 
             async with httpx.AsyncClient(timeout=client.timeout, follow_redirects=False, event_hooks=hooked) as http:
                 response = await http.get(url, headers={"Accept": "application/json"})
             config = response.json() if response.status_code == 200 else None
-        except (httpx.HTTPError, ValueError) as exc:
+        except (httpx.HTTPError, ValueError, RecursionError) as exc:  # RecursionError: JSON nested past any use
             raise unreachable(what, url, exc) from None
         if not isinstance(config, dict):
             raise AuthFailedError(

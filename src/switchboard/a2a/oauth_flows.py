@@ -19,6 +19,17 @@ if TYPE_CHECKING:
 
 DEFAULT_INTERVAL = 5  # RFC 8628 section 3.2: when the issuer names none
 SLOW_DOWN_STEP = 5  # RFC 8628 section 3.5: each slow_down adds this many seconds
+DEFAULT_EXPIRY = 600  # seconds a device code lives when the issuer names no lifetime
+# The issuer's numbers are bounds on our waits: one poll a minute at the slowest, a person an hour at the longest.
+MAX_INTERVAL = 60
+MAX_EXPIRY = 3600
+
+
+def _seconds(value: Any, default: int, most: int) -> int:
+    """A number of seconds the issuer sent (RFC 8628: a JSON number), from 1 to `most`; else `default`."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < float("inf"):
+        return default
+    return max(1, min(int(value), most))
 
 
 def _interaction(source: TokenSource) -> Interaction:
@@ -50,10 +61,10 @@ async def device_flow(source: TokenSource, token_url: str, device_url: str) -> d
     if not (isinstance(device_code, str) and isinstance(user_code, str) and isinstance(uri, str) and all(codes)):
         raise AuthFailedError(f"the device authorization endpoint {device_url} answered without a code", url=device_url)
     source.redactor.add(device_code)  # it redeems for a token, like a password
-    expires_in = int(start["expires_in"]) if isinstance(start.get("expires_in"), int | float) else 600
+    expires_in = _seconds(start.get("expires_in"), DEFAULT_EXPIRY, MAX_EXPIRY)
     complete = start.get("verification_uri_complete")
     interaction.device_code(DevicePrompt(uri, user_code, complete if isinstance(complete, str) else None, expires_in))
-    interval = max(1, int(start.get("interval") or DEFAULT_INTERVAL))
+    interval = _seconds(start.get("interval"), DEFAULT_INTERVAL, MAX_INTERVAL)
     remaining = float(expires_in)  # counted in the waits the issuer asked for: what the code's lifetime is made of
     try:
         while True:
@@ -71,7 +82,7 @@ async def device_flow(source: TokenSource, token_url: str, device_url: str) -> d
                 )
             except oauth_grants.GrantError as exc:
                 if exc.error == "slow_down":
-                    interval += SLOW_DOWN_STEP
+                    interval = min(interval + SLOW_DOWN_STEP, MAX_INTERVAL)
                 elif exc.error != "authorization_pending":
                     raise
             if remaining <= 0:

@@ -8,6 +8,7 @@ failure as the httpx error it is. Callers own the redaction of what comes back.
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -31,10 +32,13 @@ Hooks = Mapping[str, list[Callable[..., Awaitable[None]]]]  # httpx event hooks 
 class GrantError(Exception):
     """The token endpoint answered with an OAuth error (RFC 6749 section 5.2)."""
 
-    def __init__(self, error: str, description: str | None) -> None:
+    def __init__(self, error: Any, description: Any) -> None:
+        # Both come from the issuer's JSON as it sent them: a code or a description that is not a string (a list,
+        # an object) is taken for what it is, not passed on to code that reads text.
+        error = error if isinstance(error, str) and error else "error" if not error else json.dumps(error)[:100]
         super().__init__(error)
-        self.error = error
-        self.description = description
+        self.error: str = error
+        self.description: str | None = description if isinstance(description, str) else None
 
 
 def _client(
@@ -63,6 +67,10 @@ async def _fetch(
             raise GrantError(exc.error or "error", exc.description) from None
         except httpx.HTTPStatusError as exc:
             raise GrantError("http_error", f"HTTP {exc.response.status_code}") from None
+        except (ValueError, TypeError, OverflowError, RecursionError, AttributeError):
+            # authlib reads the answer itself and trusts its shape: JSON nested past the parser, an expires_in that
+            # is a list or NaN, a body that is not an object all fail inside it, as this.
+            raise GrantError("invalid_response", "the token endpoint's answer is not a token response") from None
     return dict(token)
 
 
@@ -154,7 +162,7 @@ async def device_authorization(
         response = await http.post(device_url, data=data, auth=auth)
     try:
         body = response.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested past the parser's limit
         body = None
     if not isinstance(body, dict):
         raise GrantError("http_error", f"HTTP {response.status_code}, not JSON")
@@ -198,7 +206,7 @@ async def revoke(
         return
     try:
         body = response.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested past the parser's limit
         body = None
     if isinstance(body, dict) and isinstance(body.get("error"), str):
         raise GrantError(body["error"], body.get("error_description"))

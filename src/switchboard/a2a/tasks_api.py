@@ -78,6 +78,7 @@ from urllib.parse import quote
 import httpx
 
 from .auth import Credentials, Redactor
+from .bounded_read import answer_text
 from .errors import InvalidResponseError, ProtocolError, TimedOutError
 from .http import http_status_error, new_http_client, parse_json, tapped_request
 from .model import (
@@ -95,7 +96,7 @@ from .model import (
     TextPart,
 )
 from .tap import Tap
-from .wire.common import Notes, WireFormatError, obj, opt_str, req_str
+from .wire.common import Notes, WireFormatError, brief, obj, opt_str, req_str, shallow
 
 CORRELATION_HEADER = "X-Correlation-Id"
 OUTPUT_ARTIFACT_ID = "output"
@@ -306,7 +307,8 @@ class TasksApiClient:
     # --- requests --------------------------------------------------------------------------------------
 
     def _task_url(self, task_id: str) -> str:
-        return f"{self.base_url}/tasks/{quote(task_id, safe='')}"
+        # An id read from JSON may hold a lone surrogate, which UTF-8 cannot encode strictly.
+        return f"{self.base_url}/tasks/{quote(task_id, safe='', errors='surrogatepass')}"
 
     async def _submit(self, text: str) -> _Snapshot:
         body = {"agent_id": self.agent_id, "correlation_id": self.correlation_id, "input": text}
@@ -331,9 +333,9 @@ class TasksApiClient:
         status = response.status_code
         if status not in ok:
             if task_id is not None and status in (404, 409):
-                raise self._task_error(url, task_id, status, self._redactor.text(response.text))
-            raise http_status_error(url, status, self._redactor.text(response.text))
-        payload = parse_json(url, response.text, response.headers.get("content-type"))
+                raise self._task_error(url, task_id, status, self._redactor.text(answer_text(response)))
+            raise http_status_error(url, status, self._redactor.text(answer_text(response)))
+        payload = parse_json(url, answer_text(response), response.headers.get("content-type"))
         notes = Notes()
         try:
             snapshot = self._read(payload, notes)
@@ -375,7 +377,7 @@ class TasksApiClient:
         task_id = req_str(doc, "id", "task", notes)
         raw_status = doc.get("status")
         if not isinstance(raw_status, str) or not raw_status.strip():
-            raise WireFormatError(f"task {task_id} has no status string (got {json.dumps(raw_status)[:40]})")
+            raise WireFormatError(f"task {task_id} has no status string (got {brief(raw_status)})")
         state = read_state(raw_status)
         if state is None:
             notes.add(f"task {task_id} has an unknown status {raw_status[:40]!r}; read as unknown")
@@ -396,4 +398,6 @@ class TasksApiClient:
             output = _NO_OUTPUT
         elif not isinstance(output, str | dict | list):
             notes.add(f"task {task_id}.output should be a string, object or array; kept as data")
+        else:  # JSON nested deeper than anything that shows or writes it again can follow is cut, with a note
+            output = shallow(output, f"task {task_id}.output", notes)
         return _Snapshot(task_id, context_id, state, text, output)

@@ -29,6 +29,10 @@ def load_workflow(
     except OSError as exc:
         issue = Issue(shown, None, f"cannot read the workflow file: {exc.strerror or exc}", "Check the path.")
         raise WorkflowInvalid([issue]) from None
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        issue = Issue(shown, line, "the workflow file is not UTF-8 text", "Save it as UTF-8.")
+        raise WorkflowInvalid([issue]) from None
     try:
         doc = load_yaml(text)
     except YamlProblem as exc:

@@ -116,7 +116,7 @@ def from_relay(doc: LineDict, chosen: str | None, chk: Checker) -> LineDict | No
         _put(out, "agents", _agents(doc["agents"], chk), doc, "agents")
     on_error = picked.get("onError")
     if on_error is not None:
-        if on_error not in _RELAY_ON_ERROR:
+        if not isinstance(on_error, str) or on_error not in _RELAY_ON_ERROR:
             chk.add(
                 picked.line_of("onError", value=True),
                 f"onError {on_error!r} is unknown",
@@ -207,7 +207,8 @@ def _step(step: LineDict, chk: Checker, defaults: dict[str, Any]) -> LineDict:
     for key in step:
         value = step[key]
         if key == "type":
-            mapped = {"deterministic": "shell", "shell": "shell", "a2a": "a2a", "agent": "a2a"}.get(value)
+            kinds = {"deterministic": "shell", "shell": "shell", "a2a": "a2a", "agent": "a2a"}
+            mapped = kinds.get(value) if isinstance(value, str) else None
             if mapped is None:
                 chk.add(
                     step.line_of(key, value=True),
@@ -226,7 +227,7 @@ def _step(step: LineDict, chk: Checker, defaults: dict[str, Any]) -> LineDict:
             if expect is not None:
                 _put(out, "expect", expect, step, key)
         elif key == "onError":
-            if value not in _RELAY_ON_ERROR:
+            if not isinstance(value, str) or value not in _RELAY_ON_ERROR:
                 chk.add(step.line_of(key, value=True), f"{what}: onError {value!r} is unknown", "Use fail or continue.")
             else:
                 _put(out, key, _RELAY_ON_ERROR[value], step, key)

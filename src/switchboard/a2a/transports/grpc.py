@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -28,7 +29,7 @@ import grpc.aio
 import httpx
 from a2a.compat.v0_3 import a2a_v0_3_pb2, a2a_v0_3_pb2_grpc
 from a2a.types import a2a_pb2, a2a_pb2_grpc
-from google.protobuf import json_format
+from google.protobuf import json_format, text_format
 from google.protobuf.message import Message as ProtoMessage
 from google.rpc import error_details_pb2, status_pb2
 
@@ -59,6 +60,9 @@ from .grpc_events import plain_event
 from .push_configs import PushConfigs
 
 _ = error_details_pb2  # imported for its types: an ErrorInfo inside a Status is read into JSON by name
+# grpc logs a traceback ("Exception deserializing message!") to stderr for an answer that does not parse, then gives
+# the call None: the transport reports that itself, in a sentence (see _unparsable).
+logging.getLogger("grpc._common").setLevel(logging.CRITICAL)
 
 # op -> (the stub's method, the request message, streams). Per wire version: the service differs.
 _OPS: dict[str, dict[str, tuple[str, type[ProtoMessage], bool]]] = {
@@ -309,6 +313,10 @@ class GrpcTransport(PushConfigs, Transport):
                     await asyncio.sleep(delay)
                     continue
                 raise self._error(op, exc) from None
+            if answer is None:  # grpc gives None for bytes that do not parse as the message (and logs it, below)
+                if exchange is not None:
+                    self._tap_end(exchange, await call.trailing_metadata())
+                raise _unparsable(method, self.url)
             size = answer.ByteSize() if bound is not None else 0
             if bound is not None and size > bound:
                 head = type(answer)()
@@ -561,10 +569,13 @@ class GrpcTransport(PushConfigs, Transport):
                 plain = self.endpoint.version == "1.0"
                 async for answer in call:
                     received = True
+                    if answer is None:  # bytes that do not parse as a StreamResponse
+                        self.note(f"ignored a stream message: {_unparsable(method, self.url).message}")
+                        continue
                     if self.tap is not None and exchange is not None:
                         self.tap.frame(exchange, "", _json(answer), method=GRPC_METHOD)
                     # The plain shapes straight from the proto; the rest through ProtoJSON (see grpc_events.py).
-                    event = (plain_event(answer) if plain else None) or self._frame(_dict(answer))
+                    event = (plain_event(answer) if plain else None) or self._frame(answer)
                     if event is not None:
                         yield event
             except grpc.aio.AioRpcError as exc:
@@ -584,15 +595,23 @@ class GrpcTransport(PushConfigs, Transport):
             if self.tap is not None and exchange is not None:
                 self.tap.done(exchange)
 
-    def _frame(self, value: dict[str, Any]) -> StreamEvent | None:
+    def _frame(self, answer: ProtoMessage) -> StreamEvent | None:
         notes = Notes()
         try:
-            return self._codec().decode_event(value, notes)
-        except WireFormatError as exc:
+            return self._codec().decode_event(_dict(answer), notes)
+        except InvalidResponseError as exc:  # WireFormatError among them
             self.note(f"ignored a stream message: {exc.message}")
             return None
         finally:
             self._drain(notes)
+
+
+def _unparsable(method: str, url: str) -> InvalidResponseError:
+    return InvalidResponseError(
+        f"the agent's answer to {method} is not the protobuf message the protocol names",
+        hint="Run with --verbose to see the exchange; check that the card's gRPC address is the agent's.",
+        url=url,
+    )
 
 
 @dataclass(frozen=True)
@@ -604,12 +623,25 @@ class Skimmed:
 
 
 def _dict(message: ProtoMessage) -> dict[str, Any]:
-    """A proto message as the ProtoJSON object the HTTP bindings carry (camelCase names, enums by name)."""
-    return json_format.MessageToDict(message)
+    """A proto message as the ProtoJSON object the HTTP bindings carry (camelCase names, enums by name).
+
+    The binary format carries values ProtoJSON has no words for (NaN or Infinity in a Struct, a timestamp past year
+    9999): a message holding one is an InvalidResponseError, the agent's mistake said as such."""
+    try:
+        return json_format.MessageToDict(message)
+    except (json_format.Error, ValueError, TypeError) as exc:
+        raise InvalidResponseError(
+            f"the agent sent a {message.DESCRIPTOR.name} that has no JSON form ({str(exc)[:200]})",
+            hint="The agent's answer holds a value the protocol's JSON cannot carry; run with --verbose to see it.",
+        ) from None
 
 
 def _json(message: ProtoMessage) -> str:
-    return json.dumps(_dict(message), separators=(",", ":"))
+    """The message for the tap: its ProtoJSON, or the protobuf text format when it has none."""
+    try:
+        return json.dumps(_dict(message), separators=(",", ":"))
+    except InvalidResponseError:
+        return text_format.MessageToString(message, as_one_line=True)
 
 
 def _pairs(metadata: Any, skip: str = "") -> list[tuple[str, str]]:

@@ -11,16 +11,17 @@ JSON (an error, or a single result) is read as such. A binding says how an opera
 
 from __future__ import annotations
 
+import codecs
 import json
 from abc import abstractmethod
 from collections.abc import AsyncIterator, Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import httpx
 from httpx_sse import EventSource
 
 from ..auth import AuthPlan, Credentials, Redactor, origin_of, plan_auth, wants_basic
-from ..bounded_read import read_tapped
+from ..bounded_read import answer_text, read_tapped
 from ..cards import BINDING_NAMES, Endpoint, choose_endpoint, parse_card
 from ..errors import AuthFailedError, InvalidResponseError, ProtocolError, SwitchboardError, UsageError, for_operation
 from ..http import (
@@ -53,7 +54,41 @@ CANCEL_ANSWER_BOUND = 8 * 2**20
 # The C scanner behind json.loads; see loads_frame. (typeshed leaves scan_once out: JSONDecoder sets it in __init__.)
 _scan_json: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
+# Characters one SSE frame may hold: a status update or an artifact chunk is kilobytes; a frame past this (or a
+# line that never ends) is refused before it is held, not buffered for as long as the agent keeps sending.
+MAX_FRAME = 16 * 2**20
+
 T = TypeVar("T")
+
+
+class _CappedFrames:
+    """The response as EventSource reads it (its headers and its text), counting the characters read since the last
+    event: past MAX_FRAME, an InvalidResponseError. The caller sets `pending` to 0 at each event."""
+
+    def __init__(self, response: httpx.Response, url: str) -> None:
+        self.response = response
+        self.headers = response.headers
+        self.url = url
+        self.pending = 0
+
+    async def aiter_text(self) -> AsyncIterator[str]:
+        # An event stream is UTF-8 whatever charset its Content-Type names (HTML's SSE, "always decoded as UTF-8");
+        # httpx's decoder for a named UTF-16 raises on a body without a byte order mark.
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        async for chunk in self.response.aiter_bytes():
+            text = decoder.decode(chunk)
+            self.pending += len(text)
+            if self.pending > MAX_FRAME:
+                raise InvalidResponseError(
+                    f"the stream from {self.url} sent a frame of more than {MAX_FRAME // 2**20} M characters; "
+                    "it was not read",
+                    hint="The agent's stream is malformed (a line that never ends?); run with --verbose to see it.",
+                    url=self.url,
+                )
+            if text:
+                yield text
+        if tail := decoder.decode(b"", final=True):
+            yield tail
 
 
 def loads_frame(data: str) -> Any:
@@ -226,7 +261,7 @@ class HttpTransport(PushConfigs, Transport):
 
     async def _call(self, op: str, params: dict[str, Any]) -> Any:
         response, _, url = await self._open(op, params, self.ACCEPT_JSON, stream=False)
-        return await self._read_answer(op, url, response, response.text)
+        return await self._read_answer(op, url, response, answer_text(response))
 
     async def _call_bounded(
         self, op: str, params: dict[str, Any], bound: int, *, timeout: httpx.Timeout | float | None = None
@@ -372,13 +407,15 @@ class HttpTransport(PushConfigs, Transport):
                 await response.aread()
                 if tap:
                     tap.response(exchange, response.status_code, header_pairs(response.headers), response.content)
-                result = await self._read_answer(op, url, response, response.text)
+                result = await self._read_answer(op, url, response, answer_text(response))
                 yield self._decode(self.codec.decode_event, result, "the stream result")
                 return
             if tap:
                 tap.response(exchange, response.status_code, header_pairs(response.headers), None)
             try:
-                async for sse in EventSource(response).aiter_sse():
+                capped = _CappedFrames(response, url)
+                async for sse in EventSource(cast(httpx.Response, capped)).aiter_sse():
+                    capped.pending = 0
                     if tap:
                         tap.frame(exchange, sse.event, sse.data)
                     try:
