@@ -126,7 +126,10 @@ def test_any_agents_file_is_read_or_refused_with_a_usage_error(tmp_path_factory,
 @example(body=_laughs("steps").encode(), pick=None)  # found: 387 million values built one by one (a hang)
 @example(body=YAML_TRAPS[4].encode(), pick=None)  # found: RecursionError
 @example(body=b"\x00", pick=None)
-@example(body=b"name: !!timestamp x\n", pick=None)  # found by the long run: AttributeError
+@example(body=b"name: !!timestamp x\n", pick=None)
+@example(  # found by the long run: a regex re cannot compile for depth (RecursionError) or a count (OverflowError)
+    body=b"name: w\nsteps:\n  - name: s\n    run: echo\n    expect: {regex: '" + b"(" * 2000 + b"'}\n", pick=None
+)  # found by the long run: AttributeError
 @example(
     body=b"workflows:\n  w:\n    onError: [a]\n    steps:\n      - {name: s, type: [a]}\n", pick=None
 )  # TypeError  # found: yaml.ReaderError raised before the parse's try

@@ -235,10 +235,10 @@ def _expect(item: LineDict, what: str, kind: str, chk: Checker) -> Expect:
         try:
             re.compile(str(regex))
             expect.regex = str(regex)
-        except re.error as exc:
+        except (re.error, RecursionError, OverflowError) as exc:  # a pattern nested or repeated past re's limits
             chk.add(
                 raw.line_of("regex", value=True),
-                f"{what}: the regex does not compile ({exc.msg})",
+                f"{what}: the regex does not compile ({getattr(exc, 'msg', None) or 'nested or repeated too far'})",
                 "Fix the pattern (Python re syntax).",
             )
     code = raw.get("exit_code")
