@@ -23,8 +23,9 @@ from fuzz_support import fuzz
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from switchboard.a2a import oauth, oauth_endpoints, oauth_flows
+from switchboard.a2a import oauth, oauth_endpoints, oauth_flows, oauth_trace
 from switchboard.a2a.auth import Redactor
+from switchboard.a2a.errors import SwitchboardError
 from switchboard.a2a.model import SecurityScheme
 from switchboard.a2a.oauth import Choice, OAuthClient, TokenSource
 from switchboard.cli.context import StderrInteraction
@@ -192,3 +193,38 @@ def _clear_between_examples() -> None:
     # The fixture runs once per test, not per Hypothesis example.
     oauth._MEMORY.clear()
     oauth_endpoints._DISCOVERED.clear()
+
+
+@pytest.mark.parametrize(
+    "path, scheme, secret",
+    [
+        ("/.well-known/openid-configuration", "openIdConnect", "client-secret-1"),
+        ("/token", "oauth2", "client-secret-1"),
+        ("/device", "oauth2", None),
+        ("/revoke", "openIdConnect", "client-secret-1"),
+    ],
+)
+def test_an_answer_past_the_bound_is_refused_not_held(path, scheme, secret):
+    # A well-formed answer padded past MAX_ANSWER: the reader refuses it as unreadable, whoever reads after.
+    good = {
+        "/.well-known/openid-configuration": json.dumps(DISCOVERY).encode(),
+        "/token": json.dumps(TOKEN).encode(),
+        "/device": json.dumps(DEVICE).encode(),
+        "/revoke": b"{}",
+    }
+    replies = {p: (200, body + (b" " * oauth_trace.MAX_ANSWER if p == path else b"")) for p, body in good.items()}
+    _clear_between_examples()
+
+    async def sign_in_then_out() -> dict:
+        tokens = source(scheme, secret)
+        await tokens.token()
+        return await tokens.revoke()
+
+    with patched_transport(replies):
+        if path == "/revoke":
+            outcome = bounded(sign_in_then_out)
+            assert outcome["revoked"] == [] and "invalid_response" in outcome["note"], outcome
+        else:
+            with pytest.raises(SwitchboardError) as refused:
+                bounded(sign_in_then_out)
+            shown_clean(documented(refused.value))

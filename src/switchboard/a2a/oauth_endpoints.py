@@ -14,6 +14,7 @@ import httpx
 from ..safe_text import strip_controls
 from .errors import AuthFailedError, UsageError
 from .oauth_errors import unreachable
+from .oauth_trace import tap_hooks
 from .user_input import is_loopback
 
 if TYPE_CHECKING:
@@ -115,7 +116,7 @@ async def _document(url: str, client: OAuthClient, what: str, hint: str, hooks: 
     config = _DISCOVERED.get(url)
     if config is None:
         try:
-            hooked = dict(hooks or {})
+            hooked = dict(hooks or tap_hooks(None))
             async with httpx.AsyncClient(timeout=client.timeout, follow_redirects=False, event_hooks=hooked) as http:
                 response = await http.get(url, headers={"Accept": "application/json"})
             config = response.json() if response.status_code == 200 else None

@@ -15,6 +15,8 @@ from typing import Any
 
 import httpx
 
+from .oauth_trace import AnswerTooLarge, tap_hooks
+
 with warnings.catch_warnings():
     # "The httpx module is deprecated; please use httpx2": authlib's own shim, harmless with the pinned version.
     # Its deprecate module adds an "always" filter when imported, so it goes first and the "ignore" after.
@@ -52,7 +54,7 @@ def _client(
         token_endpoint_auth_method=method,
         timeout=timeout,
         follow_redirects=False,
-        event_hooks=dict(hooks or {}),  # the wire tap's (oauth_trace), under --verbose and in the wire view
+        event_hooks=dict(hooks or tap_hooks(None)),  # answers read bounded; traced under --verbose (oauth_trace)
         **kwargs,
     )
 
@@ -158,8 +160,12 @@ async def device_authorization(
     data = {"client_id": client_id, **_params(resource, scope)}
     # A confidential client authenticates with HTTP Basic; a public one sends only its id (in the form).
     auth = httpx.BasicAuth(client_id, client_secret) if client_secret else httpx.USE_CLIENT_DEFAULT
-    async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, event_hooks=dict(hooks or {})) as http:
-        response = await http.post(device_url, data=data, auth=auth)
+    hooked = dict(hooks or tap_hooks(None))
+    async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, event_hooks=hooked) as http:
+        try:
+            response = await http.post(device_url, data=data, auth=auth)
+        except AnswerTooLarge as exc:
+            raise GrantError("invalid_response", str(exc)) from None
     try:
         body = response.json()
     except (ValueError, RecursionError):  # RecursionError: JSON nested past the parser's limit
@@ -201,7 +207,10 @@ async def revoke(
     for a token the issuer no longer knows); an error answer is a GrantError."""
     client = _client(client_id, client_secret, timeout, hooks)
     async with client:
-        response = await client.revoke_token(revocation_url, token=token, token_type_hint=hint)
+        try:
+            response = await client.revoke_token(revocation_url, token=token, token_type_hint=hint)
+        except AnswerTooLarge as exc:
+            raise GrantError("invalid_response", str(exc)) from None
     if response.status_code == 200:
         return
     try:

@@ -43,12 +43,37 @@ _MEMBER = re.compile(r'"(' + "|".join(sorted(SECRET_NAMES)) + r')"\s*:\s*"(?:[^"
 _EXCHANGE = "switchboard.tap_exchange"  # where a request keeps its exchange number for its answer
 
 Hooks = dict[str, list[Callable[..., Awaitable[None]]]]
+# An identity provider's answer is a small JSON document (discovery, a token, a device code): past this it is
+# refused, not held, whoever reads it after (authlib reads token answers itself, with no bound of its own).
+MAX_ANSWER = 1 << 20
+
+
+class AnswerTooLarge(ValueError):
+    """An identity provider's answer past MAX_ANSWER bytes (a ValueError: every reader takes it as unreadable)."""
+
+
+async def read_bounded(response: httpx.Response) -> None:
+    """Read an answer's body before anyone else does, refusing one past MAX_ANSWER bytes (announced or sent)."""
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_ANSWER:
+        await response.aclose()
+        raise AnswerTooLarge(f"the answer announces {declared} bytes, over {MAX_ANSWER}")
+    held: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():  # decoded: a compressed answer counts as what it holds
+        size += len(chunk)
+        if size > MAX_ANSWER:
+            await response.aclose()
+            raise AnswerTooLarge(f"the answer is over {MAX_ANSWER} bytes")
+        held.append(chunk)
+    response._content = b"".join(held)  # what .content, .json() and aread() give, as httpx's own aread() sets it
 
 
 def tap_hooks(tap: Tap | None) -> Hooks:
-    """httpx event hooks that record each request and answer of a client on `tap` ({} without a tap)."""
+    """httpx event hooks for an identity provider's client: each answer read bounded (read_bounded), and each
+    request and answer recorded on `tap` when there is one."""
     if tap is None:
-        return {}
+        return {"response": [read_bounded]}
 
     async def on_request(request: httpx.Request) -> None:
         try:
@@ -68,7 +93,7 @@ def tap_hooks(tap: Tap | None) -> Hooks:
         tap.response(exchange, response.status_code, response.headers.multi_items(), text)
         tap.done(exchange)
 
-    return {"request": [on_request], "response": [on_response]}
+    return {"request": [on_request], "response": [read_bounded, on_response]}
 
 
 def redacted_body(body: bytes, content_type: str) -> str:
