@@ -70,10 +70,16 @@ class Conversation:
         waiting_task = self.task_id if self.waiting else None
         return new_message(parts, task_id=waiting_task, context_id=self.context_id)
 
-    async def send(self, parts: list[Part] | str, *, secret: bool = False) -> AsyncIterator[TurnEvent]:
-        """Send a message and yield the turn's events; the Turn in `self.turns` follows along."""
+    async def send(self, parts: list[Part] | str, *, secret: bool | None = None) -> AsyncIterator[TurnEvent]:
+        """Send a message and yield the turn's events; the Turn in `self.turns` follows along.
+
+        `secret`: the message is a credential (masked, redacted everywhere). Unsaid, it is one when it answers a task
+        waiting at auth-required, wherever the person typed it: the message box as much as the masked prompt.
+        """
         if isinstance(parts, str):
             parts = [TextPart(text=parts)]
+        if secret is None:
+            secret = self.waiting is TaskState.AUTH_REQUIRED
         check_message_texts([p.text for p in parts if isinstance(p, TextPart)])
         if secret and self.tap:
             # A credential typed into the prompt must not show in the wire view either.

@@ -29,6 +29,7 @@ from switchboard.a2a.model import (
     TextPart,
 )
 from switchboard.config import load_settings
+from switchboard.tui.widgets.composer import Composer, MessageArea
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.markdown_pages import LivePage
 from switchboard.tui.widgets.prompt_pane import PromptPane
@@ -104,6 +105,31 @@ async def test_a_credential_is_masked_on_screen_and_redacted_on_the_wire(home):
         shown = [str(m.render()) for m in view.query(UserMessage)]
         assert not any("sesame-passcode" in text for text in shown)
         assert any("credential" in text for text in shown)
+        assert app.tap.redactor.text("token=sesame-passcode") == f"token={REDACTED}"
+        assert view.conversation.last.view.state is TaskState.COMPLETED
+
+
+async def test_a_credential_typed_in_the_message_box_is_masked_and_redacted_too(home):
+    # The person dismisses the masked prompt (esc: "answer later") and types the passcode in the message box.
+    auth = [
+        Task(id=TASK, context_id=CONTEXT, status=TaskStatus(state=TaskState.SUBMITTED)),
+        status(TaskState.AUTH_REQUIRED, "enter the passcode"),
+    ]
+    link = ScriptedLink("gatekeeper", card("gatekeeper"), [auth, done("the vault is open")])
+    app = build_app(home, links={"gatekeeper": link})
+    async with app.run_test(size=SIZE) as pilot:
+        view = await talk(pilot, 2, "open the vault")
+        await pilot.press("escape")  # the pane stays, the keyboard leaves it
+        view.query_one(Composer).query_one(MessageArea).focus()
+        await settle(pilot, 0.2)
+        await pilot.press(*"sesame-passcode", "enter")
+        await settle(pilot, 0.5)
+        assert link.sent[-1].text == "sesame-passcode"  # it does go to the agent, to the waiting task
+        assert link.sent[-1].task_id == TASK
+        shown = [str(m.render()) for m in view.query(UserMessage)]
+        assert not any("sesame-passcode" in text for text in shown)
+        assert any("credential" in text for text in shown)
+        assert view.conversation.turns[-1].secret
         assert app.tap.redactor.text("token=sesame-passcode") == f"token={REDACTED}"
         assert view.conversation.last.view.state is TaskState.COMPLETED
 

@@ -230,10 +230,11 @@ class ConversationView(Vertical):
             return
         if pane.is_attached:
             await pane.remove()
-        self.send([TextPart(text=offer.answer)])
+        self.send([TextPart(text=offer.answer)], secret=False)  # our own sentence, not a credential
 
-    def send(self, parts: list[Part], *, secret: bool = False) -> bool:
-        """Start a turn with `parts`; when it cannot start, say why and return False."""
+    def send(self, parts: list[Part], *, secret: bool | None = None) -> bool:
+        """Start a turn with `parts`; when it cannot start, say why and return False. `secret` unsaid: the
+        conversation decides (an answer to a task at auth-required is a credential, from any box)."""
         refused = self._refusal()
         if refused is not None:
             self.notify(f"Not sent: {refused}", title=self.agent_name, severity="warning", markup=False)
@@ -261,7 +262,7 @@ class ConversationView(Vertical):
         return None
 
     @work(exclusive=True, group="turn")
-    async def run_turn(self, parts: list[Part], secret: bool) -> None:
+    async def run_turn(self, parts: list[Part], secret: bool | None) -> None:
         for pane in self.query(PromptPane):
             await pane.remove()
         await self._follow(self._connected.send(parts, secret=secret), begun=False, then_watch=True)
