@@ -86,6 +86,23 @@ async def read_tapped(response: httpx.Response, bound: int, *, url: str, tap: Ta
             tap.done(exchange)
 
 
+async def fill_at_most(response: httpx.Response, cap: int) -> bool:
+    """Read a streamed response's body into it (`.content`, `.text`, `.json()`, as httpx's own aread() does), unless
+    it is past `cap` bytes: announced (then not a byte is read) or sent. False past the cap (httpx errors pass)."""
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > cap:
+        return False
+    held: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():  # decoded: a compressed body is counted as what it holds
+        size += len(chunk)
+        if size > cap:
+            return False
+        held.append(chunk)
+    response._content = b"".join(held)
+    return True
+
+
 async def read_capped(
     response: httpx.Response, cap: int, *, url: str, what: str, tap: Tap | None, exchange: int
 ) -> httpx.Response:
@@ -94,17 +111,8 @@ async def read_capped(
     us hold gigabytes. The response comes back read (`.content`, `.text`), recorded on the tap and closed; past the
     cap, an InvalidResponseError. httpx errors become ours."""
     try:
-        declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > cap:
+        if not await fill_at_most(response, cap):
             raise _too_big(url, what, cap)
-        held: list[bytes] = []
-        size = 0
-        async for chunk in response.aiter_bytes():  # decoded: a compressed body is counted as what it holds
-            size += len(chunk)
-            if size > cap:
-                raise _too_big(url, what, cap)
-            held.append(chunk)
-        response._content = b"".join(held)  # what .content and .text read, as httpx's own aread() sets it
         if tap:
             tap.response(exchange, response.status_code, header_pairs(response.headers), response.content)
         return response

@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, quote_plus
 import httpx
 
 from .auth import REDACTED
+from .bounded_read import fill_at_most
 from .tap import Tap
 
 # Form fields and JSON members whose value is a secret (RFC 6749, 7009, 7636, 8628, 8693, 7523; OpenID Connect).
@@ -54,19 +55,9 @@ class AnswerTooLarge(ValueError):
 
 async def read_bounded(response: httpx.Response) -> None:
     """Read an answer's body before anyone else does, refusing one past MAX_ANSWER bytes (announced or sent)."""
-    declared = response.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_ANSWER:
+    if not await fill_at_most(response, MAX_ANSWER):
         await response.aclose()
-        raise AnswerTooLarge(f"the answer announces {declared} bytes, over {MAX_ANSWER}")
-    held: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():  # decoded: a compressed answer counts as what it holds
-        size += len(chunk)
-        if size > MAX_ANSWER:
-            await response.aclose()
-            raise AnswerTooLarge(f"the answer is over {MAX_ANSWER} bytes")
-        held.append(chunk)
-    response._content = b"".join(held)  # what .content, .json() and aread() give, as httpx's own aread() sets it
+        raise AnswerTooLarge(f"the answer is over {MAX_ANSWER} bytes")
 
 
 def tap_hooks(tap: Tap | None) -> Hooks:
