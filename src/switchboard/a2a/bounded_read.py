@@ -6,6 +6,8 @@ that is a hundred megabytes and more. Held whole and parsed, it would cost sever
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import httpx
@@ -64,14 +66,12 @@ async def read_bounded(
     return BoundedBody(bytes(skim.out), size, True, head)
 
 
-async def read_tapped(response: httpx.Response, bound: int, *, url: str, tap: Tap | None, exchange: int) -> BoundedBody:
-    """read_bounded for a response `open_response(stream=True)` left open: recorded on the tap (which is given the
-    head of a skimmed body, no more), the response closed and the exchange done. httpx errors become ours."""
+@asynccontextmanager
+async def _ended(response: httpx.Response, *, url: str, tap: Tap | None, exchange: int) -> AsyncIterator[None]:
+    """However the read of a tapped exchange goes: httpx errors become ours, a failure is written on the tap, the
+    response is closed and the exchange done."""
     try:
-        answer = await read_bounded(response, bound, url=url)
-        if tap:
-            tap.response(exchange, response.status_code, header_pairs(response.headers), answer.head)
-        return answer
+        yield
     except httpx.HTTPError as exc:
         if tap:
             tap.error(exchange, f"{type(exc).__name__}: {exc}")
@@ -84,6 +84,16 @@ async def read_tapped(response: httpx.Response, bound: int, *, url: str, tap: Ta
         await response.aclose()
         if tap:
             tap.done(exchange)
+
+
+async def read_tapped(response: httpx.Response, bound: int, *, url: str, tap: Tap | None, exchange: int) -> BoundedBody:
+    """read_bounded for a response `open_response(stream=True)` left open: recorded on the tap (which is given the
+    head of a skimmed body, no more), the response closed and the exchange done. httpx errors become ours."""
+    async with _ended(response, url=url, tap=tap, exchange=exchange):
+        answer = await read_bounded(response, bound, url=url)
+        if tap:
+            tap.response(exchange, response.status_code, header_pairs(response.headers), answer.head)
+        return answer
 
 
 async def fill_at_most(response: httpx.Response, cap: int) -> bool:
@@ -110,24 +120,12 @@ async def read_capped(
     is read): for documents that are small by nature (a card, a key set), where no bound would let an agent make
     us hold gigabytes. The response comes back read (`.content`, `.text`), recorded on the tap and closed; past the
     cap, an InvalidResponseError. httpx errors become ours."""
-    try:
+    async with _ended(response, url=url, tap=tap, exchange=exchange):
         if not await fill_at_most(response, cap):
             raise _too_big(url, what, cap)
         if tap:
             tap.response(exchange, response.status_code, header_pairs(response.headers), response.content)
         return response
-    except httpx.HTTPError as exc:
-        if tap:
-            tap.error(exchange, f"{type(exc).__name__}: {exc}")
-        raise network_error(url, exc) from None
-    except SwitchboardError as exc:
-        if tap:
-            tap.error(exchange, exc.message)
-        raise
-    finally:
-        await response.aclose()
-        if tap:
-            tap.done(exchange)
 
 
 def _too_big(url: str, what: str, cap: int) -> InvalidResponseError:
