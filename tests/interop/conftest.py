@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from servers import AUTH_API_KEY, KINDS, RunningServer, ServerStartError, start_server
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 class ServerPool:
@@ -54,3 +60,19 @@ def auth_server(request: pytest.FixtureRequest, server_pool: ServerPool) -> Runn
 
 # The OpenID Provider and the agents behind it (tests/interop/oauth_fixtures.py).
 from oauth_fixtures import narrow_oauth_agent, oauth_agent, oidc_provider  # noqa: E402, F401
+
+
+# For the tests that need switchboard as a real process (signals, a receiver attacked while a command runs): its
+# home in the test's folder and this checkout's source. A module with a `cli` of its own keeps its own.
+@pytest.fixture
+def env(tmp_path):
+    return {**os.environ, "SWITCHBOARD_HOME": str(tmp_path), "PYTHONPATH": str(REPO / "src")}
+
+
+@pytest.fixture
+def cli(env):
+    def run(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "switchboard", *args]
+        return subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+
+    return run

@@ -7,32 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
 import sys
-from pathlib import Path
 
 import httpx
-import pytest
 from raw_http import WAIT, exchange, post, status_update, statuses
 from test_watch import configs, free_port, slow_task, watch
 
 HUGE = 20 * 2**20
-REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def env(tmp_path):
-    return {**os.environ, "SWITCHBOARD_HOME": str(tmp_path), "PYTHONPATH": str(REPO / "src")}
-
-
-@pytest.fixture
-def cli(env):
-    def run(*args: str) -> subprocess.CompletedProcess:
-        command = [sys.executable, "-m", "switchboard", *args]
-        return subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
-
-    return run
 
 
 async def attack(port: int, task_id: str) -> dict[str, list[int]]:

@@ -7,31 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import socket
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
 WAIT = 30  # seconds: a bound on a wait for output, never a measure
-
-
-@pytest.fixture
-def env(tmp_path):
-    return {**os.environ, "SWITCHBOARD_HOME": str(tmp_path), "PYTHONPATH": str(REPO / "src")}
-
-
-@pytest.fixture
-def cli(env):
-    def run(*args: str) -> subprocess.CompletedProcess:
-        command = [sys.executable, "-m", "switchboard", *args]
-        return subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
-
-    return run
 
 
 class Watch:
