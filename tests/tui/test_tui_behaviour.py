@@ -88,12 +88,17 @@ async def test_answering_the_prompt_pane_continues_the_same_task_and_context(hom
         assert not str(app.screen.query_one("#tabs").get_tab(view.parent.id).label).startswith("✱")
 
 
-async def test_a_credential_is_masked_on_screen_and_redacted_on_the_wire(home):
+def gatekeeper_asking_a_passcode() -> ScriptedLink:
+    """A gatekeeper whose first turn stops at auth-required and whose second opens the vault."""
     auth = [
         Task(id=TASK, context_id=CONTEXT, status=TaskStatus(state=TaskState.SUBMITTED)),
         status(TaskState.AUTH_REQUIRED, "enter the passcode"),
     ]
-    link = ScriptedLink("gatekeeper", card("gatekeeper"), [auth, done("the vault is open")])
+    return ScriptedLink("gatekeeper", card("gatekeeper"), [auth, done("the vault is open")])
+
+
+async def test_a_credential_is_masked_on_screen_and_redacted_on_the_wire(home):
+    link = gatekeeper_asking_a_passcode()
     app = build_app(home, links={"gatekeeper": link})
     async with app.run_test(size=SIZE) as pilot:
         view = await talk(pilot, 2, "open the vault")
@@ -111,11 +116,7 @@ async def test_a_credential_is_masked_on_screen_and_redacted_on_the_wire(home):
 
 async def test_a_credential_typed_in_the_message_box_is_masked_and_redacted_too(home):
     # The person dismisses the masked prompt (esc: "answer later") and types the passcode in the message box.
-    auth = [
-        Task(id=TASK, context_id=CONTEXT, status=TaskStatus(state=TaskState.SUBMITTED)),
-        status(TaskState.AUTH_REQUIRED, "enter the passcode"),
-    ]
-    link = ScriptedLink("gatekeeper", card("gatekeeper"), [auth, done("the vault is open")])
+    link = gatekeeper_asking_a_passcode()
     app = build_app(home, links={"gatekeeper": link})
     async with app.run_test(size=SIZE) as pilot:
         view = await talk(pilot, 2, "open the vault")
