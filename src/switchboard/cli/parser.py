@@ -40,7 +40,11 @@ examples:
 
 
 class ArgumentError(Exception):
-    """Raised instead of argparse's exit, so usage errors use the one error envelope."""
+    """Raised instead of argparse's exit, so usage errors use the one error envelope (`hint`: a did-you-mean)."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 class Parser(argparse.ArgumentParser):
@@ -49,7 +53,9 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise ArgumentError(f"{self.prog}: {message}")
+        from .suggest import choice_hint
+
+        raise ArgumentError(f"{self.prog}: {message}", hint=choice_hint(self, message))
 
 
 class PartAction(argparse.Action):
