@@ -8,9 +8,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli_in_process
 from workflow_support import (
     API_KEY,
     REPO,
+    cli_env,
     count_tasks,
     fields,
     journal_files,
@@ -170,6 +172,15 @@ def test_a_missing_credential_is_refused_before_anything_runs(home, agents_file,
     path = workflow(tmp_path, "name: v\nagents: [gatekeeper]\nsteps:\n  - {name: v, agent: gatekeeper, task: hi}\n")
     run = run_cli(home, agents_file, "run", path, SWITCHBOARD_DEMO_KEY="")
     assert run.returncode == 4 and "SWITCHBOARD_DEMO_KEY" in run.stderr and not journal_files(home)
+
+
+def test_with_the_demos_key_not_exported_a_run_reaches_the_gatekeeper_with_its_default(home, agents_file, tmp_path):
+    path = workflow(tmp_path, "name: v\nagents: [gatekeeper]\nsteps:\n  - {name: v, agent: gatekeeper, task: hi}\n")
+    env = {k: v for k, v in cli_env(home).items() if k != "SWITCHBOARD_DEMO_KEY"}  # as a new shell has it
+    run = run_cli_in_process(["--agents", str(agents_file), "run", path, "--answer", "v=sesame"], env, "", cwd=REPO)
+    assert run.returncode == 0, run.stderr
+    assert fields(run.stdout)["State"] == "completed" and "The vault is open." in run.stdout
+    assert API_KEY not in journal_files(home)[0].read_text()  # the default is a credential like any other
 
 
 def test_a_failed_delegate_is_reported_with_its_code_and_task_id(home, agents_file, tmp_path):
