@@ -191,6 +191,33 @@ def test_a_failed_delegate_is_reported_with_its_code_and_task_id(home, agents_fi
     assert step["errorCode"] == "A2A_TASK_FAILED" and step["taskId"] and "failed on purpose" in step["error"]
 
 
+def test_exit_status_makes_a_run_that_did_not_complete_exit_1_and_one_that_did_exit_0(home, agents_file, tmp_path):
+    flaky = "name: f\nagents: [flaky]\nsteps:\n  - {name: f, agent: flaky, task: fail}\n"
+    failing = workflow(tmp_path, flaky, "f.yaml")
+    default = run_cli(home, agents_file, "run", failing)
+    assert default.returncode == 0 and fields(default.stdout)["State"] == "failed"  # the spec's default stands
+    failed = run_cli(home, agents_file, "run", failing, "--exit-status", "-o", "json")
+    assert failed.returncode == 1, failed.stderr
+    run = run_document(failed.stdout)  # the result is printed all the same: the outcome, and why the 1
+    assert run["status"] == "failed"
+    assert f"the run {run['runId']} ended failed, not completed: exit 1 (--exit-status)" in failed.stderr
+    asking = workflow(tmp_path, "name: q\nagents: [interviewer]\nsteps:\n  - {name: q, agent: interviewer, task: hi}\n")
+    waiting = run_cli(home, agents_file, "run", asking, "--exit-status")
+    assert waiting.returncode == 1 and fields(waiting.stdout)["State"] == "awaiting-input"
+    assert "ended awaiting-input" in waiting.stderr
+    passing = workflow(tmp_path, "name: e\nagents: [echo]\nsteps:\n  - {name: e, agent: echo, task: hi}\n", "e.yaml")
+    done = run_cli(home, agents_file, "run", passing, "--exit-status")
+    assert done.returncode == 0 and fields(done.stdout)["State"] == "completed", done.stderr
+    assert "exit 1" not in done.stderr
+
+
+def test_exit_status_on_temporal_needs_follow_since_the_command_ends_as_the_run_starts(home, agents_file):
+    run = run_cli_in_process(
+        ["run", str(EXAMPLES / "interview.yaml"), "--temporal", "127.0.0.1:9", "--exit-status"], cli_env(home), ""
+    )
+    assert run.returncode == 2 and "--exit-status on Temporal goes with --follow" in run.stderr
+
+
 # --- output forms -----------------------------------------------------------------------------------------
 
 

@@ -1,9 +1,11 @@
 """`switchboard run FILE` (and `--resume RUN_ID`), `switchboard runs list|show RUN_ID`.
 
-The tool did its job when the run ended, whatever the run's outcome: exit 0, the state in the output. A
-step that waits for input takes `--answer STEP=TEXT` (in order, per step), else a line typed at the
-terminal when stdin is one; with neither the run stops at awaiting-input and prints the command that
-continues it. Ctrl+C stops watching: tasks keep running at their agents and `--resume` picks them up.
+The tool did its job when the run ended, whatever the run's outcome: exit 0, the state in the output; with
+--exit-status, a run that did not complete exits 1 (for CI; the A2A CLI spec leaves task outcomes out of the
+exit code, so it is asked for, never the default). A step that waits for input takes `--answer STEP=TEXT`
+(in order, per step), else a line typed at the terminal when stdin is one; with neither the run stops at
+awaiting-input and prints the command that continues it. Ctrl+C stops watching: tasks keep running at their
+agents and `--resume` picks them up.
 """
 
 from __future__ import annotations
@@ -43,6 +45,14 @@ def pairs(values: list[str], flag: str, what: str) -> list[tuple[str, str]]:
             raise UsageError(f"{flag} {value!r} is not {what}=VALUE", hint=f"For example {flag} {what.lower()}=hello")
         out.append((name.strip(), text))
     return out
+
+
+def exit_status(args: Any, run_id: str, status: str) -> int:
+    """0, or 1 under --exit-status when the run ended other than completed (said on stderr: the why of the 1)."""
+    if not getattr(args, "exit_status", False) or status == "completed":
+        return 0
+    warn(f"the run {run_id} ended {status.replace('_', '-')}, not completed: exit 1 (--exit-status)")
+    return 1
 
 
 def base_command(args: Any) -> str:
@@ -150,7 +160,7 @@ async def run(args: Any) -> int:
         if record.status == "completed":
             warn(f"the run {record.run_id} completed already; nothing to do")
             _print(out, args, RunView.of_record(record), base_command(args))
-            return 0
+            return 0  # completed: --exit-status has nothing to say either
         path = Path(args.file) if args.file else Path(record.path)
         if not args.file and not path.exists():
             raise UsageError(
@@ -195,7 +205,7 @@ async def run(args: Any) -> int:
             print(f"\nstopped watching; the tasks go on at their agents. Continue with:\n  {resume}", file=sys.stderr)
             raise
     _print(out, args, RunView.of_run(live), base_command(args))
-    return 0
+    return exit_status(args, live.run_id, live.status)
 
 
 async def _follow(live: Any, args: Any, out: Out, ask: Any) -> None:
