@@ -40,7 +40,11 @@ examples:
 
 
 class ArgumentError(Exception):
-    """Raised instead of argparse's exit, so usage errors use the one error envelope."""
+    """Raised instead of argparse's exit, so usage errors use the one error envelope (`hint`: a did-you-mean)."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 class Parser(argparse.ArgumentParser):
@@ -49,7 +53,9 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise ArgumentError(f"{self.prog}: {message}")
+        from .suggest import choice_hint
+
+        raise ArgumentError(f"{self.prog}: {message}", hint=choice_hint(self, message))
 
 
 class PartAction(argparse.Action):
@@ -350,9 +356,9 @@ def build_parser() -> Parser:
 
 
 RUN_EPILOG = """\
-exit codes: 0 the run ended (completed, failed, canceled or awaiting input: the state is in the output),
-1 failure, 2 usage or an invalid workflow file (every problem listed with its line and a fix),
-4 credentials missing.
+exit codes: 0 the run ended (completed, failed, canceled or awaiting input: the state is in the output;
+with --exit-status, only completed), 1 failure (or, with --exit-status, a run that did not complete),
+2 usage or an invalid workflow file (every problem listed with its line and a fix), 4 credentials missing.
 
 examples:
   switchboard --agents demo.yaml run examples/workflows/briefing.yaml -i topic="solar sails"
@@ -406,6 +412,11 @@ def _workflow_commands(commands) -> None:
     run.add_argument("--workflow", metavar="NAME", help="which workflow of a file that holds several (relay layout)")
     run.add_argument("--stream", action="store_true", help="print every event as it happens (JSONL with -o json)")
     run.add_argument("--validate", action="store_true", help="check the file and show the plan; run nothing")
+    run.add_argument(
+        "--exit-status",
+        action="store_true",
+        help="exit 1 when the run ends other than completed (failed, canceled, awaiting input): for CI scripts",
+    )
     run.add_argument(
         "--max-concurrency", type=_positive_int, default=8, metavar="N", help="steps running at once (default 8)"
     )

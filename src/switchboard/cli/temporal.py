@@ -80,6 +80,8 @@ async def run(args: Any) -> int:
     from .output import warn
     from .workflow import pairs
 
+    if args.exit_status and not args.follow:  # without it the command ends as the run starts: no outcome yet
+        raise UsageError("--exit-status on Temporal goes with --follow", hint="Add --follow to wait for the run's end.")
     client = await _client(args)
     out = Out()
     given = [
@@ -127,6 +129,10 @@ async def run(args: Any) -> int:
     if args.follow:
         await follow(client, run_id, args, out)
     await _print(out, client, args, run_id)
+    if args.exit_status:
+        from .workflow import exit_status
+
+        return exit_status(args, run_id, (await runs.read(client, run_id)).status)
     return 0
 
 
