@@ -259,11 +259,20 @@ def start_slow(home, agents_file, workers) -> str:
     return document(started)["runId"]
 
 
+def records_of(home, agents_file, workers, run_id: str) -> list[dict]:
+    shown = run_cli(home, agents_file, "runs", "show", run_id, "--records", "--temporal", workers.address)
+    assert shown.returncode == 0, shown.stderr
+    return [json.loads(line) for line in shown.stdout.splitlines()]
+
+
 def test_a_worker_killed_mid_step_is_replaced_and_the_agent_sees_one_task(home, agents_file, fleet, own_workers):
+    """The step's start is in the run's history before its message goes, as a local journal's is: the records
+    keep it (and its attempt, start time and correlation id) whatever happens to the worker that sent it."""
     first = own_workers.start()
     run_id = start_slow(home, agents_file, own_workers)
     researcher = fleet.agent("researcher").url
     wait_for_task(researcher, f"{run_id}:delegate:research")
+    before = [r for r in records_of(home, agents_file, own_workers, run_id) if r["type"] == "StepRequested"]
     own_workers.kill(first)  # kill -9, mid-turn: the task goes on at the agent
     own_workers.start()
     followed = run_cli(
@@ -273,6 +282,16 @@ def test_a_worker_killed_mid_step_is_replaced_and_the_agent_sees_one_task(home, 
     assert run["status"] == "completed", followed.stderr
     assert run["outputs"]["told"].startswith("echo: done: Research on tides")
     assert count_tasks(researcher, f"{run_id}:delegate:research") == 1
+    requested = [r for r in records_of(home, agents_file, own_workers, run_id) if r["type"] == "StepRequested"]
+    assert [r["step"] for r in before] == ["research"] and requested[0] == before[0]
+    assert [(r["step"], r["attempt"]) for r in requested] == [("research", 1), ("tell", 1)]
+    assert requested[0]["correlationId"] == f"{run_id}:delegate:research" and requested[0]["input"] == "tides"
+    shown = document(
+        run_cli(home, agents_file, "runs", "show", run_id, "--temporal", own_workers.address, "-o", "json")
+    )
+    research = next(s for s in shown["steps"] if s["name"] == "research")
+    assert research["attempt"] == 1 and research["startedAt"] and research["endedAt"]
+    assert research["correlationId"] == f"{run_id}:delegate:research" and research["status"] == "completed"
 
 
 def test_cancel_reaches_the_agents_task(home, agents_file, fleet, workers):
