@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..a2a.errors import UsageError
+from ..a2a.errors import SwitchboardError, UsageError
 from .output import Out
 
 FOLLOW_EVERY = 0.25  # seconds between looks at a followed run's records
@@ -20,13 +20,20 @@ ANSWER_WAIT = 60.0  # seconds a second --answer for a step waits for the step's 
 ALREADY_ANSWERED = "already answered"
 
 
-def _base(args: Any) -> str:
-    from .workflow import base_command
-
-    bits = [base_command(args), "--temporal", shlex.quote(args.temporal)]
+def _where(args: Any) -> str:
+    """The options that say which server keeps the run. They are the subcommand's: before it, `--temporal` is the
+    TUI's (the parser hands it on, but a printed command shows the form the help documents)."""
+    bits = ["--temporal", shlex.quote(args.temporal)]
     if args.namespace != "default":
         bits += ["--namespace", shlex.quote(args.namespace)]
     return " ".join(bits)
+
+
+def _show_command(args: Any, run_id: str) -> str:
+    """`switchboard [--agents F] runs show RUN_ID --temporal HOST:PORT`, ready to paste."""
+    from .workflow import base_command
+
+    return f"{base_command(args)} runs show {shlex.quote(run_id)} {_where(args)}"
 
 
 def require_temporal() -> None:
@@ -49,12 +56,13 @@ async def _print(out: Out, client: Any, args: Any, run_id: str) -> None:
     """The run as `run` and `runs show` print a local one; each question carries its id (--question-id)."""
     from ..workflow.temporal import client as runs
     from .run_render import RunView, render_run, resume_command, run_json
+    from .workflow import base_command
 
     record = await runs.read(client, run_id)
     asked = await runs.asked(client, run_id) if record.waiting else {}
     view = RunView.of_record(record)
     view.journal = None
-    resume = resume_command(_base(args), view)
+    resume = resume_command(base_command(args), view, _where(args))
     if args.output == "json":
         doc = run_json(view, resume)
         doc["runner"] = "temporal"
@@ -118,9 +126,13 @@ async def run(args: Any) -> int:
         if asked is None:
             raise runs.AlreadyAnswered(
                 f"step {step} is not waiting for input: {ALREADY_ANSWERED}, or no further question came",
-                hint=f"switchboard runs show {run_id} --temporal {args.temporal}",
+                hint=_show_command(args, run_id),
             )
-        await runs.answer(client, run_id, step, text, asked["askId"])
+        try:
+            await runs.answer(client, run_id, step, text, asked["askId"])
+        except SwitchboardError as exc:  # its hint names the run and the server, as a command that runs
+            exc.hint = _show_command(args, run_id)
+            raise
         answered[step] = asked["askId"]
         if not args.follow:  # following shows it with the rest
             print(f"{step}: answered", file=sys.stderr, flush=True)
@@ -203,6 +215,8 @@ async def runs_cancel(args: Any) -> int:
 
 
 async def worker(args: Any) -> int:
+    if not args.temporal:
+        raise UsageError("a worker serves a Temporal server", hint="switchboard worker --temporal HOST:PORT")
     require_temporal()
     from ..workflow.temporal.worker import run_worker
 
