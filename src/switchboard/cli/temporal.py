@@ -7,6 +7,7 @@ one JSON document), from the same fold of the same records.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shlex
 import sys
 from pathlib import Path
@@ -251,19 +252,27 @@ async def temporal(args: Any) -> int:
         print(Fernet.generate_key().decode())
         return 0
     from ..workflow.temporal.dev import start_dev_server
+    from .context import invocation
+    from .stop_signals import stop_on_signals
 
     db = Path(args.db_filename) if args.db_filename else None
-    server = start_dev_server(host=args.ip, port=args.port, db_filename=db, quiet=False)
-    print(
-        f"Temporal dev server on {server.address} (up in {server.started_in:.2f} s); Ctrl+C stops it.\n"
-        f"  switchboard worker --temporal {server.address} --allow-shell\n"
-        f"  switchboard run FILE --temporal {server.address} --follow",
-        file=sys.stderr,
-        flush=True,
-    )
-    try:
-        while server.process.poll() is None:  # polled, not waited on a thread: Ctrl+C stops at once
-            await asyncio.sleep(0.2)
-    finally:
-        server.stop()
+    stop = asyncio.Event()
+    with stop_on_signals(stop):  # whatever stops this process stops the server first (it has a session of its own)
+        server = start_dev_server(host=args.ip, port=args.port, db_filename=db, quiet=False, die_with_parent=True)
+        try:
+            me = invocation()
+            print(
+                f"Temporal dev server on {server.address} (up in {server.started_in:.2f} s); Ctrl+C stops it.\n"
+                f"  {me} worker --temporal {server.address} --allow-shell\n"
+                f"  {me} run FILE --temporal {server.address} --follow",
+                file=sys.stderr,
+                flush=True,
+            )
+            while server.process.poll() is None and not stop.is_set():
+                with contextlib.suppress(TimeoutError):  # polled too: the server may end on its own
+                    await asyncio.wait_for(stop.wait(), 0.2)
+        finally:
+            server.stop()
+    if not stop.is_set():
+        raise SwitchboardError(f"the Temporal dev server exited on its own (code {server.process.returncode})")
     return 0
