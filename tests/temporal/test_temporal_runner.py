@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import signal
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -265,19 +266,27 @@ def records_of(home, agents_file, workers, run_id: str) -> list[dict]:
     return [json.loads(line) for line in shown.stdout.splitlines()]
 
 
-def test_a_worker_killed_mid_step_is_replaced_and_the_agent_sees_one_task(home, agents_file, fleet, own_workers):
+@pytest.mark.parametrize("fate", ["killed", "paused"])
+def test_a_worker_lost_mid_step_is_replaced_and_the_agent_sees_one_task(home, agents_file, fleet, own_workers, fate):
     """The step's start is in the run's history before its message goes, as a local journal's is: the records
-    keep it (and its attempt, start time and correlation id) whatever happens to the worker that sent it."""
+    keep it (and its attempt, start time and correlation id) whatever happens to the worker that sent it:
+    killed (kill -9), or paused past its heartbeat timeout (as a starved machine does), its turn is taken over
+    by another worker, which re-attaches to the task."""
     first = own_workers.start()
     run_id = start_slow(home, agents_file, own_workers)
     researcher = fleet.agent("researcher").url
     wait_for_task(researcher, f"{run_id}:delegate:research")
     before = [r for r in records_of(home, agents_file, own_workers, run_id) if r["type"] == "StepRequested"]
-    own_workers.kill(first)  # kill -9, mid-turn: the task goes on at the agent
+    if fate == "killed":
+        own_workers.kill(first)  # mid-turn: the task goes on at the agent
+    else:
+        first.send_signal(signal.SIGSTOP)
     own_workers.start()
     followed = run_cli(
         home, agents_file, *on_temporal(own_workers, "run", "--resume", run_id), "--follow", "-o", "json", timeout=180
     )
+    if fate == "paused":
+        first.send_signal(signal.SIGCONT)  # its turn's late result is refused by the server
     run = document(followed)
     assert run["status"] == "completed", followed.stderr
     assert run["outputs"]["told"].startswith("echo: done: Research on tides")

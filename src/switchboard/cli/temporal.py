@@ -160,8 +160,7 @@ async def follow(client: Any, run_id: str, args: Any, out: Out) -> None:
         seen += len(found)
         if any(r.get("type", "").startswith("Run") and r["type"] not in ("RunStarted", "RunResumed") for r in found):
             return
-        waiting = await client.get_workflow_handle(run_id).query("waiting")
-        if waiting:
+        if await runs.asked(client, run_id):
             return  # answered with `run --resume RUN_ID --answer STEP=TEXT --temporal ...`, from anywhere
         await asyncio.sleep(FOLLOW_EVERY)
 

@@ -49,10 +49,13 @@ NOT_RETURNED = {"StepEvent", "AwaitingInput", "InputSubmitted", "StepRequested"}
 
 
 class _CancelRequested:
-    """Every cancel of a turn is the run's, unless the worker is shutting down (then the task goes on)."""
+    """A cancel of a turn is the run's (its task is canceled at the agent too) only when the run asked for it.
+    Not when the worker shuts down, nor when the server took the turn away (a worker paused or starved past its
+    heartbeat timeout, then back): another worker has re-attached to the task by then, and follows it."""
 
     def __contains__(self, name: object) -> bool:
-        return not activity.is_worker_shutdown()
+        details = activity.cancellation_details()
+        return details is not None and details.cancel_requested and not details.worker_shutdown
 
     def add(self, name: str) -> None:
         pass
