@@ -127,6 +127,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if getattr(args, "app_agents", None) and hasattr(args, "agents") and not args.agents:
         args.agents = args.app_agents  # `switchboard --agents FILE send ...`
+    if getattr(args, "app_temporal", None) and args.command is not None:
+        if not hasattr(args, "temporal"):  # never silently ignored: the command would act on something else
+            report(
+                UsageError(
+                    f"--temporal does not go with `{args.command}`",
+                    hint="It goes with run, runs, worker, or alone for the TUI: switchboard --temporal HOST:PORT",
+                ),
+                _output_of(argv),
+            )
+            return 2
+        args.temporal = args.temporal or args.app_temporal  # `switchboard --temporal HOST:PORT runs show ...`
     if args.command is None:
         from .app import run_app
 

@@ -466,7 +466,7 @@ def _workflow_commands(commands) -> None:
         description="A Temporal worker: runs started with `run --temporal` are done by such workers, wherever "
         "they run. Credentials come from this process's environment, as the agents file names them.",
     )
-    _temporal_options(worker, queue=True, required=True)
+    _temporal_options(worker, queue=True)
     worker.add_argument("--allow-shell", action="store_true", help="also run the shell steps of workflows, here")
     worker.add_argument(
         "--max-concurrent", type=_positive_int, default=100, metavar="N", help="steps at once (default 100)"
@@ -483,12 +483,12 @@ def _workflow_commands(commands) -> None:
     temporal.add_parser("key", help="print a new payload encryption key (for SWITCHBOARD_TEMPORAL_KEY)")
 
 
-def _temporal_options(parser, *, queue: bool = False, required: bool = False) -> None:
+def _temporal_options(parser, *, queue: bool = False) -> None:
+    # Also taken before the subcommand (`switchboard --temporal HOST:PORT runs show ...`): main() hands it on.
     parser.add_argument(
         "--temporal",
         type=_temporal_address,
         metavar="HOST:PORT",
-        required=required,
         help="the Temporal server (pip install 'a2a-switchboard[temporal]')",
     )
     parser.add_argument("--namespace", default="default", help="the Temporal namespace (default: default)")
