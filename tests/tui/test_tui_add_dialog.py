@@ -65,3 +65,16 @@ async def test_no_label_of_the_dialog_is_cut(tmp_path):
             dialog.query_one(".dialog").scroll_to_widget(buttons, animate=False)
             await settle(pilot, 0.1)
             assert buttons.region.bottom <= size[1], size  # reachable by scrolling, on any size
+
+
+async def test_a_hint_with_a_url_is_shown_whole(tmp_path):
+    """Issue 26, item 4: the hint's example URL came out as `http://127. 0. 0. 1:9101/`."""
+    app = build_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        dialog = await open_dialog(pilot)
+        status = dialog.query_one("#add-status", Static)
+        await pilot.press(*"127.0.0.1:99999", "enter")
+        await until(lambda: "as in" in str(status.render()))
+        shown = " ".join(str(status.render()).split())
+        assert "as in http://127.0.0.1:9101/." in shown, shown
+        assert "127. 0" not in shown
