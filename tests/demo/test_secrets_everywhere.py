@@ -33,9 +33,10 @@ from switchboard.agents import add_agent, load_agents, new_entry_raw
 from switchboard.demo.base import DemoSettings
 from switchboard.demo.fleet import BackgroundFleet, start_in_background
 from switchboard.tui.app import SwitchboardApp
+from switchboard.tui.downloads import downloads_dir
 from switchboard.tui.exporting import exports_dir
 from switchboard.tui.screens.export import ExportScreen
-from switchboard.tui.widgets.conversation_view import ConversationView, downloads_dir
+from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.prompt_pane import PromptPane
 
 REPO = Path(__file__).resolve().parents[2]

@@ -13,7 +13,6 @@ import contextlib
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
-from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from textual import on, work
@@ -40,8 +39,8 @@ from ...agent_status import AgentStatus
 from ...agents import write_atomically, write_blocks_atomically
 from ...conversation import Conversation, Turn
 from ...link import AgentLink
-from ...paths import data_dir
 from ...safe_text import strip_controls
+from ..downloads import downloads_dir, file_name, free_path
 from ..hints import error_text
 from ..typed_app import switchboard_app
 from .composer import Composer
@@ -486,10 +485,11 @@ class ConversationView(Vertical):
         saved = []
         for artifact in last.view.artifacts.values():
             if artifact.text_length:
-                name = f"{safe_name(artifact.name or artifact.artifact_id)}.md"
-                write_blocks_atomically(folder / name, artifact.text_blocks())
-                saved.append(name)
-        self.notify(f"saved {', '.join(saved) or 'nothing (no text)'} to {folder}")
+                kind = next((p.media_type for p in artifact.parts if isinstance(p, TextPart)), None)
+                path = free_path(folder, file_name(artifact.name or artifact.artifact_id, kind))
+                write_blocks_atomically(path, artifact.text_blocks())
+                saved.append(path.name)
+        self.notify(f"saved {', '.join(saved) or 'nothing (no text)'} to {folder}", markup=False)
 
     @on(FileRow.SaveRequested)
     def _save_requested(self, event: FileRow.SaveRequested) -> None:
@@ -499,7 +499,7 @@ class ConversationView(Vertical):
     @work(group="files")
     async def save_file(self, part: FilePart) -> None:
         folder = downloads_dir()
-        name = safe_name(part.name or "download.bin")
+        name = file_name(part.name or "download", part.media_type)
         try:
             if part.raw is not None:
                 content = base64.b64decode(part.raw)
@@ -512,14 +512,6 @@ class ConversationView(Vertical):
         except Exception as exc:
             self.notify(strip_controls(f"could not save {name}: {exc}"), severity="error", markup=False)
             return
-        write_atomically(folder / name, content)
-        self.notify(f"saved {name} ({len(content)} bytes) to {folder}")
-
-
-def downloads_dir() -> Path:
-    return data_dir() / "downloads"
-
-
-def safe_name(name: str) -> str:
-    cleaned = "".join(c if c.isalnum() or c in "-_. " else "_" for c in strip_controls(name)).strip(" .")
-    return cleaned[:120] or "artifact"
+        path = free_path(folder, name)
+        write_atomically(path, content)
+        self.notify(f"saved {path.name} ({len(content)} bytes) to {folder}", markup=False)
