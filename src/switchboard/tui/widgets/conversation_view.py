@@ -485,8 +485,8 @@ class ConversationView(Vertical):
         saved = []
         for artifact in last.view.artifacts.values():
             if artifact.text_length:
-                kind = next((p.media_type for p in artifact.parts if isinstance(p, TextPart)), None)
-                path = free_path(folder, file_name(artifact.name or artifact.artifact_id, kind))
+                name = file_name(artifact.name or artifact.artifact_id, artifact.text_media_type)
+                path = free_path(folder, name)
                 write_blocks_atomically(path, artifact.text_blocks())
                 saved.append(path.name)
         self.notify(f"saved {', '.join(saved) or 'nothing (no text)'} to {folder}", markup=False)
