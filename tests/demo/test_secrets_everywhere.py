@@ -326,7 +326,7 @@ async def drive_tui(app: SwitchboardApp, shots: Path, evidence: Evidence) -> Non
         await export_everything(pilot)  # the team conversation (its ${VAR} header) and the wire since
         app.save_screenshot(filename="wire.svg", path=str(shots))
         evidence.add("tui export", app.export_screenshot())
-        app.theme = "textual-light"  # the settings file is written
+        app.theme = "daylight"  # the settings file is written
         await pilot.pause(0.2)
         for record in app.tap.records:
             evidence.add("wire records", f"{record.url} {record.headers} {record.body}\n")

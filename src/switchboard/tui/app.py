@@ -140,8 +140,17 @@ class SwitchboardApp(App):
         for theme in themes:
             self.register_theme(theme)
         self.startup_warnings += warnings
+        own = {theme.name for theme in themes}
         wanted = self.settings.theme
-        self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
+        if wanted not in own:
+            self.startup_warnings.append(
+                f"theme {wanted} is not one of switchboard's or yours: {DEFAULT_THEME} is used"
+            )
+        self.theme = wanted if wanted in own else DEFAULT_THEME
+        # The theme list holds the shipped themes and the person's own (the README's): Textual's twenty-odd, never
+        # checked against this app's colours, go once one of ours is set (Textual falls back on them until then).
+        for name in [name for name in self.available_themes if name not in own]:
+            self.unregister_theme(name)
         if self.settings.keymap:
             self.set_keymap(self.settings.keymap)
         from .screens.main import MainScreen
