@@ -183,7 +183,13 @@ class ConversationView(Vertical):
         if self.conversation and self.conversation.context_id:
             bits.append(Content.styled(f"  ·  context {self.conversation.context_id}", "$text-muted"))
         last = self.conversation.last if self.conversation else None
-        if last is not None:
+        if last is not None and last.lost and last.error is not None and last.view.state is not None:
+            # The agent went away mid-task: its last word ("working") is not the task's state any more.
+            reason = strip_controls(last.error.message)
+            reason = reason if len(reason) <= 100 else reason[:99] + "…"
+            bits += [Content("  "), state_badge(TaskState.UNKNOWN)]
+            bits.append(Content.styled(f"  lost (last seen {last.view.state.value}): {reason}", "$error"))
+        elif last is not None:
             bits += [Content("  "), state_badge(last.view.state)]
         if card and card.description:
             bits.append(Content.styled("\n" + strip_controls(card.description), "$text-muted"))

@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import Markdown, Static
 
-from ...a2a.model import DataPart, FilePart, Part, TaskStatus, TextPart
+from ...a2a.model import DataPart, FilePart, Part, TaskState, TaskStatus, TextPart
 from ...a2a.turn import ArtifactView, TaskView
 from ...conversation import Turn
 from ...safe_text import strip_controls
@@ -296,7 +296,8 @@ class TurnView(Column):
 
     async def sync(self) -> None:
         view: TaskView = self.turn.view
-        head = [state_badge(view.state if view.reply is None else None)] if view.reply is None else []
+        shown = TaskState.UNKNOWN if self.turn.lost else view.state  # the agent went away: its last word is stale
+        head = [state_badge(shown)] if view.reply is None else []
         if view.task_id:
             head.append(Content.styled(f"  task {view.task_id}", "$text-muted"))
         if view.reply is not None:
