@@ -8,10 +8,17 @@ new one is `NAME-2.EXT`, `NAME-3.EXT`, ...
 
 from __future__ import annotations
 
+import base64
 import mimetypes
 import re
+from collections.abc import Iterable
 from pathlib import Path, PurePath
 
+import httpx
+
+from ..a2a.model import FilePart
+from ..a2a.turn import ArtifactView
+from ..agents import write_atomically, write_blocks_atomically
 from ..paths import data_dir
 from ..safe_text import strip_controls
 
@@ -54,3 +61,32 @@ def free_path(folder: Path, name: str) -> Path:
         path = folder / f"{stem}-{n}{suffix}"
         n += 1
     return path
+
+
+def save_artifact_texts(artifacts: Iterable[ArtifactView]) -> list[Path]:
+    """Write the text of each artifact that has some to its own file (the whole text, spilled part included)."""
+    saved = []
+    for artifact in artifacts:
+        if artifact.text_length:
+            path = free_path(
+                downloads_dir(), file_name(artifact.name or artifact.artifact_id, artifact.text_media_type)
+            )
+            write_blocks_atomically(path, artifact.text_blocks())
+            saved.append(path)
+    return saved
+
+
+async def save_file_part(part: FilePart, http: httpx.AsyncClient) -> tuple[Path, int]:
+    """Write a file part (its inline bytes, or what its URL serves) to its own file: its path and size. Raises
+    ValueError for a part with neither, httpx's errors for a URL that does not serve it."""
+    if part.raw is not None:
+        content = base64.b64decode(part.raw)
+    elif part.url is None:
+        raise ValueError("the file part has neither bytes nor a URL")
+    else:
+        response = await http.get(part.url)
+        response.raise_for_status()
+        content = response.content
+    path = free_path(downloads_dir(), file_name(part.name or "download", part.media_type))
+    write_atomically(path, content)
+    return path, len(content)

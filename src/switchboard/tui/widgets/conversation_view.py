@@ -8,7 +8,6 @@ the view, which is what gets rendered).
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -36,18 +35,17 @@ from ...a2a.follow import TurnEvent
 from ...a2a.model import FilePart, Part, TaskState, TextPart
 from ...a2a.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
 from ...agent_status import AgentStatus
-from ...agents import write_atomically, write_blocks_atomically
 from ...conversation import Conversation, Turn
 from ...link import AgentLink
 from ...safe_text import strip_controls
-from ..downloads import downloads_dir, file_name, free_path
+from ..downloads import downloads_dir, save_artifact_texts, save_file_part
 from ..hints import error_text
 from ..typed_app import switchboard_app
 from .composer import Composer
 from .markdown_pages import TranscriptScroll
 from .prompt_pane import PromptPane
 from .throttle import FrameThrottle
-from .transcript import FileRow, NoteLine, TurnView, UserMessage, state_badge
+from .transcript import FileRow, NoteLine, TurnView, UserMessage, turn_state
 from .visibility import being_removed, in_shown_tab
 
 if TYPE_CHECKING:
@@ -183,14 +181,8 @@ class ConversationView(Vertical):
         if self.conversation and self.conversation.context_id:
             bits.append(Content.styled(f"  ·  context {self.conversation.context_id}", "$text-muted"))
         last = self.conversation.last if self.conversation else None
-        if last is not None and last.lost and last.error is not None and last.view.state is not None:
-            # The agent went away mid-task: its last word ("working") is not the task's state any more.
-            reason = strip_controls(last.error.message)
-            reason = reason if len(reason) <= 100 else reason[:99] + "…"
-            bits += [Content("  "), state_badge(TaskState.UNKNOWN)]
-            bits.append(Content.styled(f"  lost (last seen {last.view.state.value}): {reason}", "$error"))
-        elif last is not None:
-            bits += [Content("  "), state_badge(last.view.state)]
+        if last is not None:
+            bits += [Content("  "), *turn_state(last)]
         if card and card.description:
             bits.append(Content.styled("\n" + strip_controls(card.description), "$text-muted"))
         head = Content("").join(bits)
@@ -487,15 +479,9 @@ class ConversationView(Vertical):
         if last is None or not last.view.artifacts:
             self.notify("no artifacts to save yet")
             return
-        folder = downloads_dir()
-        saved = []
-        for artifact in last.view.artifacts.values():
-            if artifact.text_length:
-                name = file_name(artifact.name or artifact.artifact_id, artifact.text_media_type)
-                path = free_path(folder, name)
-                write_blocks_atomically(path, artifact.text_blocks())
-                saved.append(path.name)
-        self.notify(f"saved {', '.join(saved) or 'nothing (no text)'} to {folder}", markup=False)
+        saved = save_artifact_texts(last.view.artifacts.values())
+        names = ", ".join(path.name for path in saved) or "nothing (no text)"
+        self.notify(f"saved {names} to {downloads_dir()}", markup=False)
 
     @on(FileRow.SaveRequested)
     def _save_requested(self, event: FileRow.SaveRequested) -> None:
@@ -504,20 +490,10 @@ class ConversationView(Vertical):
 
     @work(group="files")
     async def save_file(self, part: FilePart) -> None:
-        folder = downloads_dir()
-        name = file_name(part.name or "download", part.media_type)
         try:
-            if part.raw is not None:
-                content = base64.b64decode(part.raw)
-            elif part.url is None:
-                raise ValueError("the file part has neither bytes nor a URL")
-            else:
-                response = await self.app.http.get(part.url)
-                response.raise_for_status()
-                content = response.content
-        except Exception as exc:
-            self.notify(strip_controls(f"could not save {name}: {exc}"), severity="error", markup=False)
+            path, size = await save_file_part(part, self.app.http)
+        except Exception as exc:  # no bytes, a URL that does not serve it, a folder that cannot be written
+            said = f"could not save {part.name or 'the file'}: {exc}"
+            self.notify(strip_controls(said), severity="error", markup=False)
             return
-        path = free_path(folder, name)
-        write_atomically(path, content)
-        self.notify(f"saved {path.name} ({len(content)} bytes) to {folder}", markup=False)
+        self.notify(f"saved {path.name} ({size} bytes) to {path.parent}", markup=False)

@@ -50,6 +50,17 @@ def state_badge(state) -> Content:
     return Content.styled(f" {label} ", f"bold {state_variable(state)} reverse")
 
 
+def turn_state(turn: Turn) -> list[Content]:
+    """The state of `turn`'s task as a badge; when its agent went away mid-task (Turn.lost), `unknown` and why:
+    its last word ("working") is not the task's state any more."""
+    state = turn.view.state
+    if not turn.lost or turn.error is None or state is None:
+        return [state_badge(state)]
+    reason = strip_controls(turn.error.message)
+    reason = reason if len(reason) <= 100 else reason[:99] + "…"
+    return [state_badge(TaskState.UNKNOWN), Content.styled(f"  lost (last seen {state.value}): {reason}", "$error")]
+
+
 def parts_content(parts: list[Part]) -> Content:
     """Text parts as plain text, data parts as JSON, files by name: for status messages and questions."""
     pieces: list[str] = []
@@ -296,8 +307,7 @@ class TurnView(Column):
 
     async def sync(self) -> None:
         view: TaskView = self.turn.view
-        shown = TaskState.UNKNOWN if self.turn.lost else view.state  # the agent went away: its last word is stale
-        head = [state_badge(shown)] if view.reply is None else []
+        head = turn_state(self.turn) if view.reply is None else []
         if view.task_id:
             head.append(Content.styled(f"  task {view.task_id}", "$text-muted"))
         if view.reply is not None:
