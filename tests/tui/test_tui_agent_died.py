@@ -38,5 +38,6 @@ async def test_the_header_says_the_task_is_lost_when_its_agent_is_killed(tmp_pat
             turn_head = view.query_one(".turn-head", Static)
             assert " unknown " in str(turn_head.render())
             assert view.conversation.last.view.state is TaskState.WORKING  # the agent's last word, kept as it was
+            assert view.open_work().state == "unknown: lost, last seen working"  # what quitting or closing says
     finally:
         server.stop()

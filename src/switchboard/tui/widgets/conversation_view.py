@@ -126,13 +126,14 @@ class ConversationView(Vertical):
         last = conversation.last if conversation else None
         task_id = last.view.task_id if last else None
         state = last.view.state if last else None
-        if conversation is None or not task_id or (state is not None and state.is_terminal):
+        if conversation is None or last is None or not task_id or (state is not None and state.is_terminal):
             return None
         # An agent of the agents file goes by its name on the command line; a demo agent by its address.
         agent = self.status.entry.url if self.app.is_extra(self.agent_name) else self.agent_name
+        said = state.value if state else "starting"
         return OpenWork(
             label=f"task {task_id} at {self.agent_name}",
-            state="canceling" if self._canceling else (state.value if state else "starting"),
+            state="canceling" if self._canceling else f"unknown: lost, last seen {said}" if last.lost else said,
             find=f"switchboard task get {agent} {task_id}",
             cancel=conversation.cancel,
         )
