@@ -123,3 +123,21 @@ async def test_add_anyway_is_offered_for_the_url_that_was_tried_only(tmp_path):
         dialog.query_one("#url", Input).value = "http://127.0.0.1:99/"  # another URL: it has not been tried
         await settle(pilot, 0.1)
         assert not anyway.display
+
+
+async def test_add_anyway_fits_beside_add_and_cancel_on_any_size(tmp_path):
+    for size in ((130, 40), (80, 24), (60, 15)):
+        app = build_app(tmp_path)
+        app._checker = None
+        async with app.run_test(size=size) as pilot:
+            dialog = await open_dialog(pilot)
+            dialog.query_one("#url", Input).value = "http://127.0.0.1:9/"
+            dialog.add()
+            anyway = dialog.query_one("#add-anyway")
+            await until(lambda: anyway.display)  # noqa: B023
+            dialog.query_one(".dialog").scroll_to_widget(anyway, animate=False)
+            await settle(pilot, 0.1)
+            box = dialog.query_one(".dialog").scrollable_content_region
+            for button in ("#add", "#add-anyway", "#cancel"):
+                region = dialog.query_one(button).region
+                assert box.x <= region.x and region.right <= box.right and region.bottom <= size[1], (size, button)
