@@ -36,6 +36,12 @@ class Turn:
     sent_at: str = field(default_factory=now_iso)
     recording: Recording = field(default_factory=Recording)  # the events as they came, for exports
 
+    @property
+    def lost(self) -> bool:
+        """The turn broke for good (the stream and every read of the task failed: the agent went away) with its
+        task not over: the state the agent last reported is not known to hold any more."""
+        return self.error is not None and not self.running and self.view.state is not None and not self.view.turn_over
+
 
 class Conversation:
     def __init__(self, link: AgentLink, *, tap: Tap | None = None, policy: FollowPolicy | None = None) -> None:

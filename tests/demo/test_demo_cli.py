@@ -298,3 +298,18 @@ def test_cli_tasks_agent_round_trip(cli):
     assert unset.returncode == 0 and fields(unset.stdout)["State"] == "input-required", unset.stderr
     refused = cli("send", "tasks", "book a table", env={"SWITCHBOARD_DEMO_TOKEN": "not-the-token"})
     assert refused.returncode == 4
+
+
+def test_the_listing_warns_of_a_demo_agent_the_persons_agents_file_hides(tmp_path):
+    """Issue 26, item 6: the person's agents file naming `writer` hid the demo's writer in the TUI, unsaid."""
+    own = tmp_path / "config" / "agents.yaml"  # the default agents file under SWITCHBOARD_HOME
+    own.parent.mkdir(parents=True)
+    own.write_text("agents:\n  - name: writer\n    url: http://127.0.0.1:9/\n")
+    demo = start_demo(tmp_path)
+    code, stderr = demo.interrupt()
+    assert code == 0
+    warnings = [line for line in stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        f"warning: your agents file {own} also names writer: the TUI (switchboard --demo) lists that entry and "
+        "hides the demo's writer; the commands below use the demo's agents file, so they reach the demo's"
+    ]

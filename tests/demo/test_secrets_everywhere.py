@@ -33,9 +33,10 @@ from switchboard.agents import add_agent, load_agents, new_entry_raw
 from switchboard.demo.base import DemoSettings
 from switchboard.demo.fleet import BackgroundFleet, start_in_background
 from switchboard.tui.app import SwitchboardApp
+from switchboard.tui.downloads import downloads_dir
 from switchboard.tui.exporting import exports_dir
 from switchboard.tui.screens.export import ExportScreen
-from switchboard.tui.widgets.conversation_view import ConversationView, downloads_dir
+from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.prompt_pane import PromptPane
 
 REPO = Path(__file__).resolve().parents[2]
@@ -325,7 +326,7 @@ async def drive_tui(app: SwitchboardApp, shots: Path, evidence: Evidence) -> Non
         await export_everything(pilot)  # the team conversation (its ${VAR} header) and the wire since
         app.save_screenshot(filename="wire.svg", path=str(shots))
         evidence.add("tui export", app.export_screenshot())
-        app.theme = "textual-light"  # the settings file is written
+        app.theme = "daylight"  # the settings file is written
         await pilot.pause(0.2)
         for record in app.tap.records:
             evidence.add("wire records", f"{record.url} {record.headers} {record.body}\n")

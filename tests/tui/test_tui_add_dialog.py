@@ -9,6 +9,7 @@ from textual.widgets import Input, Label, Static
 from tui_support import until
 
 from switchboard.tui.screens.add_agent import AddAgentScreen
+from switchboard.tui.widgets.agents_pane import AgentsPane
 
 
 def typed_at_once(app, text: str) -> None:
@@ -65,3 +66,78 @@ async def test_no_label_of_the_dialog_is_cut(tmp_path):
             dialog.query_one(".dialog").scroll_to_widget(buttons, animate=False)
             await settle(pilot, 0.1)
             assert buttons.region.bottom <= size[1], size  # reachable by scrolling, on any size
+
+
+async def test_a_hint_with_a_url_is_shown_whole(tmp_path):
+    """Issue 26, item 4: the hint's example URL came out as `http://127. 0. 0. 1:9101/`."""
+    app = build_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        dialog = await open_dialog(pilot)
+        status = dialog.query_one("#add-status", Static)
+        await pilot.press(*"127.0.0.1:99999", "enter")
+        await until(lambda: "as in" in str(status.render()))
+        shown = " ".join(str(status.render()).split())
+        assert "as in http://127.0.0.1:9101/." in shown, shown
+        assert "127. 0" not in shown
+
+
+async def test_an_agent_that_cannot_be_reached_now_can_be_added_anyway(tmp_path):
+    """Issue 26, item 6: a stopped agent could not be added at all. The dialog keeps its URL and offers to save it
+    unreached; its row then says it is unreachable."""
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on: the connection is refused
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/"
+    app = build_app(tmp_path)
+    app._checker = None  # the real check, over the network, for the new agent's row
+    async with app.run_test(size=(120, 40)) as pilot:
+        dialog = await open_dialog(pilot)
+        anyway = dialog.query_one("#add-anyway")
+        assert not anyway.display  # offered only once the card could not be read
+        dialog.query_one("#url", Input).value = url
+        await pilot.click("#add")
+        status = dialog.query_one("#add-status", Static)
+        await until(lambda: anyway.display)
+        assert "Add anyway" in str(status.render())
+        assert dialog.query_one("#url", Input).value == url  # kept, nothing to type again
+        await pilot.click("#add-anyway")
+        await until(lambda: not isinstance(app.screen, AddAgentScreen))
+        name = f"127-0-0-1-{port}"
+        assert app.registry.find(name) is not None and app.registry.find(name).url == url
+        assert name in (tmp_path / "agents.yaml").read_text()
+        pane = app.screen.query_one(AgentsPane)
+        await until(lambda: name in pane.statuses and pane.statuses[name].reachable is False)
+
+
+async def test_add_anyway_is_offered_for_the_url_that_was_tried_only(tmp_path):
+    app = build_app(tmp_path)
+    app._checker = None
+    async with app.run_test(size=(120, 40)) as pilot:
+        dialog = await open_dialog(pilot)
+        dialog.query_one("#url", Input).value = "http://127.0.0.1:9/"
+        await pilot.click("#add")
+        anyway = dialog.query_one("#add-anyway")
+        await until(lambda: anyway.display)
+        dialog.query_one("#url", Input).value = "http://127.0.0.1:99/"  # another URL: it has not been tried
+        await settle(pilot, 0.1)
+        assert not anyway.display
+
+
+async def test_add_anyway_fits_beside_add_and_cancel_on_any_size(tmp_path):
+    for size in ((130, 40), (80, 24), (60, 15)):
+        app = build_app(tmp_path)
+        app._checker = None
+        async with app.run_test(size=size) as pilot:
+            dialog = await open_dialog(pilot)
+            dialog.query_one("#url", Input).value = "http://127.0.0.1:9/"
+            dialog.add()
+            anyway = dialog.query_one("#add-anyway")
+            await until(lambda: anyway.display)  # noqa: B023
+            dialog.query_one(".dialog").scroll_to_widget(anyway, animate=False)
+            await settle(pilot, 0.1)
+            box = dialog.query_one(".dialog").scrollable_content_region
+            for button in ("#add", "#add-anyway", "#cancel"):
+                region = dialog.query_one(button).region
+                assert box.x <= region.x and region.right <= box.right and region.bottom <= size[1], (size, button)

@@ -11,6 +11,7 @@ from tui_support import app_on_fleet, demo_fleet, open_agent, until
 from switchboard.a2a.model import DataPart, TaskState
 from switchboard.demo import writer
 from switchboard.demo.base import DemoSettings
+from switchboard.tui.downloads import downloads_dir
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.prompt_pane import PromptPane
 from switchboard.tui.widgets.transcript import ArtifactBox
@@ -140,3 +141,23 @@ async def test_a_transcript_scrolled_up_by_the_person_stays_where_they_put_it(ap
         await until(lambda: not view.running and transcript.max_scroll_y > 2)
         await pilot.pause(0.3)
         assert transcript.scroll_y == 2
+
+
+async def test_ctrl_s_saves_an_artifact_under_the_name_a_person_expects(app):
+    """Issue 26, item 6: the writer's `draft.md` was saved as `draft.md.md`, the gatekeeper's `vault contents` as
+    `vault contents.md`; a second save replaced the first."""
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_agent(pilot, "writer")
+        await say(pilot, view, "tides")
+        await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED and not view.running)
+        await pilot.press("ctrl+s", "ctrl+s")
+        await until(lambda: (downloads_dir() / "draft-2.md").exists())
+        assert (downloads_dir() / "draft.md").read_text() == writer.compose("tides")
+        await pilot.press("f1")
+        gate = await open_agent(pilot, "gatekeeper")
+        await say(pilot, gate, "open the vault")
+        await answer(pilot, "sesame")
+        await until(lambda: gate.conversation.last.view.state is TaskState.COMPLETED and not gate.running)
+        await pilot.press("ctrl+s")
+        await until(lambda: (downloads_dir() / "vault-contents.md").exists())
+        assert sorted(p.name for p in downloads_dir().iterdir()) == ["draft-2.md", "draft.md", "vault-contents.md"]

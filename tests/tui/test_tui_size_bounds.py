@@ -25,7 +25,8 @@ from switchboard.a2a.model import (
     TaskStatus,
     TextPart,
 )
-from switchboard.tui.widgets.conversation_view import ConversationView, downloads_dir
+from switchboard.tui.downloads import downloads_dir
+from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.markdown_pages import KEPT_DRAWN, PAGE, FrozenPages
 from switchboard.tui.widgets.transcript import ArtifactBox
 from switchboard.tui.widgets.wire_view import KEPT_LINES, WireView

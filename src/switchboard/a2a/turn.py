@@ -104,6 +104,7 @@ class ArtifactView:
         # Text beyond the memory bound, moved out of `parts` in order: it comes before the text still in `parts`.
         self.spill: TextSpill | None = None
         self.held = 0  # characters of text added to `parts` since the last spill
+        self._spilled_type: str | None = None  # the text's media type, once its first part is on disk
 
     def __repr__(self) -> str:
         return f"ArtifactView({self.artifact_id!r}, name={self.name!r}, chunks={self.chunks}, closed={self.closed})"
@@ -132,6 +133,13 @@ class ArtifactView:
     @property
     def text(self) -> str:
         return self.text_from(0)
+
+    @property
+    def text_media_type(self) -> str | None:
+        """The media type the artifact's text says it is (its first text part's), or None when it says none."""
+        if self.spill is not None:
+            return self._spilled_type
+        return next((p.media_type for p in self.parts if type(p) is TextPart), None)
 
     @property
     def text_length(self) -> int:
@@ -168,6 +176,7 @@ class ArtifactView:
     def spill_text(self) -> None:
         """Move the text held in `parts` to disk (non-text parts stay)."""
         if self.spill is None:
+            self._spilled_type = self.text_media_type
             self.spill = TextSpill()
         self.spill.append(text_of(self.parts))
         self.parts = [p for p in self.parts if not isinstance(p, TextPart)]

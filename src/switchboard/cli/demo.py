@@ -35,6 +35,7 @@ def print_startup(fleet: Any, out: TextIO) -> None:
     for agent in fleet.agents:
         moved = f"  (port {agent.wanted_port} was taken)" if agent.wanted_port else ""
         print(f"  {agent.name:<{width}}  {agent.url:<{url_width}}  {agent.description}{moved}", file=out)
+    _say_hidden(fleet)
     agents_file = shlex.quote(str(fleet.agents_file))
     sb = f"{invocation()} --agents {agents_file}"
     key = "" if os.environ.get(API_KEY_ENV) else f"{API_KEY_ENV}={DEFAULT_API_KEY} "
@@ -54,6 +55,28 @@ def print_startup(fleet: Any, out: TextIO) -> None:
         if comment:  # on a line of its own: the commands are long, and a pasted `#` line is harmless
             print(f"    # {comment}", file=out)
     print("\nServing until Ctrl+C.", file=out, flush=True)
+
+
+def _say_hidden(fleet: Any) -> None:
+    """A warning for each demo agent whose name the person's own agents file uses too: there (in the TUI with
+    --demo, in `switchboard web`) the file's entry is the one listed, and the demo's agent of that name is not."""
+    from ..agents import load_agents
+    from ..paths import agents_file
+
+    own = agents_file()
+    if not own.is_file() or own.resolve() == Path(fleet.agents_file).resolve():
+        return
+    try:
+        names = {entry.name for entry in load_agents(own, env={}).agents}
+    except SwitchboardError:
+        return  # a broken agents file is said where it is used
+    for agent in fleet.agents:
+        if agent.name in names:
+            warn(
+                f"your agents file {own} also names {agent.name}: the TUI (switchboard --demo) lists that entry "
+                f"and hides the demo's {agent.name}; the commands below use the demo's agents file, so they reach "
+                "the demo's"
+            )
 
 
 def print_replay_startup(fleet: Any, source: str, firsts: dict[str, str], out: TextIO) -> None:

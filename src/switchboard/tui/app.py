@@ -35,6 +35,14 @@ DEFAULT_THEME = "switchboard"
 GEN0_THRESHOLD = 10_000  # allocations between young collections (Python's default is 700)
 
 
+def hidden_notice(name: str) -> str:
+    """What the person is told when their agents file's `name` hides the demo agent of that name."""
+    return (
+        f"Your agents file names {name}, as the demo fleet does: its entry is listed, the demo's {name} is not "
+        "(rename one to see both)."
+    )
+
+
 class SwitchboardApp(App):
     TITLE = "switchboard"
     CSS_PATH = "app.tcss"
@@ -87,6 +95,7 @@ class SwitchboardApp(App):
         self._push_receiver: PushReceiver | None = None
         self._push_lock = asyncio.Lock()
         self._register_secrets()
+        self.startup_warnings += [hidden_notice(name) for name in self.hidden_extras()]
         self.sub_title = subtitle or str(agents_path)
 
     # --- a Temporal server's runs ----------------------------------------------------------------------
@@ -131,8 +140,17 @@ class SwitchboardApp(App):
         for theme in themes:
             self.register_theme(theme)
         self.startup_warnings += warnings
+        own = {theme.name for theme in themes}
         wanted = self.settings.theme
-        self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
+        if wanted not in own:
+            self.startup_warnings.append(
+                f"theme {wanted} is not one of switchboard's or yours: {DEFAULT_THEME} is used"
+            )
+        self.theme = wanted if wanted in own else DEFAULT_THEME
+        # The theme list holds the shipped themes and the person's own (the README's): Textual's twenty-odd, never
+        # checked against this app's colours, go once one of ours is set (Textual falls back on them until then).
+        for name in [name for name in self.available_themes if name not in own]:
+            self.unregister_theme(name)
         if self.settings.keymap:
             self.set_keymap(self.settings.keymap)
         from .screens.main import MainScreen
@@ -179,9 +197,15 @@ class SwitchboardApp(App):
         return await open_link(entry, http=self.http, tap=self.tap, credentials=credentials)
 
     def agents(self) -> list[AgentEntry]:
-        """The agents file's entries, then the extra (demo) agents whose names it does not use."""
+        """The agents file's entries, then the extra (demo) agents whose names it does not use: the person's own
+        file wins, and hidden_extras() names the agents it hides."""
         own = {entry.name for entry in self.registry.agents}
         return self.registry.agents + [entry for entry in self.extra_agents if entry.name not in own]
+
+    def hidden_extras(self) -> list[str]:
+        """The extra (demo) agents not listed because the agents file has an entry of the same name."""
+        own = {entry.name for entry in self.registry.agents}
+        return [entry.name for entry in self.extra_agents if entry.name in own]
 
     def _register_secrets(self) -> None:
         """Every secret the agents lead to goes to the redactor before the first request (cards quote them)."""
@@ -192,8 +216,12 @@ class SwitchboardApp(App):
         return self.registry.find(name) is None and any(e.name == name for e in self.extra_agents)
 
     def reload_registry(self, registry: AgentsFile) -> None:
+        hidden = set(self.hidden_extras())
         self.registry = registry
         self._register_secrets()
+        for name in self.hidden_extras():
+            if name not in hidden:  # an agent added under a demo agent's name
+                self.notify(hidden_notice(name), severity="warning", timeout=10, markup=False)
 
     async def action_quit(self) -> None:
         """Quit; with tasks still open at their agents (or runs going), ask first: cancel, leave, or stay."""

@@ -30,7 +30,9 @@ _PHRASES = [
     (re.compile(r"check --svc-param, the|Check --svc-param, the"), "Check the"),
 ]  # fmt: skip
 _CLI_WORDS = re.compile(r"(?<![\w-])--[a-z][\w-]*|`switchboard [^`]*`|`task [^`]*`")
-_SENTENCE = re.compile(r"[^.;]+(?:[.;]|$)")
+# A sentence ends at ".", "!" or "?" followed by a space and a capital (or the end), or at "; ": never inside a
+# token, so a URL, a file name, a version or a decimal ("http://127.0.0.1:9101/", "agents.yaml", "1.0") stays whole.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(`])|(?<=;)\s+")
 
 
 def tui_hint(error: SwitchboardError) -> str | None:
@@ -40,7 +42,8 @@ def tui_hint(error: SwitchboardError) -> str | None:
     hint = error.hint or ""
     for pattern, words in _PHRASES:
         hint = pattern.sub(words, hint)
-    kept = [part.strip() for part in _SENTENCE.findall(hint) if part.strip() and not _CLI_WORDS.search(part)]
+    sentences = _SENTENCE_END.split(hint.strip())
+    kept = [part.strip() for part in sentences if part.strip() and not _CLI_WORDS.search(part)]
     text = " ".join(kept).rstrip(";").strip()
     if text and text[-1] not in ".!?)":
         text += "."

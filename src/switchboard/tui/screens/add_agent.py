@@ -1,9 +1,11 @@
 """Add an agent by URL: the card is fetched to check the address, then the entry is saved to the agents file.
-Dismisses with the new agent's name, or None."""
+An agent that cannot be read right now (stopped, not deployed yet) can still be saved: "Add anyway" keeps the URL,
+and its row says it is unreachable until it answers. Dismisses with the new agent's name, or None."""
 
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -44,11 +46,17 @@ class AddAgentScreen(ModalScreen[str | None]):
             yield Static(id="add-status")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Add", variant="primary", id="add")
+                yield Button("Add anyway", variant="warning", id="add-anyway")
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         for field in self.query(Input):  # steady: no blinking cursor (the snapshots, a screen reader)
             field.cursor_blink = not getattr(self.app, "steady", False)
+        self._offer_unreached(False)
+
+    def _offer_unreached(self, shown: bool) -> None:
+        """Show "Add anyway" only after the card could not be read, for the URL that was tried."""
+        self.query_one("#add-anyway", Button).display = shown
 
     def _choice(self, selector: str) -> str:
         """The option chosen in one of the screen's Selects: none can be left blank (allow_blank=False)."""
@@ -64,6 +72,7 @@ class AddAgentScreen(ModalScreen[str | None]):
     def _check_as_typed(self, event: Input.Changed) -> None:
         """What is wrong with the URL, said while it is typed (the same check as on Add)."""
         url = event.value.strip()
+        self._offer_unreached(False)  # it was offered for the URL that was tried, not for this one
         protocol = self._choice("#protocol")
         try:
             if url:
@@ -78,8 +87,12 @@ class AddAgentScreen(ModalScreen[str | None]):
     def _add(self) -> None:
         self.add()
 
+    @on(Button.Pressed, "#add-anyway")
+    def _add_anyway(self) -> None:
+        self.add(unreached=True)
+
     @work(exclusive=True)
-    async def add(self) -> None:
+    async def add(self, unreached: bool = False) -> None:
         url = self.query_one("#url", Input).value.strip()
         name = self.query_one("#name", Input).value.strip()
         env = self.query_one("#env", Input).value.strip()
@@ -95,14 +108,21 @@ class AddAgentScreen(ModalScreen[str | None]):
         if env and not _ENV_NAME.match(env):
             self._status("That is not an environment variable name (letters, digits, _).", "$error")
             return
-        if protocol == "a2a":
+        if protocol == "a2a" and unreached:
+            name = name or _name_of_url(url)
+        elif protocol == "a2a":
             self._status(f"Fetching the card from {url}…")
             try:
                 resolved = await fetch_card(url, self.app.http, tap=self.app.tap)
             except SwitchboardError as exc:
-                self._status(error_text(exc, code=False), "$error")
+                self._status(
+                    f"{error_text(exc, code=False)}\nAdd anyway saves it as it is: its row says it is unreachable "
+                    "until it answers.",
+                    "$error",
+                )
+                self._offer_unreached(True)
                 return
-            name = name or re.sub(r"[^a-z0-9-]+", "-", resolved.card.name.lower()).strip("-") or "agent"
+            name = name or _slug(resolved.card.name)
         elif not name:
             self._status("A REST task API agent needs a name.", "$error")
             return
@@ -121,3 +141,13 @@ class AddAgentScreen(ModalScreen[str | None]):
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _slug(text: str) -> str:
+    """An agents-file name: lower case letters, digits and dashes."""
+    return re.sub(r"[^a-z0-9-]+", "-", text.lower()).strip("-") or "agent"
+
+
+def _name_of_url(url: str) -> str:
+    """A name for an agent added with no card to name it: its URL's host and port (127-0-0-1-9101)."""
+    return _slug(urlsplit(url if "://" in url else f"//{url}").netloc or url)

@@ -20,6 +20,7 @@ from ..typed_app import switchboard_app
 from .tables import RowTable, cursor_key, fill_table
 
 COLUMNS = ("", "Agent", "Protocol", "Stream", "Auth", "Skills", "Address")
+CHECKS_AT_ONCE = 8  # cards read at the same time: a long agents file must not open a connection per agent at once
 
 
 def _yes(value: bool | None) -> str:
@@ -53,6 +54,7 @@ class AgentsPane(Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.statuses: dict[str, AgentStatus] = {}
+        self._checks = asyncio.Semaphore(CHECKS_AT_ONCE)
 
     def compose(self) -> ComposeResult:
         yield RowTable(id="agents-table", zebra_stripes=True)
@@ -77,6 +79,7 @@ class AgentsPane(Vertical):
         self.refresh_all()
 
     def refresh_all(self) -> None:
+        """Read every agent's card again, CHECKS_AT_ONCE at a time; each row shows its own result."""
         for name in self.statuses:
             self.check(name)
 
@@ -87,7 +90,8 @@ class AgentsPane(Vertical):
             return
         status.checking = True
         self.render_row(name)
-        fresh = await self.app.check(status.entry)
+        async with self._checks:
+            fresh = await self.app.check(status.entry)
         if name in self.statuses:
             self.statuses[name] = fresh
             self.render_row(name)
@@ -177,9 +181,10 @@ class AgentsPane(Vertical):
             self.post_message(self.ShowCard(status))
 
     def action_refresh(self) -> None:
-        status = self.selected()
-        if status is not None:
-            self.check(status.entry.name)
+        """r: every agent, not only the highlighted one (a stopped agent must not stay green until chosen)."""
+        if self.statuses:
+            self.notify(f"reading {len(self.statuses)} agent card(s) again")
+            self.refresh_all()
 
     def action_add(self) -> None:
         from ..screens.add_agent import AddAgentScreen

@@ -8,12 +8,10 @@ the view, which is what gets rendered).
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
-from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from textual import on, work
@@ -37,18 +35,17 @@ from ...a2a.follow import TurnEvent
 from ...a2a.model import FilePart, Part, TaskState, TextPart
 from ...a2a.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
 from ...agent_status import AgentStatus
-from ...agents import write_atomically, write_blocks_atomically
 from ...conversation import Conversation, Turn
 from ...link import AgentLink
-from ...paths import data_dir
 from ...safe_text import strip_controls
+from ..downloads import downloads_dir, save_artifact_texts, save_file_part
 from ..hints import error_text
 from ..typed_app import switchboard_app
 from .composer import Composer
 from .markdown_pages import TranscriptScroll
 from .prompt_pane import PromptPane
 from .throttle import FrameThrottle
-from .transcript import FileRow, NoteLine, TurnView, UserMessage, state_badge
+from .transcript import FileRow, NoteLine, TurnView, UserMessage, turn_state
 from .visibility import being_removed, in_shown_tab
 
 if TYPE_CHECKING:
@@ -129,13 +126,14 @@ class ConversationView(Vertical):
         last = conversation.last if conversation else None
         task_id = last.view.task_id if last else None
         state = last.view.state if last else None
-        if conversation is None or not task_id or (state is not None and state.is_terminal):
+        if conversation is None or last is None or not task_id or (state is not None and state.is_terminal):
             return None
         # An agent of the agents file goes by its name on the command line; a demo agent by its address.
         agent = self.status.entry.url if self.app.is_extra(self.agent_name) else self.agent_name
+        said = state.value if state else "starting"
         return OpenWork(
             label=f"task {task_id} at {self.agent_name}",
-            state="canceling" if self._canceling else (state.value if state else "starting"),
+            state="canceling" if self._canceling else f"unknown: lost, last seen {said}" if last.lost else said,
             find=f"switchboard task get {agent} {task_id}",
             cancel=conversation.cancel,
         )
@@ -185,7 +183,7 @@ class ConversationView(Vertical):
             bits.append(Content.styled(f"  ·  context {self.conversation.context_id}", "$text-muted"))
         last = self.conversation.last if self.conversation else None
         if last is not None:
-            bits += [Content("  "), state_badge(last.view.state)]
+            bits += [Content("  "), *turn_state(last)]
         if card and card.description:
             bits.append(Content.styled("\n" + strip_controls(card.description), "$text-muted"))
         head = Content("").join(bits)
@@ -482,14 +480,9 @@ class ConversationView(Vertical):
         if last is None or not last.view.artifacts:
             self.notify("no artifacts to save yet")
             return
-        folder = downloads_dir()
-        saved = []
-        for artifact in last.view.artifacts.values():
-            if artifact.text_length:
-                name = f"{safe_name(artifact.name or artifact.artifact_id)}.md"
-                write_blocks_atomically(folder / name, artifact.text_blocks())
-                saved.append(name)
-        self.notify(f"saved {', '.join(saved) or 'nothing (no text)'} to {folder}")
+        saved = save_artifact_texts(last.view.artifacts.values())
+        names = ", ".join(path.name for path in saved) or "nothing (no text)"
+        self.notify(f"saved {names} to {downloads_dir()}", markup=False)
 
     @on(FileRow.SaveRequested)
     def _save_requested(self, event: FileRow.SaveRequested) -> None:
@@ -498,28 +491,10 @@ class ConversationView(Vertical):
 
     @work(group="files")
     async def save_file(self, part: FilePart) -> None:
-        folder = downloads_dir()
-        name = safe_name(part.name or "download.bin")
         try:
-            if part.raw is not None:
-                content = base64.b64decode(part.raw)
-            elif part.url is None:
-                raise ValueError("the file part has neither bytes nor a URL")
-            else:
-                response = await self.app.http.get(part.url)
-                response.raise_for_status()
-                content = response.content
-        except Exception as exc:
-            self.notify(strip_controls(f"could not save {name}: {exc}"), severity="error", markup=False)
+            path, size = await save_file_part(part, self.app.http)
+        except Exception as exc:  # no bytes, a URL that does not serve it, a folder that cannot be written
+            said = f"could not save {part.name or 'the file'}: {exc}"
+            self.notify(strip_controls(said), severity="error", markup=False)
             return
-        write_atomically(folder / name, content)
-        self.notify(f"saved {name} ({len(content)} bytes) to {folder}")
-
-
-def downloads_dir() -> Path:
-    return data_dir() / "downloads"
-
-
-def safe_name(name: str) -> str:
-    cleaned = "".join(c if c.isalnum() or c in "-_. " else "_" for c in strip_controls(name)).strip(" .")
-    return cleaned[:120] or "artifact"
+        self.notify(f"saved {path.name} ({size} bytes) to {path.parent}", markup=False)

@@ -1,6 +1,9 @@
 """Markdown pages drawn by rich as single widgets: an artifact's live page, which grows with the stream, and
 its frozen pages, one widget however many there are. A Textual Markdown widget makes a widget per block, and
 under a flood laying those out took most of the event loop.
+
+Text that is not Markdown (text/plain, any other media type) is drawn the same way as plain text: each line
+break kept, nothing in it read as markup.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from typing import ClassVar
 
 from rich.markdown import Heading as RichHeading
 from rich.markdown import Markdown as RichMarkdown
+from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.geometry import Size
 from textual.strip import Strip
@@ -24,9 +28,18 @@ PAGE = 1_500  # characters of markdown in the live page; whole pages before it a
 _FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
 
 
-def page_cut(text: str) -> int:
-    """Where `text` can be split into a frozen page and the rest: after the first blank line past a page's
-    length that is outside a code fence; 0 when there is no such place yet."""
+def is_markdown(media_type: str | None) -> bool:
+    """Text of `media_type` is drawn as Markdown: text/markdown, and text that says no type (as most agents
+    send it); any other type (text/plain, text/csv, ...) is drawn as plain text."""
+    return not media_type or media_type.split(";", 1)[0].strip().lower() == "text/markdown"
+
+
+def page_cut(text: str, plain: bool = False) -> int:
+    """Where `text` can be split into a frozen page and the rest: for Markdown after the first blank line past a
+    page's length that is outside a code fence, for plain text after the first line break past it; 0 when
+    there is no such place yet."""
+    if plain:
+        return text.find("\n", PAGE) + 1
     cut = text.find("\n\n", PAGE)
     while cut > 0:
         if len(_FENCE.findall(text, 0, cut)) % 2 == 0:
@@ -64,8 +77,12 @@ class TranscriptScroll(VerticalScroll):
         return updated
 
 
-def draw_markdown(widget: Widget, source: str, width: int) -> list[Strip]:
-    """`source` drawn by rich's Markdown at `width`, in `widget`'s style: one page's lines."""
+def draw_page(widget: Widget, source: str, width: int, plain: bool = False) -> list[Strip]:
+    """`source` drawn at `width` in `widget`'s style, by rich's Markdown or as plain text: one page's lines.
+    A plain page ends at a line break (page_cut), which is the end of its last line, not a blank line more."""
+    if plain:
+        drawn = Text(source.removesuffix("\n"), no_wrap=False, end="")  # Text(): no markup read in agent text
+        return Visual.to_strips(widget, visualize(widget, drawn), width, None, widget.visual_style)
     return Visual.to_strips(widget, visualize(widget, _PageMarkdown(source)), width, None, widget.visual_style)
 
 
@@ -77,6 +94,7 @@ class LivePage(SizedByLayout):
 
     def __init__(self) -> None:
         super().__init__(classes="artifact-text")
+        self.plain = False  # drawn as plain text, not Markdown
         self.source = ""
         self._lines: tuple[int, list[Strip]] = (0, [])  # (width, lines), width 0: not drawn
 
@@ -88,7 +106,7 @@ class LivePage(SizedByLayout):
 
     def _draw(self, width: int) -> list[Strip]:
         if self._lines[0] != width:
-            self._lines = (width, draw_markdown(self, self.source, width) if width else [])
+            self._lines = (width, draw_page(self, self.source, width, self.plain) if width else [])
         return self._lines[1]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -113,8 +131,9 @@ class FrozenPages(SizedByLayout):
     collection would walk.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, plain: bool = False) -> None:
         super().__init__(classes="artifact-pages")
+        self.plain = plain  # drawn as plain text, not Markdown
         self.sources: list[str] = []
         self._width = 0
         self._tops = [0]  # the first line of each measured page, and the line after the last
@@ -132,7 +151,7 @@ class FrozenPages(SizedByLayout):
     def _draw(self, index: int, width: int) -> list[Strip]:
         lines = self._drawn.pop(index, None)
         if lines is None:
-            lines = draw_markdown(self, self.sources[index], width)
+            lines = draw_page(self, self.sources[index], width, self.plain)
             while len(self._drawn) >= KEPT_DRAWN:
                 del self._drawn[next(iter(self._drawn))]
         self._drawn[index] = lines

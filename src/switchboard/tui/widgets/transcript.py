@@ -16,13 +16,13 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import Markdown, Static
 
-from ...a2a.model import DataPart, FilePart, Part, TaskStatus, TextPart
+from ...a2a.model import DataPart, FilePart, Part, TaskState, TaskStatus, TextPart
 from ...a2a.turn import ArtifactView, TaskView
 from ...conversation import Turn
 from ...safe_text import strip_controls
 from ..hints import error_text
 from ..themes import state_variable
-from .markdown_pages import PAGE, FrozenPages, LivePage, page_cut
+from .markdown_pages import PAGE, FrozenPages, LivePage, is_markdown, page_cut
 
 TIMELINE_SHOWN = 60  # the newest status lines; older ones fold into a count
 
@@ -48,6 +48,17 @@ def human_size(size: int | None) -> str:
 def state_badge(state) -> Content:
     label = state.value if state else "…"
     return Content.styled(f" {label} ", f"bold {state_variable(state)} reverse")
+
+
+def turn_state(turn: Turn) -> list[Content]:
+    """The state of `turn`'s task as a badge; when its agent went away mid-task (Turn.lost), `unknown` and why:
+    its last word ("working") is not the task's state any more."""
+    state = turn.view.state
+    if not turn.lost or turn.error is None or state is None:
+        return [state_badge(state)]
+    reason = strip_controls(turn.error.message)
+    reason = reason if len(reason) <= 100 else reason[:99] + "…"
+    return [state_badge(TaskState.UNKNOWN), Content.styled(f"  lost (last seen {state.value}): {reason}", "$error")]
 
 
 def parts_content(parts: list[Part]) -> Content:
@@ -177,6 +188,7 @@ class ArtifactBox(Column):
         self._cut: Static | None = None
         self._cut_text = ""
         self._shown_other = 0
+        self._plain = False  # the text is drawn as plain text (its media type is not Markdown's)
 
     def compose(self) -> ComposeResult:
         yield Static(classes="artifact-title")
@@ -185,7 +197,7 @@ class ArtifactBox(Column):
 
     @property
     def source(self) -> str:
-        """The markdown on screen: the frozen pages and the live one, in order."""
+        """The text on screen (Markdown or plain): the frozen pages and the live one, in order."""
         return "".join(self.query_one(FrozenPages).sources) + self._live
 
     async def sync(self, artifact: ArtifactView, final: bool = False) -> None:
@@ -216,6 +228,9 @@ class ArtifactBox(Column):
             await self.query_one(FrozenPages).remove()
             await self.mount(FrozenPages(), before=live)
             live.show("")
+        if not self._taken and total:  # the first text decides how all of it is drawn
+            self._plain = not is_markdown(artifact.text_media_type)
+            live.plain = self.query_one(FrozenPages).plain = self._plain
         end = min(total, self.render_limit)
         if self._taken < end:
             # Claim the delta before any await: a sync must never add the same text twice.
@@ -238,7 +253,7 @@ class ArtifactBox(Column):
             return
         live = self._live + text
         frozen: list[str] = []
-        while len(live) > PAGE and (cut := page_cut(live)):
+        while len(live) > PAGE and (cut := page_cut(live, self._plain)):
             frozen.append(live[:cut])
             live = live[cut:]
         self._live = live
@@ -292,7 +307,7 @@ class TurnView(Column):
 
     async def sync(self) -> None:
         view: TaskView = self.turn.view
-        head = [state_badge(view.state if view.reply is None else None)] if view.reply is None else []
+        head = turn_state(self.turn) if view.reply is None else []
         if view.task_id:
             head.append(Content.styled(f"  task {view.task_id}", "$text-muted"))
         if view.reply is not None:
@@ -310,7 +325,11 @@ class TurnView(Column):
         box = self.query_one(".artifacts", Vertical)
         if view.reply is not None and not self._replied:
             self._replied = True
-            await box.mount(Markdown(strip_controls(view.reply.text), classes="reply"))
+            said = strip_controls(view.reply.text)
+            kind = next((p.media_type for p in view.reply.parts if isinstance(p, TextPart)), None)
+            await box.mount(
+                Markdown(said, classes="reply") if is_markdown(kind) else Static(Content(said), classes="reply")
+            )
         final = not self.turn.running
         for artifact_id, artifact in list(view.artifacts.items()):
             widget = self._boxes.get(artifact_id)
