@@ -12,7 +12,8 @@ from ..a2a.model import Task
 from ..a2a.push import PATH, PushReceiver, check_push_url
 from ..a2a.turn import TaskView
 from ..watch import can_push, watch_task
-from .commands import (
+from .context import open_agent, reply_command, split_target
+from .following import (
     consume_turn,
     deadline,
     naming_the_task,
@@ -20,7 +21,6 @@ from .commands import (
     print_result,
     warn_outcome,
 )
-from .context import open_agent, reply_command, split_target
 from .output import Out, warn
 
 ACTIONS = {"set": 2, "get": 2, "list": 1, "delete": 2}  # the words after the agent: TASK_ID and URL / CONFIG_ID
