@@ -341,7 +341,7 @@ class MainScreen(Screen):
         from ..exporting import choices
         from .export import ExportScreen
 
-        self.app.push_screen(ExportScreen(choices(self.app)))
+        self.app.push_screen(ExportScreen(choices(self.app, self.shown_view())))
 
     def conversations(self) -> list[ConversationView]:
         return cast("list[ConversationView]", list(self.query("ConversationView")))
