@@ -22,7 +22,6 @@ from .a2a.auth import (
     DEFAULT_BEARER_ENV,
     Credentials,
     credentials_from_env,
-    origin_of,
 )
 from .a2a.cancel import CancelOutcome, cancel_and_confirm
 from .a2a.cards import BINDING_FLAGS, ResolvedCard, candidate_urls, fetch_card
@@ -31,6 +30,7 @@ from .a2a.extensions import extension_headers
 from .a2a.follow import FollowPolicy, TurnEvent, find_task_for_message, follow_turn, poll_task
 from .a2a.http import new_http_client
 from .a2a.model import AgentCard, Message, Task, TaskPage, TaskState
+from .a2a.origin import origin_of
 from .a2a.tap import Tap
 from .a2a.transports.base import Transport
 from .a2a.transports.tasks_api import TasksApiTransport

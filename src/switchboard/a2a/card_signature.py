@@ -24,9 +24,9 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from .auth import origin_of
 from .card_keys import CardKey, jwk_keys
 from .errors import InvalidResponseError, SwitchboardError
+from .origin import origin_of
 from .tap import Tap
 
 ALLOWED_ALGORITHMS = ("ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA")

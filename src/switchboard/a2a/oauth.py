@@ -15,7 +15,7 @@ import asyncio
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -24,47 +24,18 @@ from .errors import AuthFailedError, UsageError
 from .oauth_endpoints import Endpoints, check_endpoint, discover
 from .oauth_errors import grant_failed, unreachable
 from .oauth_trace import tap_hooks
+from .oauth_types import Interaction, TokenStore
+from .origin import origin_of
 
 if TYPE_CHECKING:
-    from .auth import Redactor
     from .model import SecurityScheme
+    from .redact import Redactor
     from .tap import Tap
 
 FLOWS = ("clientCredentials", "authorizationCode", "deviceCode")
 RENEW_MARGIN = 30.0  # seconds before expiry a token is renewed, so it never expires on the way
-AUTHORIZATION_WAIT = 300.0  # seconds the loopback listener waits for the person to sign in
 # Tokens of this process, shared by every link to the same agent and client (the TUI opens many).
 _MEMORY: dict[str, dict[str, Any]] = {}
-
-
-class Interaction(Protocol):
-    """How a flow that needs the person talks to them: the CLI prints to stderr, the TUI shows a pane."""
-
-    open_browser: bool
-
-    def device_code(self, prompt: DevicePrompt) -> None: ...
-
-    def authorization_url(self, url: str) -> None: ...
-
-    def done(self) -> None: ...
-
-
-class TokenStore(Protocol):
-    """Where remembered tokens live (token_store.py): the OS keyring, or a 0600 file."""
-
-    def load(self, key: str) -> dict[str, Any] | None: ...
-
-    def save(self, key: str, token: dict[str, Any]) -> None: ...
-
-    def delete(self, key: str) -> bool: ...
-
-
-@dataclass(frozen=True)
-class DevicePrompt:
-    verification_uri: str
-    user_code: str
-    verification_uri_complete: str | None
-    expires_in: int
 
 
 @dataclass(frozen=True)
@@ -430,8 +401,6 @@ class OAuthBearer(httpx.Auth):
         raise RuntimeError("OAuthBearer works with httpx.AsyncClient only")
 
     async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
-        from .auth import origin_of
-
         if origin_of(str(request.url)) != self.origin:
             yield request
             return

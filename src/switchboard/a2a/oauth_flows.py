@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from .errors import AuthFailedError, CredentialsMissingError
-from .oauth import AUTHORIZATION_WAIT, DevicePrompt, Interaction
+from .oauth_types import DevicePrompt, Interaction
 
 if TYPE_CHECKING:
     from .oauth import TokenSource
+
+AUTHORIZATION_WAIT = 300.0  # seconds the loopback listener waits for the person to sign in
 
 DEFAULT_INTERVAL = 5  # RFC 8628 section 3.2: when the issuer names none
 SLOW_DOWN_STEP = 5  # RFC 8628 section 3.5: each slow_down adds this many seconds

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 import h11
 
 from ..safe_text import strip_controls
-from .auth import Redactor
 from .model import ArtifactUpdate, Message, StatusUpdate, StreamEvent, Task
 from .push_server import Limits, PushServer
+from .redact import Redactor
 from .wire import v03, v10
 from .wire.common import Notes, WireFormatError
 

@@ -33,7 +33,7 @@ from google.protobuf import json_format, text_format
 from google.protobuf.message import Message as ProtoMessage
 from google.rpc import error_details_pb2, status_pb2
 
-from ..auth import AuthPlan, Credentials, Redactor, is_loopback, plan_auth
+from ..auth import AuthPlan, Credentials, is_loopback, plan_auth
 from ..cards import GRPC, Endpoint, choose_endpoint, parse_card
 from ..errors import (
     A2A_ERROR_NAMES,
@@ -49,6 +49,7 @@ from ..errors import (
 )
 from ..http import DEFAULT_RETRY, RetryPolicy
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
+from ..redact import Redactor
 from ..tap import GRPC as GRPC_METHOD
 from ..tap import Tap
 from ..wire import v03rest, v10

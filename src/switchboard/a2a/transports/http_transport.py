@@ -20,7 +20,7 @@ from typing import Any, ClassVar, TypeVar, cast
 import httpx
 from httpx_sse import EventSource
 
-from ..auth import AuthPlan, Credentials, Redactor, origin_of, plan_auth, wants_basic
+from ..auth import AuthPlan, Credentials, plan_auth, wants_basic
 from ..bounded_read import answer_text, read_tapped
 from ..cards import BINDING_NAMES, Endpoint, choose_endpoint, parse_card
 from ..errors import AuthFailedError, InvalidResponseError, ProtocolError, SwitchboardError, UsageError, for_operation
@@ -34,6 +34,8 @@ from ..http import (
     refused_hint,
 )
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
+from ..origin import origin_of
+from ..redact import Redactor
 from ..tap import Tap
 from ..wire import v10
 from ..wire.codec import Codec
