@@ -17,6 +17,7 @@ import httpx
 
 from ..a2a.errors import SwitchboardError
 from ..a2a.follow import FollowPolicy
+from ..a2a.oauth_types import Interaction
 from ..a2a.tap import Tap
 from ..link import CardCache
 from . import schedule, shell_script, template
@@ -63,7 +64,7 @@ class WorkflowRun(DelegateSteps):
         policy: FollowPolicy | None,
         correlation_id: str | None = None,
         cards: CardCache | None = None,
-        interaction: Any = None,
+        interaction: Interaction | None = None,
     ) -> None:
         self.run_id = run_id
         self.correlation_id = correlation_id  # the starter's trace id: every delegate's parent id
