@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from .a2a.auth import (
+from .a2a.auth.credentials import (
     DEFAULT_API_KEY_ENV,
     DEFAULT_BASIC_PASSWORD_ENV,
     DEFAULT_BEARER_ENV,
@@ -53,8 +53,8 @@ def oauth_client(
     the variable named (an unset one raises), remembered tokens read from the token store. None: no client."""
     from dataclasses import replace
 
-    from .a2a.oauth import OAuthClient
-    from .a2a.token_store import TokenStore
+    from .a2a.auth.oauth.client import OAuthClient
+    from .a2a.auth.oauth.token_store import TokenStore
     from .paths import config_dir
 
     if settings is None and not client_id:

@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from switchboard.a2a.auth import Credentials, credentials_from_env, plan_auth
+from switchboard.a2a.auth.credentials import Credentials, credentials_from_env, plan_auth
 from switchboard.a2a.cards import parse_card
 from switchboard.a2a.errors import CredentialsMissingError, ProtocolError
 from switchboard.a2a.origin import origin_of

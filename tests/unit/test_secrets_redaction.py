@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from switchboard.a2a.auth import Credentials
+from switchboard.a2a.auth.credentials import Credentials
 from switchboard.a2a.cards import parse_card
 from switchboard.a2a.errors import AuthFailedError
 from switchboard.a2a.redact import REDACTED, Redactor

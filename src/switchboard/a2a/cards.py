@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from .auth import is_loopback
+from .auth.credentials import is_loopback
 from .bounded_read import answer_text, read_capped
 from .errors import (
     CardInvalidError,

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import httpx
 
-from .auth import Credentials
+from .auth.credentials import Credentials
 from .cards import BINDING_NAMES, ResolvedCard, fetch_card, lint_card, spoken_bindings, wire_version
 from .client import CardTransport, new_message, transport_for
 from .errors import AuthFailedError, CredentialsMissingError, ProtocolError, SwitchboardError

@@ -77,7 +77,7 @@ from urllib.parse import quote
 
 import httpx
 
-from .auth import Credentials
+from .auth.credentials import Credentials
 from .bounded_read import answer_text
 from .errors import InvalidResponseError, ProtocolError, TimedOutError
 from .http import http_status_error, new_http_client, parse_json, tapped_request

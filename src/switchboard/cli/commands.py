@@ -250,7 +250,7 @@ async def _send(link, message: Message, view: TaskView, args: Any, target, out: 
 
 
 async def _widened(link, exc: AuthFailedError, args: Any, target) -> bool:
-    from ..a2a.sign_in_offer import SignInOffer, oauth_source
+    from ..a2a.auth.sign_in_offer import SignInOffer, oauth_source
     from .sign_in_offer import sign_in_for
 
     if not exc.wanted_scopes or oauth_source(link) is None or not sys.stdin.isatty():

@@ -17,12 +17,12 @@ from typing import Any
 
 import httpx
 
+from ..a2a.auth.oauth.types import Interaction
+from ..a2a.auth.sign_in_offer import oauth_source, sign_in_offer
 from ..a2a.client import new_message
 from ..a2a.errors import ProtocolError, SwitchboardError
 from ..a2a.follow import FollowPolicy, Notice, TurnEvent
 from ..a2a.model import TaskState, text_of
-from ..a2a.oauth_types import Interaction
-from ..a2a.sign_in_offer import oauth_source, sign_in_offer
 from ..a2a.tap import Tap
 from ..a2a.turn import TaskView
 from ..a2a.user_input import check_message_text

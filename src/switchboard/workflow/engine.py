@@ -29,8 +29,8 @@ from typing import Any
 
 import httpx
 
+from ..a2a.auth.oauth.types import Interaction
 from ..a2a.follow import FollowPolicy
-from ..a2a.oauth_types import Interaction
 from ..a2a.tap import Tap
 from ..agents import AgentsFile
 from ..link import CardCache, entry_credentials, known_secrets

@@ -15,9 +15,9 @@ from typing import Any
 
 import httpx
 
+from ..a2a.auth.oauth.types import Interaction
 from ..a2a.errors import SwitchboardError
 from ..a2a.follow import FollowPolicy
-from ..a2a.oauth_types import Interaction
 from ..a2a.tap import Tap
 from ..link import CardCache
 from . import schedule, shell_script, template

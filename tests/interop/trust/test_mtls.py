@@ -7,7 +7,7 @@ import json
 
 from trust_helpers import fields
 
-from switchboard.a2a.auth import Credentials, plan_auth
+from switchboard.a2a.auth.credentials import Credentials, plan_auth
 from switchboard.a2a.cards import parse_card
 from switchboard.a2a.errors import CredentialsMissingError, UsageError
 from switchboard.agents import load_agents

@@ -33,7 +33,7 @@ from google.protobuf import json_format, text_format
 from google.protobuf.message import Message as ProtoMessage
 from google.rpc import error_details_pb2, status_pb2
 
-from ..auth import AuthPlan, Credentials, is_loopback, plan_auth
+from ..auth.credentials import AuthPlan, Credentials, is_loopback, plan_auth
 from ..call_context import CallContext
 from ..cards import GRPC, Endpoint, choose_endpoint, parse_card
 from ..errors import (

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, TypeVar, cast
 import httpx
 from httpx_sse import EventSource
 
-from ..auth import AuthPlan, Credentials, plan_auth, wants_basic
+from ..auth.credentials import AuthPlan, Credentials, plan_auth, wants_basic
 from ..bounded_read import answer_text, read_tapped
 from ..call_context import CallContext
 from ..cards import BINDING_NAMES, Endpoint, choose_endpoint, parse_card
@@ -231,7 +231,7 @@ class HttpTransport(PushConfigs, Transport):
             return self._answer(op, url, response.status_code, text)
         except AuthFailedError as error:
             if not self.withheld:
-                from ..challenge import explain
+                from ..auth.challenge import explain
 
                 challenge = response.headers.get("www-authenticate")
                 if basic_challenge(challenge):

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from ..auth import Credentials
+from ..auth.credentials import Credentials
 from ..call_context import CallContext
 from ..errors import InvalidResponseError, UsageError
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState, TextPart

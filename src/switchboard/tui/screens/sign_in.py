@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from ...a2a.oauth_types import DevicePrompt
+from ...a2a.auth.oauth.types import DevicePrompt
 from ...safe_text import strip_controls
 
 

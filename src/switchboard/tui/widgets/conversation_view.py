@@ -25,6 +25,7 @@ from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.widgets import Static
 
+from ...a2a.auth.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
 from ...a2a.errors import (
     CardInvalidError,
     CardNotFoundError,
@@ -35,7 +36,6 @@ from ...a2a.errors import (
 )
 from ...a2a.follow import TurnEvent
 from ...a2a.model import FilePart, Part, TaskState, TextPart
-from ...a2a.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
 from ...agent_status import AgentStatus
 from ...agents import write_atomically, write_blocks_atomically
 from ...conversation import Conversation, Turn

@@ -19,18 +19,18 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from ..safe_text import strip_controls
-from .errors import AuthFailedError, UsageError
-from .oauth_endpoints import Endpoints, check_endpoint, discover
-from .oauth_errors import grant_failed, unreachable
-from .oauth_trace import tap_hooks
-from .oauth_types import Interaction, TokenStore
-from .origin import origin_of
+from ....safe_text import strip_controls
+from ...errors import AuthFailedError, UsageError
+from ...origin import origin_of
+from .endpoints import Endpoints, check_endpoint, discover
+from .errors import grant_failed, unreachable
+from .trace import tap_hooks
+from .types import Interaction, TokenStore
 
 if TYPE_CHECKING:
-    from .model import SecurityScheme
-    from .redact import Redactor
-    from .tap import Tap
+    from ...model import SecurityScheme
+    from ...redact import Redactor
+    from ...tap import Tap
 
 FLOWS = ("clientCredentials", "authorizationCode", "deviceCode")
 RENEW_MARGIN = 30.0  # seconds before expiry a token is renewed, so it never expires on the way
@@ -235,8 +235,8 @@ class TokenSource:
         """Ask the issuer to revoke the held tokens (RFC 7009), refresh token first: it is the long-lived one, and
         revoking it ends its grant at most issuers. What happened, for the person: `revoked` (the kinds of token
         the issuer accepted to revoke), and `note` when not all could be (no endpoint, a refusal, no answer)."""
-        from . import oauth_grants
-        from .oauth_endpoints import revocation_endpoint
+        from . import grants as oauth_grants
+        from .endpoints import revocation_endpoint
 
         token = await self.cached()
         if not token:
@@ -299,7 +299,7 @@ class TokenSource:
                 self.redactor.add(token[name])
 
     async def _grant(self, call: Callable[[], Awaitable[dict[str, Any]]], flow: str, url: str) -> dict[str, Any]:
-        from .oauth_grants import GrantError
+        from .grants import GrantError
 
         try:
             token = await call()
@@ -317,7 +317,7 @@ class TokenSource:
         return token
 
     async def _refresh(self, token: dict[str, Any]) -> dict[str, Any]:
-        from . import oauth_grants
+        from . import grants as oauth_grants
 
         ends, client = await self.endpoints(), self.client
         fresh = await self._grant(
@@ -337,7 +337,8 @@ class TokenSource:
         return fresh
 
     async def _acquire(self) -> dict[str, Any]:
-        from . import oauth_flows, oauth_grants
+        from . import flows as oauth_flows
+        from . import grants as oauth_grants
 
         ends, client = await self.endpoints(), self.client
         if ends.flow == "clientCredentials":

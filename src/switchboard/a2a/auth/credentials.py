@@ -9,18 +9,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .errors import CredentialsMissingError, UsageError
-from .model import AgentCard, SecurityScheme
-from .origin import origin_of
-from .redact import Redactor
-from .user_input import check_secret
-from .user_input import is_loopback as is_loopback  # its home is user_input; callers import it here too
+from ..errors import CredentialsMissingError, UsageError
+from ..model import AgentCard, SecurityScheme
+from ..origin import origin_of
+from ..redact import Redactor
+from ..user_input import check_secret
+from ..user_input import is_loopback as is_loopback  # its home is user_input; callers import it here too
 
 if TYPE_CHECKING:
     import httpx
 
-    from .oauth import OAuthClient
-    from .tap import Tap
+    from ..tap import Tap
+    from .oauth.client import OAuthClient
 
 # Environment variables the A2A CLI spec names for the credential flags.
 DEFAULT_BEARER_ENV = "A2ACLI_BEARER"
@@ -161,7 +161,7 @@ def _attach(
             return True
         if creds.oauth is None or audience is None or scheme.type == "http":
             return False
-        from .oauth import OAuthBearer, TokenSource, choose
+        from .oauth.client import OAuthBearer, TokenSource, choose
 
         choice = choose(name, scheme, scopes, creds.oauth)
         if choice is None:

@@ -11,15 +11,15 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from ..safe_text import strip_controls
-from .errors import AuthFailedError, UsageError
-from .oauth_errors import unreachable
-from .oauth_trace import tap_hooks
-from .origin import origin_of
-from .user_input import is_loopback
+from ....safe_text import strip_controls
+from ...errors import AuthFailedError, UsageError
+from ...origin import origin_of
+from ...user_input import is_loopback
+from .errors import unreachable
+from .trace import tap_hooks
 
 if TYPE_CHECKING:
-    from .oauth import OAuthClient
+    from .client import OAuthClient
 
 Hooks = Mapping[str, list[Callable[..., Awaitable[None]]]]  # httpx event hooks (oauth_trace.tap_hooks)
 DISCOVERY_SUFFIX = "/.well-known/openid-configuration"

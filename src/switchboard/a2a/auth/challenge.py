@@ -8,9 +8,9 @@ import re
 
 import httpx
 
-from ..safe_text import strip_controls
-from .errors import AuthFailedError
-from .origin import origin_of
+from ...safe_text import strip_controls
+from ..errors import AuthFailedError
+from ..origin import origin_of
 
 _PARAM = re.compile(r'([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*("(?:[^"\\]|\\.)*"|[^,\s]*)')
 
