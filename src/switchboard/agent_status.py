@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import httpx
 
 from .a2a import cards
-from .a2a.card_signature import CardTrust
+from .a2a.auth.trust.card_signature import CardTrust
 from .a2a.cards import BINDING_FLAGS, BINDING_NAMES, GRPC, choose_endpoint, fetch_card, lint_card
 from .a2a.errors import SwitchboardError, UsageError
 from .a2a.model import AgentCard, SecurityScheme, Skill

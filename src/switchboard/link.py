@@ -113,7 +113,7 @@ def agent_http_client(
     """A client of the agent's own for its `tls:` (a client certificate, a private CA), presenting the certificate
     to the agent's origin only (and to `origins`, a set the caller may add to later). A bad path or key is a
     UsageError."""
-    from .a2a.client_tls import client_tls_context
+    from .a2a.auth.trust.client_tls import client_tls_context
 
     tls = entry.tls
     if tls is None:

@@ -32,7 +32,7 @@ from .output import Out, warn
 from .render import render_card, render_task_page
 
 if TYPE_CHECKING:
-    from ..a2a.card_signature import CardTrust
+    from ..a2a.auth.trust.card_signature import CardTrust
 
 # --- building the message ----------------------------------------------------------------------------
 
