@@ -24,8 +24,8 @@ from urllib.parse import urlsplit
 from .a2a.errors import SwitchboardError
 from .a2a.follow import Notice, TurnEvent
 from .a2a.model import Task
-from .a2a.push import PushReceiver
 from .a2a.turn import TaskView
+from .push.receiver import PushReceiver
 
 
 @dataclass(frozen=True)

@@ -176,7 +176,7 @@ async def send(args: Any) -> int:
     if (args.push_url or args.push_port) and not args.push:
         raise UsageError("--push-url and --push-port set up the receiver of --push", hint="Add --push.")
     if args.push_url:
-        from ..a2a.push import check_push_url
+        from ..push.receiver import check_push_url
 
         check_push_url(args.push_url)  # before anything is sent
     if args.record and target.entry and target.entry.protocol == "tasks":

@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 
 from ..a2a.errors import UsageError
 from ..a2a.model import Task
-from ..a2a.push import PATH, PushReceiver, check_push_url
 from ..a2a.turn import TaskView
+from ..push.receiver import PATH, PushReceiver, check_push_url
 from ..watch import can_push, watch_task
 from .context import open_agent, reply_command, split_target
 from .following import (

@@ -26,7 +26,7 @@ from .widgets.wire_view import BODY_KEPT, TAP_BYTES
 if TYPE_CHECKING:
     from temporalio.client import Client as TemporalClient  # the Temporal runner is an extra: imported when used
 
-    from ..a2a.push import PushReceiver
+    from ..push.receiver import PushReceiver
     from .screens.leave import OpenWork
 
 Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
@@ -235,7 +235,7 @@ class SwitchboardApp(App):
         shared by every tab (each config has its own token), closed with the app."""
         async with self._push_lock:
             if self._push_receiver is None:
-                from ..a2a.push import PushReceiver
+                from ..push.receiver import PushReceiver
 
                 receiver = PushReceiver(redactor=self.tap.redactor)
                 await receiver.start()

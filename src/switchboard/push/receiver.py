@@ -21,12 +21,12 @@ from dataclasses import dataclass
 
 import h11
 
+from ..a2a.model import ArtifactUpdate, Message, StatusUpdate, StreamEvent, Task
+from ..a2a.redact import Redactor
+from ..a2a.wire import v03, v10
+from ..a2a.wire.common import Notes, WireFormatError
 from ..safe_text import strip_controls
-from .model import ArtifactUpdate, Message, StatusUpdate, StreamEvent, Task
-from .push_server import Limits, PushServer
-from .redact import Redactor
-from .wire import v03, v10
-from .wire.common import Notes, WireFormatError
+from .server import Limits, PushServer
 
 TOKEN_HEADER = "x-a2a-notification-token"
 PATH = "/a2a/push"
@@ -177,7 +177,7 @@ def check_push_url(value: str) -> str:
     """A URL to give an agent for its pushes (--push-url): http or https, with a host. Else a UsageError."""
     from urllib.parse import urlsplit
 
-    from .errors import UsageError
+    from ..a2a.errors import UsageError
 
     hint = "Give the public https://HOST[:PORT]/PATH your tunnel forwards to this machine, e.g. https://abc.example.net/a2a/push."
     try:
