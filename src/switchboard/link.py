@@ -240,7 +240,7 @@ class AgentLink:
     async def extended_card(self) -> AgentCard:
         return await self.transport.extended_card()
 
-    # Push-notification configs (protocol 1.0 bindings; a usage error elsewhere): see a2a/push.py for a receiver.
+    # Push-notification configs (protocol 1.0 bindings; a usage error elsewhere): see push/receiver.py for a receiver.
     async def create_push_config(
         self, task_id: str, url: str, *, token: str | None = None, config_id: str | None = None
     ) -> dict[str, Any]:

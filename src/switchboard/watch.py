@@ -1,6 +1,6 @@
 """Watch a task with no stream open: by the agent's push notifications where it sends them, else by polling.
 
-`watch_task` registers a push config for the task with a receiver (a2a/push.py; a fresh random token per config),
+`watch_task` registers a push config for the task with a receiver (push/receiver.py; a fresh random token per config),
 reads the task once for what happened before the config existed, then applies each pushed event. An agent that
 cannot push (its card does not declare it, or it refuses the config) is polled with get-task instead, with backoff:
 WatchPolicy.first seconds, doubling up to WatchPolicy.cap, back to the first when the task changed. Either way every

@@ -1,5 +1,5 @@
 """Push notifications on the command line: `task push set|get|list|delete` (the A2A CLI spec's Tier 2); `send --push`
-and `task watch`, which follow a task by the agent's pushes to a local receiver (a2a/push.py) instead of a stream,
+and `task watch`, which follow a task by the agent's pushes to a local receiver (push/receiver.py) instead of a stream,
 or by polling where the agent cannot push (watch.py)."""
 
 from __future__ import annotations

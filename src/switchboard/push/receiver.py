@@ -2,7 +2,7 @@
 
 It listens on 127.0.0.1 (an ephemeral port unless told) and knows the configs it handed out: each registration
 (`register`) gets a random token, which the agent echoes in `X-A2A-Notification-Token`. Path and token are decided
-on the headers, before a byte of the body is read (push_server.py holds the HTTP side and its bounds, Limits): a
+on the headers, before a byte of the body is read (server.py holds the HTTP side and its bounds, Limits): a
 wrong method or path is answered 404 and a missing or unknown token 401 at once, a body announced or sent past
 Limits.max_body 413. Only then is the body read: a v1.0 StreamResponse (or, from a2a-sdk 0.3's sender, a v0.3 Task)
 for the task the token was issued for is answered 200 and its event queued for that task (`events`); another task's

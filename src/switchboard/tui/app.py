@@ -231,7 +231,7 @@ class SwitchboardApp(App):
             self.screen.toggle_wire()
 
     async def push_receiver(self) -> PushReceiver:
-        """The receiver of this app's push configs (a2a/push.py), on 127.0.0.1: started when a tab first needs one,
+        """The receiver of this app's push configs (push/receiver.py), on 127.0.0.1: started when a tab first needs one,
         shared by every tab (each config has its own token), closed with the app."""
         async with self._push_lock:
             if self._push_receiver is None:

@@ -92,7 +92,7 @@ class CardScreen(Screen[str | None]):
         return Content("\n").join(lines)
 
     def _signature(self) -> Content:
-        """verified (green), unverifiable with why (red), unsigned (muted): see a2a/card_signature.py."""
+        """verified (green), unverifiable with why (red), unsigned (muted): see a2a/auth/trust/card_signature.py."""
         trust = self.status.trust
         if trust is None:
             return field("Signature", "not checked")

@@ -60,7 +60,7 @@ class SignInScreen(ModalScreen[None]):
 
 
 class TuiInteraction:
-    """The TUI's side of a sign-in that needs the person (a2a.oauth.Interaction): the pane above."""
+    """The TUI's side of a sign-in that needs the person (a2a.auth.oauth.types.Interaction): the pane above."""
 
     open_browser = True
 
