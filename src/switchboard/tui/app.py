@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from temporalio.client import Client as TemporalClient  # the Temporal runner is an extra: imported when used
 
     from ..push.receiver import PushReceiver
-    from .screens.leave import OpenWork
+    from .open_work import OpenWork
 
 Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
 LinkOpener = Callable[[AgentEntry], Awaitable[AgentLink]]

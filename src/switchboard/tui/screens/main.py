@@ -29,9 +29,9 @@ from ..widgets.workflows_pane import WorkflowsPane
 
 if TYPE_CHECKING:
     from ...workflow.spec import Workflow
+    from ..open_work import OpenWork
     from ..widgets.conversation_view import ConversationView
     from ..widgets.run_view import RunView
-    from .leave import OpenWork
 
 _ids = itertools.count(1)
 RELEASE_EVERY = 5.0  # seconds

@@ -52,7 +52,7 @@ from .transcript import FileRow, NoteLine, TurnView, UserMessage, state_badge
 from .visibility import being_removed, in_shown_tab
 
 if TYPE_CHECKING:
-    from ..screens.leave import OpenWork
+    from ..open_work import OpenWork
 
 FRAME = 1 / 30  # the transcript is re-rendered at most this often while a stream floods in
 SLOWEST = 0.25  # and at least this often, however long a render takes
@@ -123,7 +123,7 @@ class ConversationView(Vertical):
     def open_work(self) -> OpenWork | None:
         """The task of the last turn while it has not ended at the agent (running, or waiting for an answer):
         closing the tab stops only the watching."""
-        from ..screens.leave import OpenWork
+        from ..open_work import OpenWork
 
         conversation = self.conversation
         last = conversation.last if conversation else None
