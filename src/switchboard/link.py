@@ -37,6 +37,7 @@ from .a2a.transports.tasks_api import TasksApiTransport
 from .a2a.turn import TaskView
 from .a2a.wire.common import Notes
 from .agents import AgentEntry, OAuthSettings
+from .demo_credentials import with_demo_defaults
 
 
 def oauth_client(
@@ -96,10 +97,12 @@ def _client_secret(name: str) -> str:
 
 
 def entry_credentials(entry: AgentEntry | None, interaction=None) -> Credentials:
-    """Credentials named by the agents file, else the A2ACLI_* variables; an unset named variable raises."""
+    """Credentials named by the agents file, else the A2ACLI_* variables; an unset named variable raises (the demo's
+    own variables have their default: demo_credentials)."""
     found = credentials_from_env(
         bearer_env=entry.bearer_env if entry else None,
         api_key_env=entry.api_key_env if entry else None,
+        env=with_demo_defaults(os.environ),
         basic_user=entry.basic_user if entry else None,
         basic_password_env=entry.basic_env if entry else None,
     )
@@ -136,7 +139,8 @@ def known_secrets(entry: AgentEntry | None) -> list[str]:
     names = [entry.api_key_env, entry.bearer_env, entry.basic_env] if entry else []
     names += [entry.oauth.client_secret_env] if entry and entry.oauth else []
     names += [DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, DEFAULT_BASIC_PASSWORD_ENV]
-    return [os.environ[n] for n in names if n and os.environ.get(n)] + (list(entry.interpolated) if entry else [])
+    env = with_demo_defaults(os.environ)
+    return [env[n] for n in names if n and env.get(n)] + (list(entry.interpolated) if entry else [])
 
 
 @dataclass

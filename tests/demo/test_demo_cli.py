@@ -233,9 +233,13 @@ def test_cli_researcher_subscribe_and_download_the_report(cli, flags):
     assert any(p.get("filename") == "sources.csv" and p.get("raw") for p in parts)
 
 
-def test_cli_gatekeeper_without_the_key_exits_4(cli):
-    missing = cli("send", "gatekeeper", "open the vault")
-    assert missing.returncode == 4 and "SWITCHBOARD_DEMO_KEY" in missing.stderr
+def test_cli_gatekeeper_with_no_key_exported_uses_the_demos_default_and_a_wrong_or_empty_one_exits_4(cli):
+    # The README: unless set, the key is demo-key, for the demo and for switchboard alike (the TUI's path too).
+    unset = cli("send", "gatekeeper", "open the vault")
+    assert unset.returncode == 0, unset.stderr
+    assert fields(unset.stdout)["State"] == "auth-required" and API_KEY not in unset.stdout + unset.stderr
+    empty = cli("send", "gatekeeper", "open the vault", env={"SWITCHBOARD_DEMO_KEY": ""})  # set: read as set
+    assert empty.returncode == 4 and "SWITCHBOARD_DEMO_KEY" in empty.stderr
     wrong = cli("send", "gatekeeper", "open the vault", env={"SWITCHBOARD_DEMO_KEY": "not-the-key"})
     assert wrong.returncode == 4 and "HTTP 401" in wrong.stderr and "not-the-key" not in wrong.stderr
 
@@ -290,5 +294,7 @@ def test_cli_tasks_agent_round_trip(cli):
     done = cli("send", "tasks", "--task-id", first["Task ID"], "--context-id", first["Context ID"], "7:30pm", env=token)
     assert done.returncode == 0, done.stderr
     assert fields(done.stdout)["State"] == "completed" and "booked at 7:30pm" in done.stdout
-    refused = cli("send", "tasks", "book a table")
+    unset = cli("send", "tasks", "book a table", "--poll-interval", "0.2")  # demo-token unless set
+    assert unset.returncode == 0 and fields(unset.stdout)["State"] == "input-required", unset.stderr
+    refused = cli("send", "tasks", "book a table", env={"SWITCHBOARD_DEMO_TOKEN": "not-the-token"})
     assert refused.returncode == 4

@@ -79,10 +79,10 @@ async def test_kill_9_while_a_question_waits_then_the_answer_goes_on_after_the_r
     async with await connect(url) as client:
         task = await client.get_task(view.task_id)
         assert task.status.state is TaskState.INPUT_REQUIRED  # rebuilt from the journal: the question still open
-        assert task.status.message.text == "What is your name?"
+        assert task.status.message.text == "step interview (interviewer) asks:\nWhat is your name?"
         answer = new_message("Ada", task_id=view.task_id, context_id=view.context_id)
         view = await turn(client, answer, view)
-        assert view.state is TaskState.INPUT_REQUIRED and view.status.message.text.startswith("Nice to meet you, Ada")
+        assert view.state is TaskState.INPUT_REQUIRED and "\nNice to meet you, Ada" in view.status.message.text
         view = await turn(client, new_message("3", task_id=view.task_id, context_id=view.context_id), view)
     assert view.state is TaskState.COMPLETED
     assert view.artifacts["outputs"].parts[1].data == {

@@ -106,7 +106,9 @@ async def test_python_sdk_answers_questions_cancels_and_sees_failures_and_reject
     assert last_state(events) == "TASK_STATE_INPUT_REQUIRED"
     task = events[0]["task"]
     question = [e["statusUpdate"] for e in events if "statusUpdate" in e][-1]["status"]["message"]
-    assert question["parts"][0]["text"] == "What is your name?" and question["metadata"]["step"] == "interview"
+    said = [part["text"] for part in question["parts"]]
+    assert said == ["step interview (interviewer) asks:\n", "What is your name?"]  # who asks, then the delegate
+    assert question["metadata"]["step"] == "interview" and question["metadata"]["agent"] == "interviewer"
     for answer, state in (("Ada", "TASK_STATE_INPUT_REQUIRED"), ("2", "TASK_STATE_COMPLETED")):
         events = await sdk_stream(client, sdk_message(answer, task_id=task["id"], context_id=task["contextId"]))
         assert last_state(events) == state
@@ -223,7 +225,7 @@ async def test_javascript_sdk_streams_a_fan_out_run_and_answers_questions(serve)
         assert lines[0]["protocol"] == binding
         asked = [e for e in lines if e.get("state") == "input-required"]
         assert [e["metadata"]["step"] for e in asked] == ["interview", "interview"]
-        assert asked[0]["text"] == "What is your name?"
+        assert asked[0]["text"] == "step interview (interviewer) asks:\nWhat is your name?"
         final = lines[-1]
         assert final["kind"] == "final" and final["state"] == "completed"
         [outputs] = [a for a in final["artifacts"] if a["id"] == "outputs"]

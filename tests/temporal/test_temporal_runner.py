@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import signal
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -259,20 +260,47 @@ def start_slow(home, agents_file, workers) -> str:
     return document(started)["runId"]
 
 
-def test_a_worker_killed_mid_step_is_replaced_and_the_agent_sees_one_task(home, agents_file, fleet, own_workers):
+def records_of(home, agents_file, workers, run_id: str) -> list[dict]:
+    shown = run_cli(home, agents_file, "runs", "show", run_id, "--records", "--temporal", workers.address)
+    assert shown.returncode == 0, shown.stderr
+    return [json.loads(line) for line in shown.stdout.splitlines()]
+
+
+@pytest.mark.parametrize("fate", ["killed", "paused"])
+def test_a_worker_lost_mid_step_is_replaced_and_the_agent_sees_one_task(home, agents_file, fleet, own_workers, fate):
+    """The step's start is in the run's history before its message goes, as a local journal's is: the records
+    keep it (and its attempt, start time and correlation id) whatever happens to the worker that sent it:
+    killed (kill -9), or paused past its heartbeat timeout (as a starved machine does), its turn is taken over
+    by another worker, which re-attaches to the task."""
     first = own_workers.start()
     run_id = start_slow(home, agents_file, own_workers)
     researcher = fleet.agent("researcher").url
     wait_for_task(researcher, f"{run_id}:delegate:research")
-    own_workers.kill(first)  # kill -9, mid-turn: the task goes on at the agent
+    before = [r for r in records_of(home, agents_file, own_workers, run_id) if r["type"] == "StepRequested"]
+    if fate == "killed":
+        own_workers.kill(first)  # mid-turn: the task goes on at the agent
+    else:
+        first.send_signal(signal.SIGSTOP)
     own_workers.start()
     followed = run_cli(
         home, agents_file, *on_temporal(own_workers, "run", "--resume", run_id), "--follow", "-o", "json", timeout=180
     )
+    if fate == "paused":
+        first.send_signal(signal.SIGCONT)  # its turn's late result is refused by the server
     run = document(followed)
     assert run["status"] == "completed", followed.stderr
     assert run["outputs"]["told"].startswith("echo: done: Research on tides")
     assert count_tasks(researcher, f"{run_id}:delegate:research") == 1
+    requested = [r for r in records_of(home, agents_file, own_workers, run_id) if r["type"] == "StepRequested"]
+    assert [r["step"] for r in before] == ["research"] and requested[0] == before[0]
+    assert [(r["step"], r["attempt"]) for r in requested] == [("research", 1), ("tell", 1)]
+    assert requested[0]["correlationId"] == f"{run_id}:delegate:research" and requested[0]["input"] == "tides"
+    shown = document(
+        run_cli(home, agents_file, "runs", "show", run_id, "--temporal", own_workers.address, "-o", "json")
+    )
+    research = next(s for s in shown["steps"] if s["name"] == "research")
+    assert research["attempt"] == 1 and research["startedAt"] and research["endedAt"]
+    assert research["correlationId"] == f"{run_id}:delegate:research" and research["status"] == "completed"
 
 
 def test_cancel_reaches_the_agents_task(home, agents_file, fleet, workers):

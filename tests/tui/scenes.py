@@ -308,8 +308,18 @@ def build_app(home: Path, *, theme: str = "switchboard", links: dict | None = No
 
 
 async def settle(pilot, seconds: float = 0.3) -> None:
+    """Pause, then wait until the screen stops changing: on a loaded machine a scroll asked for after a refresh
+    (a prompt pane bringing its field into view) can land later than any fixed pause."""
     await pilot.pause(seconds)
     await pilot.wait_for_scheduled_animations()
+    previous = None
+    for _ in range(100):
+        frame = pilot.app.export_screenshot()
+        if frame == previous:
+            return
+        previous = frame
+        await pilot.pause(0.1)
+        await pilot.wait_for_scheduled_animations()
 
 
 def conversation_of(app) -> Conversation | None:

@@ -90,6 +90,40 @@ def test_an_unknown_flag_is_a_usage_error(capsys):
     assert "--frobnicate" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "meant", "where"),
+    [
+        (["send", "agent", "hi", "--steam"], "--stream", "switchboard send --help"),
+        (["send", "agent", "--taskid", "T-1", "hi"], "--task-id", "switchboard send --help"),
+        (["card", "get", "agent", "--valdate=yes"], "--validate", "switchboard card get --help"),
+        (["run", "flow.yaml", "--anwser", "a=b"], "--answer", "switchboard run --help"),
+        (["sned", "agent", "hi"], "send", "switchboard --help"),
+        (["runs", "lsit"], "list", "switchboard runs --help"),
+        (["send", "agent", "hi", "-o", "jsno"], "json", "switchboard send --help"),
+    ],
+    ids=["flag", "flag-before-words", "flag=value", "run-flag", "command", "subcommand", "choice"],
+)
+def test_a_mistyped_flag_or_command_is_a_usage_error_that_names_the_closest_one(argv, meant, where, capsys):
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Code: A2ACLI_ERR_USAGE" in err
+    assert f"Hint: Did you mean {meant}? `{where}` lists its " in err
+    if "-o" not in argv:  # and under -o json, the same hint in the one envelope on stdout
+        assert main([*argv, "-o", "json"]) == 2
+        out, err = capsys.readouterr()
+        envelope = json.loads(out)["error"]
+        assert envelope["code"] == "A2ACLI_ERR_USAGE" and err == ""
+        assert envelope["hint"].startswith(f"Did you mean {meant}? `{where}` lists its ")
+
+
+def test_a_flag_nothing_is_close_to_gets_the_commands_help_and_no_guess(capsys):
+    assert main(["send", "agent", "hi", "--zzzzzz"]) == 2
+    err = capsys.readouterr().err
+    assert "Hint: `switchboard send --help` lists its flags." in err and "Did you mean" not in err
+    assert main(["--steam"]) == 2  # the app's own flags are not like it: no far-fetched guess (--demo)
+    assert "Did you mean" not in capsys.readouterr().err
+
+
 def test_switchboard_alone_prints_help_and_exits_0(capsys):
     assert main([]) == 0
     out = capsys.readouterr().out

@@ -8,9 +8,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli_in_process
 from workflow_support import (
     API_KEY,
     REPO,
+    cli_env,
     count_tasks,
     fields,
     journal_files,
@@ -172,12 +174,48 @@ def test_a_missing_credential_is_refused_before_anything_runs(home, agents_file,
     assert run.returncode == 4 and "SWITCHBOARD_DEMO_KEY" in run.stderr and not journal_files(home)
 
 
+def test_with_the_demos_key_not_exported_a_run_reaches_the_gatekeeper_with_its_default(home, agents_file, tmp_path):
+    path = workflow(tmp_path, "name: v\nagents: [gatekeeper]\nsteps:\n  - {name: v, agent: gatekeeper, task: hi}\n")
+    env = {k: v for k, v in cli_env(home).items() if k != "SWITCHBOARD_DEMO_KEY"}  # as a new shell has it
+    run = run_cli_in_process(["--agents", str(agents_file), "run", path, "--answer", "v=sesame"], env, "", cwd=REPO)
+    assert run.returncode == 0, run.stderr
+    assert fields(run.stdout)["State"] == "completed" and "The vault is open." in run.stdout
+    assert API_KEY not in journal_files(home)[0].read_text()  # the default is a credential like any other
+
+
 def test_a_failed_delegate_is_reported_with_its_code_and_task_id(home, agents_file, tmp_path):
     path = workflow(tmp_path, "name: f\nagents: [flaky]\nsteps:\n  - {name: f, agent: flaky, task: fail}\n")
     run = run_cli(home, agents_file, "run", path, "-o", "json")
     assert run.returncode == 0
     step = steps_of(run_document(run.stdout))["f"]
     assert step["errorCode"] == "A2A_TASK_FAILED" and step["taskId"] and "failed on purpose" in step["error"]
+
+
+def test_exit_status_makes_a_run_that_did_not_complete_exit_1_and_one_that_did_exit_0(home, agents_file, tmp_path):
+    flaky = "name: f\nagents: [flaky]\nsteps:\n  - {name: f, agent: flaky, task: fail}\n"
+    failing = workflow(tmp_path, flaky, "f.yaml")
+    default = run_cli(home, agents_file, "run", failing)
+    assert default.returncode == 0 and fields(default.stdout)["State"] == "failed"  # the spec's default stands
+    failed = run_cli(home, agents_file, "run", failing, "--exit-status", "-o", "json")
+    assert failed.returncode == 1, failed.stderr
+    run = run_document(failed.stdout)  # the result is printed all the same: the outcome, and why the 1
+    assert run["status"] == "failed"
+    assert f"the run {run['runId']} ended failed, not completed: exit 1 (--exit-status)" in failed.stderr
+    asking = workflow(tmp_path, "name: q\nagents: [interviewer]\nsteps:\n  - {name: q, agent: interviewer, task: hi}\n")
+    waiting = run_cli(home, agents_file, "run", asking, "--exit-status")
+    assert waiting.returncode == 1 and fields(waiting.stdout)["State"] == "awaiting-input"
+    assert "ended awaiting-input" in waiting.stderr
+    passing = workflow(tmp_path, "name: e\nagents: [echo]\nsteps:\n  - {name: e, agent: echo, task: hi}\n", "e.yaml")
+    done = run_cli(home, agents_file, "run", passing, "--exit-status")
+    assert done.returncode == 0 and fields(done.stdout)["State"] == "completed", done.stderr
+    assert "exit 1" not in done.stderr
+
+
+def test_exit_status_on_temporal_needs_follow_since_the_command_ends_as_the_run_starts(home, agents_file):
+    run = run_cli_in_process(
+        ["run", str(EXAMPLES / "interview.yaml"), "--temporal", "127.0.0.1:9", "--exit-status"], cli_env(home), ""
+    )
+    assert run.returncode == 2 and "--exit-status on Temporal goes with --follow" in run.stderr
 
 
 # --- output forms -----------------------------------------------------------------------------------------

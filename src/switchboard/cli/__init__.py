@@ -106,7 +106,10 @@ def parse(parser, argv: list[str]):
     args, extras = parser.parse_known_args(argv)
     unknown = [e for e in extras if e.startswith("-") and e != "-"]
     if unknown or (extras and not hasattr(args, "words")):
-        raise ArgumentError(f"switchboard: unrecognized arguments: {' '.join(unknown or extras)}")
+        from .suggest import flag_hint
+
+        hint = flag_hint(parser, args, unknown)
+        raise ArgumentError(f"switchboard: unrecognized arguments: {' '.join(unknown or extras)}", hint=hint)
     if extras:
         args.words = [*args.words, *extras]
     return args
@@ -119,10 +122,22 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parse(parser, argv)
     except ArgumentError as exc:
-        report(UsageError(str(exc), hint="switchboard --help shows the commands and their flags."), _output_of(argv))
+        hint = exc.hint or "switchboard --help shows the commands and their flags."
+        report(UsageError(str(exc), hint=hint), _output_of(argv))
         return 2
     if getattr(args, "app_agents", None) and hasattr(args, "agents") and not args.agents:
         args.agents = args.app_agents  # `switchboard --agents FILE send ...`
+    if getattr(args, "app_temporal", None) and args.command is not None:
+        if not hasattr(args, "temporal"):  # never silently ignored: the command would act on something else
+            report(
+                UsageError(
+                    f"--temporal does not go with `{args.command}`",
+                    hint="It goes with run, runs, worker, or alone for the TUI: switchboard --temporal HOST:PORT",
+                ),
+                _output_of(argv),
+            )
+            return 2
+        args.temporal = args.temporal or args.app_temporal  # `switchboard --temporal HOST:PORT runs show ...`
     if args.command is None:
         from .app import run_app
 

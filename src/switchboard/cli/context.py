@@ -15,6 +15,7 @@ from ..a2a.errors import UsageError
 from ..a2a.tap import Tap, format_record
 from ..a2a.user_input import check_header, check_secret
 from ..agents import AgentEntry, AgentsFile, ClientTls, load_agents
+from ..demo_credentials import with_demo_defaults
 from ..paths import agents_file
 from ..safe_text import strip_controls
 from .output import warn
@@ -155,6 +156,7 @@ def credentials_for(args: Any, entry: AgentEntry | None) -> Credentials:
     from_env = credentials_from_env(
         bearer_env=args.bearer_env or (entry.bearer_env if entry else None),
         api_key_env=args.api_key_env or (entry.api_key_env if entry else None),
+        env=with_demo_defaults(os.environ),  # the gatekeeper and the tasks agent answer with nothing exported
         basic_user=basic_user,
         basic_password_env=getattr(args, "basic_password_env", None) or (entry.basic_env if entry else None),
     )

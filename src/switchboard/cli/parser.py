@@ -40,7 +40,11 @@ examples:
 
 
 class ArgumentError(Exception):
-    """Raised instead of argparse's exit, so usage errors use the one error envelope."""
+    """Raised instead of argparse's exit, so usage errors use the one error envelope (`hint`: a did-you-mean)."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 class Parser(argparse.ArgumentParser):
@@ -49,7 +53,9 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise ArgumentError(f"{self.prog}: {message}")
+        from .suggest import choice_hint
+
+        raise ArgumentError(f"{self.prog}: {message}", hint=choice_hint(self, message))
 
 
 class PartAction(argparse.Action):
@@ -350,9 +356,9 @@ def build_parser() -> Parser:
 
 
 RUN_EPILOG = """\
-exit codes: 0 the run ended (completed, failed, canceled or awaiting input: the state is in the output),
-1 failure, 2 usage or an invalid workflow file (every problem listed with its line and a fix),
-4 credentials missing.
+exit codes: 0 the run ended (completed, failed, canceled or awaiting input: the state is in the output;
+with --exit-status, only completed), 1 failure (or, with --exit-status, a run that did not complete),
+2 usage or an invalid workflow file (every problem listed with its line and a fix), 4 credentials missing.
 
 examples:
   switchboard --agents demo.yaml run examples/workflows/briefing.yaml -i topic="solar sails"
@@ -407,6 +413,11 @@ def _workflow_commands(commands) -> None:
     run.add_argument("--stream", action="store_true", help="print every event as it happens (JSONL with -o json)")
     run.add_argument("--validate", action="store_true", help="check the file and show the plan; run nothing")
     run.add_argument(
+        "--exit-status",
+        action="store_true",
+        help="exit 1 when the run ends other than completed (failed, canceled, awaiting input): for CI scripts",
+    )
+    run.add_argument(
         "--max-concurrency", type=_positive_int, default=8, metavar="N", help="steps running at once (default 8)"
     )
     run.add_argument("-o", "--output", choices=("text", "json"), default="text", help="output format (default text)")
@@ -455,7 +466,7 @@ def _workflow_commands(commands) -> None:
         description="A Temporal worker: runs started with `run --temporal` are done by such workers, wherever "
         "they run. Credentials come from this process's environment, as the agents file names them.",
     )
-    _temporal_options(worker, queue=True, required=True)
+    _temporal_options(worker, queue=True)
     worker.add_argument("--allow-shell", action="store_true", help="also run the shell steps of workflows, here")
     worker.add_argument(
         "--max-concurrent", type=_positive_int, default=100, metavar="N", help="steps at once (default 100)"
@@ -472,12 +483,12 @@ def _workflow_commands(commands) -> None:
     temporal.add_parser("key", help="print a new payload encryption key (for SWITCHBOARD_TEMPORAL_KEY)")
 
 
-def _temporal_options(parser, *, queue: bool = False, required: bool = False) -> None:
+def _temporal_options(parser, *, queue: bool = False) -> None:
+    # Also taken before the subcommand (`switchboard --temporal HOST:PORT runs show ...`): main() hands it on.
     parser.add_argument(
         "--temporal",
         type=_temporal_address,
         metavar="HOST:PORT",
-        required=required,
         help="the Temporal server (pip install 'a2a-switchboard[temporal]')",
     )
     parser.add_argument("--namespace", default="default", help="the Temporal namespace (default: default)")

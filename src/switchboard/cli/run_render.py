@@ -89,11 +89,12 @@ def seconds(start: float | None, end: float | None) -> str | None:
     return f"{max(0.0, end - start):.1f} s"
 
 
-def resume_command(base: str, run: RunView) -> str | None:
-    """The command that continues the run, with an --answer placeholder for each step that waits."""
+def resume_command(base: str, run: RunView, where: str = "") -> str | None:
+    """The command that continues the run, with an --answer placeholder for each step that waits. `where` (the
+    run's server: --temporal HOST:PORT ...) follows the subcommand, whose options they are."""
     if run.status in ("completed", "running"):
         return None
-    bits = [base, "run", "--resume", run.run_id]
+    bits = [base, "run", "--resume", run.run_id, *([where] if where else [])]
     for step in run.waiting:
         bits.append(f'--answer {shlex.quote(step.name)}="<your answer>"')
     return " ".join(bits)

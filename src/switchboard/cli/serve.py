@@ -8,6 +8,7 @@ examples while the demo runs.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shlex
 import signal
@@ -88,18 +89,23 @@ def print_startup(server: Any, out: TextIO, args: Any) -> None:
     key = f" --api-key-env {shlex.quote(args.api_key_env)}" if args.api_key_env else ""
     print("Try, from another terminal:", file=out)
     print(f"  {invocation()} card get {first.url}", file=out)
-    single = _text_input(first.workflow)
-    if single:
-        print(f"  {invocation()} send {first.url}{key} --stream {shlex.quote('<' + single + '>')}", file=out)
-    else:
-        print(f"  {invocation()} send {first.url}{key} --stream --data '{{\"inputs\": {{...}}}}'", file=out)
+    print(f"  {invocation()} send {first.url}{key} --stream {first_message(first.workflow)}", file=out)
     print("\nServing until Ctrl+C.", file=out, flush=True)
 
 
-def _text_input(workflow: Any) -> str | None:
-    from ..serve.card import text_input
+def first_message(workflow: Any) -> str:
+    """What `send` gives to start a run of `workflow`, quoted for a shell: any text when it takes no inputs, the
+    one required input as text, else a data part naming its inputs (the required ones, or all when none is)."""
+    from ..serve.card import required_inputs, text_input
 
-    return text_input(workflow)
+    if not workflow.inputs:
+        return shlex.quote("go")
+    single = text_input(workflow)
+    if single:
+        return shlex.quote(f"<{single}>")
+    names = required_inputs(workflow) or list(workflow.inputs)
+    data = json.dumps({"inputs": {name: f"<{name}>" for name in names}}, ensure_ascii=False)
+    return f"--data {shlex.quote(data)}"
 
 
 async def serve(args: Any) -> int:

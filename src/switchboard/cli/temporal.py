@@ -7,12 +7,13 @@ one JSON document), from the same fold of the same records.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
-from ..a2a.errors import UsageError
+from ..a2a.errors import SwitchboardError, UsageError
 from .output import Out
 
 FOLLOW_EVERY = 0.25  # seconds between looks at a followed run's records
@@ -20,13 +21,20 @@ ANSWER_WAIT = 60.0  # seconds a second --answer for a step waits for the step's 
 ALREADY_ANSWERED = "already answered"
 
 
-def _base(args: Any) -> str:
-    from .workflow import base_command
-
-    bits = [base_command(args), "--temporal", shlex.quote(args.temporal)]
+def _where(args: Any) -> str:
+    """The options that say which server keeps the run. They are the subcommand's: before it, `--temporal` is the
+    TUI's (the parser hands it on, but a printed command shows the form the help documents)."""
+    bits = ["--temporal", shlex.quote(args.temporal)]
     if args.namespace != "default":
         bits += ["--namespace", shlex.quote(args.namespace)]
     return " ".join(bits)
+
+
+def _show_command(args: Any, run_id: str) -> str:
+    """`switchboard [--agents F] runs show RUN_ID --temporal HOST:PORT`, ready to paste."""
+    from .workflow import base_command
+
+    return f"{base_command(args)} runs show {shlex.quote(run_id)} {_where(args)}"
 
 
 def require_temporal() -> None:
@@ -49,12 +57,13 @@ async def _print(out: Out, client: Any, args: Any, run_id: str) -> None:
     """The run as `run` and `runs show` print a local one; each question carries its id (--question-id)."""
     from ..workflow.temporal import client as runs
     from .run_render import RunView, render_run, resume_command, run_json
+    from .workflow import base_command
 
     record = await runs.read(client, run_id)
     asked = await runs.asked(client, run_id) if record.waiting else {}
     view = RunView.of_record(record)
     view.journal = None
-    resume = resume_command(_base(args), view)
+    resume = resume_command(base_command(args), view, _where(args))
     if args.output == "json":
         doc = run_json(view, resume)
         doc["runner"] = "temporal"
@@ -80,6 +89,8 @@ async def run(args: Any) -> int:
     from .output import warn
     from .workflow import pairs
 
+    if args.exit_status and not args.follow:  # without it the command ends as the run starts: no outcome yet
+        raise UsageError("--exit-status on Temporal goes with --follow", hint="Add --follow to wait for the run's end.")
     client = await _client(args)
     out = Out()
     given = [
@@ -118,15 +129,23 @@ async def run(args: Any) -> int:
         if asked is None:
             raise runs.AlreadyAnswered(
                 f"step {step} is not waiting for input: {ALREADY_ANSWERED}, or no further question came",
-                hint=f"switchboard runs show {run_id} --temporal {args.temporal}",
+                hint=_show_command(args, run_id),
             )
-        await runs.answer(client, run_id, step, text, asked["askId"])
+        try:
+            await runs.answer(client, run_id, step, text, asked["askId"])
+        except SwitchboardError as exc:  # its hint names the run and the server, as a command that runs
+            exc.hint = _show_command(args, run_id)
+            raise
         answered[step] = asked["askId"]
         if not args.follow:  # following shows it with the rest
             print(f"{step}: answered", file=sys.stderr, flush=True)
     if args.follow:
         await follow(client, run_id, args, out)
     await _print(out, client, args, run_id)
+    if args.exit_status:
+        from .workflow import exit_status
+
+        return exit_status(args, run_id, (await runs.read(client, run_id)).status)
     return 0
 
 
@@ -147,8 +166,7 @@ async def follow(client: Any, run_id: str, args: Any, out: Out) -> None:
         seen += len(found)
         if any(r.get("type", "").startswith("Run") and r["type"] not in ("RunStarted", "RunResumed") for r in found):
             return
-        waiting = await client.get_workflow_handle(run_id).query("waiting")
-        if waiting:
+        if await runs.asked(client, run_id):
             return  # answered with `run --resume RUN_ID --answer STEP=TEXT --temporal ...`, from anywhere
         await asyncio.sleep(FOLLOW_EVERY)
 
@@ -203,6 +221,8 @@ async def runs_cancel(args: Any) -> int:
 
 
 async def worker(args: Any) -> int:
+    if not args.temporal:
+        raise UsageError("a worker serves a Temporal server", hint="switchboard worker --temporal HOST:PORT")
     require_temporal()
     from ..workflow.temporal.worker import run_worker
 
@@ -237,19 +257,27 @@ async def temporal(args: Any) -> int:
         print(Fernet.generate_key().decode())
         return 0
     from ..workflow.temporal.dev import start_dev_server
+    from .context import invocation
+    from .stop_signals import stop_on_signals
 
     db = Path(args.db_filename) if args.db_filename else None
-    server = start_dev_server(host=args.ip, port=args.port, db_filename=db, quiet=False)
-    print(
-        f"Temporal dev server on {server.address} (up in {server.started_in:.2f} s); Ctrl+C stops it.\n"
-        f"  switchboard worker --temporal {server.address} --allow-shell\n"
-        f"  switchboard run FILE --temporal {server.address} --follow",
-        file=sys.stderr,
-        flush=True,
-    )
-    try:
-        while server.process.poll() is None:  # polled, not waited on a thread: Ctrl+C stops at once
-            await asyncio.sleep(0.2)
-    finally:
-        server.stop()
+    stop = asyncio.Event()
+    with stop_on_signals(stop):  # whatever stops this process stops the server first (it has a session of its own)
+        server = start_dev_server(host=args.ip, port=args.port, db_filename=db, quiet=False, die_with_parent=True)
+        try:
+            me = invocation()
+            print(
+                f"Temporal dev server on {server.address} (up in {server.started_in:.2f} s); Ctrl+C stops it.\n"
+                f"  {me} worker --temporal {server.address} --allow-shell\n"
+                f"  {me} run FILE --temporal {server.address} --follow",
+                file=sys.stderr,
+                flush=True,
+            )
+            while server.process.poll() is None and not stop.is_set():
+                with contextlib.suppress(TimeoutError):  # polled too: the server may end on its own
+                    await asyncio.wait_for(stop.wait(), 0.2)
+        finally:
+            server.stop()
+    if not stop.is_set():
+        raise SwitchboardError(f"the Temporal dev server exited on its own (code {server.process.returncode})")
     return 0

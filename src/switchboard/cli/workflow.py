@@ -1,29 +1,29 @@
 """`switchboard run FILE` (and `--resume RUN_ID`), `switchboard runs list|show RUN_ID`.
 
-The tool did its job when the run ended, whatever the run's outcome: exit 0, the state in the output. A
-step that waits for input takes `--answer STEP=TEXT` (in order, per step), else a line typed at the
-terminal when stdin is one; with neither the run stops at awaiting-input and prints the command that
-continues it. Ctrl+C stops watching: tasks keep running at their agents and `--resume` picks them up.
+The tool did its job when the run ended, whatever the run's outcome: exit 0, the state in the output; with
+--exit-status, a run that did not complete exits 1 (for CI; the A2A CLI spec leaves task outcomes out of the
+exit code, so it is asked for, never the default). A step that waits for input takes `--answer STEP=TEXT`
+(in order, per step), else a line typed at the terminal when stdin is one; with neither the run stops at
+awaiting-input and prints the command that continues it. Ctrl+C stops watching: tasks keep running at their
+agents and `--resume` picks them up.
 """
 
 from __future__ import annotations
 
 import asyncio
-import getpass
 import shlex
 import sys
-import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..a2a.errors import SwitchboardError, UsageError
-from ..a2a.model import DataPart, TextPart
+from ..a2a.errors import UsageError
 from ..a2a.tap import Tap, format_record
 from ..a2a.user_input import check_message_text
 from ..safe_text import strip_controls
-from ..workflow.state import AskRequest, SignIn, StepAwaitingInput
+from ..workflow.state import AskRequest, StepAwaitingInput
 from .context import StderrInteraction, invocation, registry_of
-from .output import Out, json_text, warn
+from .output import Out, warn
 from .run_render import (
     RunView,
     event_json,
@@ -33,6 +33,7 @@ from .run_render import (
     resume_command,
     run_json,
 )
+from .run_terminal import RunTerminal
 
 
 def pairs(values: list[str], flag: str, what: str) -> list[tuple[str, str]]:
@@ -45,51 +46,19 @@ def pairs(values: list[str], flag: str, what: str) -> list[tuple[str, str]]:
     return out
 
 
+def exit_status(args: Any, run_id: str, status: str) -> int:
+    """0, or 1 under --exit-status when the run ended other than completed (said on stderr: the why of the 1)."""
+    if not getattr(args, "exit_status", False) or status == "completed":
+        return 0
+    warn(f"the run {run_id} ended {status.replace('_', '-')}, not completed: exit 1 (--exit-status)")
+    return 1
+
+
 def base_command(args: Any) -> str:
     bits = [invocation()]
     if args.agents:
         bits += ["--agents", shlex.quote(args.agents)]
     return " ".join(bits)
-
-
-def terminal_ask() -> Any:
-    """Questions on stderr, answers from the terminal (masked for auth-required), one question at a time."""
-    lock = asyncio.Lock()
-
-    async def ask(request: AskRequest) -> str | None:
-        async with lock:
-            where = f" ({request.agent})" if request.agent else ""
-            sys.stderr.write(f"\n{request.step}{where} asks ({request.state.value}):\n")
-            text = "".join(p.text for p in request.question if isinstance(p, TextPart))
-            if text:
-                sys.stderr.write(strip_controls(text).rstrip("\n") + "\n")
-            for part in request.question:
-                if isinstance(part, DataPart):
-                    sys.stderr.write(json_text(part.data, indent=2) + "\n")
-            sys.stderr.flush()
-            if request.sign_in is not None and await _signed_in(request.sign_in):
-                return request.sign_in.answer
-            while True:
-                line = await _read_line("answer (hidden)> " if request.secret else "answer> ", request.secret)
-                if line is None or line.strip():
-                    return line
-                sys.stderr.write("an empty answer is not sent: type one, or press Ctrl+C to stop watching\n")
-
-    return ask
-
-
-async def _signed_in(sign_in: SignIn) -> bool:
-    """Offer the sign-in the question asks for; run it when the person agrees. Whether it was done (if not, the
-    person types the credential instead)."""
-    line = await _read_line(f"{sign_in.offer.wanted_by('it')}. Sign in now? [Y/n] ", False)
-    if line is None or line.strip().lower() not in ("", "y", "yes"):
-        return False
-    try:
-        await sign_in.run()
-    except SwitchboardError as exc:
-        warn(f"the sign-in failed: {exc.message}; type the credential instead")
-        return False
-    return True
 
 
 def sign_in_hint(request: AskRequest) -> str | None:
@@ -101,33 +70,6 @@ def sign_in_hint(request: AskRequest) -> str | None:
         f"switchboard offers it (or list the scopes in {request.agent or 'the agent'}'s oauth.scopes in the agents "
         "file, sign in with `auth login --remember`, and continue it)"
     )
-
-
-async def _read_line(prompt: str, secret: bool) -> str | None:
-    """One line from the terminal on a daemon thread, so Ctrl+C never waits for Enter."""
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[str | None] = loop.create_future()
-
-    def read() -> None:
-        try:
-            if secret:
-                line: str | None = getpass.getpass(prompt, stream=sys.stderr)
-            else:
-                sys.stderr.write(prompt)
-                sys.stderr.flush()
-                raw = sys.stdin.readline()
-                line = raw.rstrip("\n") if raw else None
-        except (EOFError, OSError):
-            line = None
-
-        def deliver() -> None:
-            if not future.done():  # canceled meanwhile (Ctrl+C): a result now would raise
-                future.set_result(line)
-
-        loop.call_soon_threadsafe(deliver)
-
-    threading.Thread(target=read, name="switchboard-answer", daemon=True).start()
-    return await future
 
 
 async def run(args: Any) -> int:
@@ -150,7 +92,7 @@ async def run(args: Any) -> int:
         if record.status == "completed":
             warn(f"the run {record.run_id} completed already; nothing to do")
             _print(out, args, RunView.of_record(record), base_command(args))
-            return 0
+            return 0  # completed: --exit-status has nothing to say either
         path = Path(args.file) if args.file else Path(record.path)
         if not args.file and not path.exists():
             raise UsageError(
@@ -175,7 +117,8 @@ async def run(args: Any) -> int:
     if args.validate:
         _print_plan(out, args, workflow)
         return 0
-    ask = terminal_ask() if sys.stdin.isatty() else None
+    terminal = RunTerminal() if sys.stdin.isatty() else None
+    ask = terminal.ask if terminal is not None else None
     tap = Tap()
     if args.verbose:
         tap.listeners.append(lambda record: print(format_record(record), file=sys.stderr, flush=True))
@@ -188,20 +131,33 @@ async def run(args: Any) -> int:
         else:
             live = start_run(workflow, inputs, max_concurrency=args.max_concurrency, **how)
         try:
-            await _follow(live, args, out, ask)
+            await _follow(live, args, out, terminal)
         except asyncio.CancelledError:
             await live.interrupt()
             resume = resume_command(base_command(args), RunView.of_run(live))
             print(f"\nstopped watching; the tasks go on at their agents. Continue with:\n  {resume}", file=sys.stderr)
             raise
     _print(out, args, RunView.of_run(live), base_command(args))
-    return 0
+    return exit_status(args, live.run_id, live.status)
 
 
-async def _follow(live: Any, args: Any, out: Out, ask: Any) -> None:
+async def _follow(live: Any, args: Any, out: Out, terminal: RunTerminal | None) -> None:
     async for event in live.events():
-        if ask is None and isinstance(event, StepAwaitingInput) and (hint := sign_in_hint(event.request)):
+        if terminal is None and isinstance(event, StepAwaitingInput) and (hint := sign_in_hint(event.request)):
             warn(hint)
+        write = _writer(args, out, event)
+        if terminal is None:
+            write()
+        else:  # at a terminal, around the questions: see run_terminal
+            terminal.show(write)
+            if isinstance(event, StepAwaitingInput):
+                terminal.reached(event.request)
+
+
+def _writer(args: Any, out: Out, event: Any) -> Callable[[], None]:
+    """What the event shows: under --stream the event itself on stdout, else a progress line on stderr (text)."""
+
+    def write() -> None:
         if args.stream:
             if args.output == "json":
                 out.json_line(event_json(event))
@@ -209,6 +165,8 @@ async def _follow(live: Any, args: Any, out: Out, ask: Any) -> None:
                 render_live(out, event)
         elif args.output == "text" and (line := progress_line(event)):
             print(strip_controls(line), file=sys.stderr, flush=True)
+
+    return write
 
 
 def _print(out: Out, args: Any, view: RunView, base: str) -> None:

@@ -84,7 +84,8 @@ def skill_description(workflow: Workflow) -> str:
         lines.append(f"A message with only text fills {single}.")
     lines.append(
         "Missing or unknown inputs: the task is rejected, its message naming them. Steps that ask a question "
-        "make the task input-required (metadata.step names the step); answer in the same task, with "
+        "make the task input-required (metadata.step and metadata.agent name them, and the question's first "
+        "line says so); answer in the same task, with "
         'metadata {"step": NAME} to pick the step when several wait. The outputs end the task as one artifact.'
     )
     return "\n".join(lines)

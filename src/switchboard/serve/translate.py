@@ -1,6 +1,8 @@
 """A run's events as the served task's A2A events (the SDK's protobuf types), and a run's journal as its task.
 
-Every status message names its step in metadata (`step`, and `event`: started, completed, failed, ...). A
+Every status message names its step in metadata (`step`, and `event`: started, completed, failed, ...); a
+question also names the step's `agent`, and its text opens with a line saying who asks (the delegate's parts
+follow, as sent). A
 delegate's artifact chunks pass through under the id `STEP/ARTIFACT_ID` (two steps never share a buffer),
 with `append` and `lastChunk` exactly as the delegate sent them; a task snapshot that changes an artifact
 (a re-attachment, a reconciliation) replaces it whole. The workflow's outputs end a completed run as the
@@ -186,10 +188,11 @@ class Translator:
     # --- questions and ends ----------------------------------------------------------------------------
 
     def question(self, request: AskRequest, note: str | None = None) -> pb.TaskStatusUpdateEvent:
-        """input-required (or auth-required) with the delegate's question, parts as sent."""
-        parts = [part_of(p) for p in request.question] or [text_part(f"{request.step} asks for {request.state}")]
-        if note:
-            parts.insert(0, text_part(note))
+        """input-required (or auth-required): a line saying which step (and its agent) asks, then the delegate's
+        question, parts as sent. Text parts are joined as sent, so each line of ours ends with a newline."""
+        parts = [text_part(f"{note}\n")] if note else []
+        parts.append(text_part(asker_line(request)))
+        parts += [part_of(p) for p in request.question]
         metadata = {
             "step": request.step,
             "event": request.state.value,
@@ -217,6 +220,14 @@ class Translator:
 
     def canceled(self, text: str = "the run was canceled") -> pb.TaskStatusUpdateEvent:
         return self.status(State.TASK_STATE_CANCELED, text, {"event": "canceled"})
+
+
+def asker_line(request: AskRequest) -> str:
+    """Who asks, for the person reading the question: `step NAME (AGENT) asks:` and a newline."""
+    agent = f" ({request.agent})" if request.agent else ""
+    if not request.question:
+        return f"step {request.step}{agent} asks ({request.state.value}) and says nothing more\n"
+    return f"step {request.step}{agent} asks:\n"
 
 
 def _signature(view: ArtifactView) -> str:

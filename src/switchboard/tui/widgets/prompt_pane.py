@@ -110,8 +110,10 @@ class PromptPane(Vertical):
         rows = self.query(".prompt-row")
         if not self.is_attached or not rows:
             return  # answered (and taken away) before it was laid out: a replay's answers come at once
-        self.scroll_visible(animate=False)
-        rows.first().scroll_visible(animate=False, top=False)
+        # Immediate, both: a deferred scroll measures from where the view is now, so the second would undo the first
+        # or not, depending on how soon the screen refreshes.
+        self.scroll_visible(animate=False, immediate=True)
+        rows.first().scroll_visible(animate=False, top=False, immediate=True)
 
     @on(Input.Submitted, "#prompt-input")
     @on(Button.Pressed, "#prompt-send")

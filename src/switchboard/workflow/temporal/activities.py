@@ -1,11 +1,12 @@
 """The activities of a run on Temporal: one A2A turn of a step, one shell command. They run on a worker.
 
 A turn is the local engine's own delegate code (delegate.py) on a stand-in for the run, so sending,
-following, re-attaching, timeouts, non-interactive questions and their error codes are the local ones. The
-activity heartbeats the message id before the message is sent and the task id as soon as it is known; a
-retried turn (its worker died) reads them back and re-attaches to the task by id, or finds it by the message
-id, instead of sending again. Canceling the activity (the run was canceled) cancels the task at its agent;
-a worker shutting down does not.
+following, re-attaching, timeouts, non-interactive questions and their error codes are the local ones. As a
+local run writes its journal's StepRequested before the message goes, a turn signals it to the run first (the
+run's history holds it, whatever then happens to this worker). The activity heartbeats the message id before
+the message is sent and the task id as soon as it is known; a retried turn (its worker died) reads them back
+and re-attaches to the task by id, or finds it by the message id, instead of sending again. Canceling the
+activity (the run was canceled) cancels the task at its agent; a worker shutting down does not.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import json
 import os
 import time
 from collections import deque
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,30 +26,36 @@ import httpx
 from temporalio import activity
 
 from ...a2a.errors import SwitchboardError
-from ...a2a.follow import FollowPolicy
+from ...a2a.follow import FollowPolicy, TurnEvent
 from ...a2a.model import StatusUpdate, TaskStatus
 from ...a2a.tap import Tap
 from ...a2a.wire import v10
-from ...link import CardCache, entry_credentials, known_secrets
+from ...link import AgentLink, CardCache, entry_credentials, known_secrets
 from .. import template
 from ..delegate import DelegateSteps, Reattach, StepFailure, Waiting, code_of
 from ..journal import now_iso
 from ..shell import run_command
+from ..spec import Step
 from ..state import StepState
+from .names import STEP_REQUESTED
 from .plan import from_plan
 
 CARD_TTL = 60.0  # seconds a worker reuses an agent's card across turns
 HEARTBEAT_EVERY = 1.0  # seconds; the heartbeat timeout is a few of these
 # What a turn's records leave out of its result: the A2A stream itself (most of a journal, and history is
-# kept by the server), and the questions and answers, which the workflow records itself.
-NOT_RETURNED = {"StepEvent", "AwaitingInput", "InputSubmitted"}
+# kept by the server), the questions and answers, which the workflow records itself, and the request, signaled
+# to the run before the message is sent.
+NOT_RETURNED = {"StepEvent", "AwaitingInput", "InputSubmitted", "StepRequested"}
 
 
 class _CancelRequested:
-    """Every cancel of a turn is the run's, unless the worker is shutting down (then the task goes on)."""
+    """A cancel of a turn is the run's (its task is canceled at the agent too) only when the run asked for it.
+    Not when the worker shuts down, nor when the server took the turn away (a worker paused or starved past its
+    heartbeat timeout, then back): another worker has re-attached to the task by then, and follows it."""
 
     def __contains__(self, name: object) -> bool:
-        return not activity.is_worker_shutdown()
+        details = activity.cancellation_details()
+        return details is not None and details.cancel_requested and not details.worker_shutdown
 
     def add(self, name: str) -> None:
         pass
@@ -91,6 +99,7 @@ class TurnOfStep(DelegateSteps):
         values = request.get("values") or {}
         self._values = _Values(plan["inputs"], values)
         self.records: list[dict[str, Any]] = []
+        self._requested: dict[str, Any] | None = None  # this turn's StepRequested, until the run has it
         self.state = StepState(self.step.name, type="a2a", agent=self.step.agent)
         self.state.attempt = int(request.get("attempt", 0))
         self.state.correlation_id = f"{self.run_id}:delegate:{self.step.name}"
@@ -99,9 +108,30 @@ class TurnOfStep(DelegateSteps):
         return self._values.value(ref)
 
     def _record(self, kind: str, **fields: Any) -> None:
-        if kind not in NOT_RETURNED:
+        if kind == "StepRequested":
+            self._requested = {"type": kind, "at": now_iso(), **fields}
+        elif kind not in NOT_RETURNED:
             self.records.append({"type": kind, "at": now_iso(), **fields})
         self.heartbeat()
+
+    def _send(self, step: Step, state: StepState, link: AgentLink) -> AsyncIterator[TurnEvent]:
+        return self._requested_first(super()._send(step, state, link))
+
+    async def _requested_first(self, events: AsyncIterator[TurnEvent]) -> AsyncIterator[TurnEvent]:
+        """The turn's events, once the run holds its StepRequested (the message goes with the first of them)."""
+        record, self._requested = self._requested, None
+        if record is not None:
+            info = activity.info()
+            run = activity.client().get_workflow_handle(info.workflow_id or self.run_id, run_id=info.workflow_run_id)
+            await run.signal(STEP_REQUESTED, self._redacted(record))
+        async with contextlib.aclosing(events):  # type: ignore[type-var]
+            async for event in events:
+                yield event
+
+    def _redacted(self, value: dict[str, Any]) -> dict[str, Any]:
+        """As the journal does: nothing secret leaves the worker (history is kept by the server)."""
+        redacted: dict[str, Any] = json.loads(self.tap.redactor.text(json.dumps(value, ensure_ascii=False)))
+        return redacted
 
     def _emit(self, event: Any) -> None:
         pass
@@ -155,9 +185,7 @@ class TurnOfStep(DelegateSteps):
             attempt=state.attempt,
             records=self.records,
         )
-        # As the journal does: nothing secret leaves the worker (history is kept by the server).
-        redacted: dict[str, Any] = json.loads(self.tap.redactor.text(json.dumps(outcome, ensure_ascii=False)))
-        return redacted
+        return self._redacted(outcome)
 
 
 class Activities:

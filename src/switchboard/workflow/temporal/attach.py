@@ -136,7 +136,7 @@ class AttachedRun:
                 shown.__dict__.update(state.__dict__)
             if name in self._live:  # the stream followed here knows more than the records
                 self.steps[name].view = self._live[name][1]
-                if self.steps[name].status == "pending":  # its records come when its turn ends
+                if self.steps[name].status == "pending":  # its task is known before its StepRequested arrives
                     self.steps[name].status = "running"
         ended = record.status not in ("running", "awaiting_input", "interrupted")
         self.status = record.status if ended else "running"
@@ -168,7 +168,7 @@ class AttachedRun:
         if self._open_link is None:
             return
         self._settle_finished()
-        # A step's records come when its turn ends: till then it reads as pending, running or not.
+        # A step reads as running from its StepRequested on, and its task's events come when its turn ends.
         wanted = [
             name for name, step in self.steps.items() if step.status in ("pending", "running") and step.type == "a2a"
         ]

@@ -106,13 +106,17 @@ def _handle(client: Client, run_id: str) -> WorkflowHandle[Any, Any]:
     return client.get_workflow_handle(run_id)
 
 
+# What a query may meet while its run moves between workers (one paused, starved or gone holds it a while).
+PASSING = {RPCStatusCode.DEADLINE_EXCEEDED, RPCStatusCode.UNAVAILABLE, RPCStatusCode.UNKNOWN}
+
+
 async def _query(client: Client, run_id: str, name: str, *args: Any) -> Any:
-    """A query, asked again when the workers were too busy to answer in time."""
+    """A query, asked again when the workers were too busy to answer in time, or the connection broke."""
     for attempt in range(RPC_TRIES):
         try:
             return await _handle(client, run_id).query(name, *args)
         except RPCError as exc:
-            if exc.status != RPCStatusCode.DEADLINE_EXCEEDED and "Timeout expired" not in str(exc):
+            if exc.status not in PASSING and "Timeout expired" not in str(exc):
                 raise
             if attempt == RPC_TRIES - 1:
                 raise

@@ -6,17 +6,23 @@ No temporalio here: starting the server needs only the binary.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...a2a.errors import UsageError
 
+PR_SET_PDEATHSIG = 1  # prctl(2)
+START_TRIES = 3
 SEARCH_ATTRIBUTES = {
     "SwitchboardState": "Keyword",
     "SwitchboardWorkflow": "Keyword",
@@ -68,8 +74,38 @@ def start_dev_server(
     db_filename: Path | None = None,
     timeout: float = 30.0,
     quiet: bool = True,
+    die_with_parent: bool = False,
 ) -> DevServer:
-    """Start `temporal server start-dev` headless on `host:port` (0: a free port); returns once it listens."""
+    """Start `temporal server start-dev` headless on `host:port` (0: a free port); returns once it listens.
+    `die_with_parent` (Linux; call it from the main thread): the server is sent SIGTERM when this process dies,
+    even of SIGKILL, which no handler here sees."""
+    for attempt in range(1, START_TRIES + 1):
+        try:
+            return _start(host, port, db_filename, timeout, quiet, die_with_parent)
+        except _ExitedAtOnce as exc:
+            # Ports picked here are free when picked, not when the server binds them: another process (another
+            # server starting beside this one) may take one meanwhile. Given ports are not picked again.
+            if port or attempt == START_TRIES:
+                said = f": {exc.said}" if exc.said else ""
+                raise UsageError(
+                    f"the Temporal dev server exited at once (code {exc.code}){said}", hint=" ".join(exc.argv)
+                ) from None
+    raise AssertionError("unreachable")
+
+
+class _ExitedAtOnce(Exception):
+    def __init__(self, code: int, said: str, argv: list[str]) -> None:
+        self.code, self.said, self.argv = code, said, argv
+
+
+def _start(
+    host: str, port: int, db_filename: Path | None, timeout: float, quiet: bool, die_with_parent: bool
+) -> DevServer:
+    if port and _listening(host, port):  # else the new server dies and the old one answers in its place
+        raise UsageError(
+            f"something already listens on {host}:{port} (a Temporal server started before?)",
+            hint="Use that one, stop it, or start this one on another --port.",
+        )
     port = port or free_port(host)
     argv = [
         temporal_binary(),
@@ -93,16 +129,46 @@ def start_dev_server(
         argv += ["--search-attribute", f"{name}={kind}"]
     env = {**os.environ, "TEMPORAL_VERSION_CHECK_DISABLED": "1"}
     started = time.perf_counter()
-    out = subprocess.DEVNULL if quiet else None
-    process = subprocess.Popen(argv, env=env, stdout=out, stderr=out, start_new_session=True)
-    deadline = started + timeout
-    while time.perf_counter() < deadline:
-        if process.poll() is not None:
-            raise UsageError(f"the Temporal dev server exited at once (code {process.returncode})", hint=" ".join(argv))
-        try:
-            with socket.create_connection((host, port), timeout=0.2):
-                return DevServer(process, f"{host}:{port}", time.perf_counter() - started)
-        except OSError:
+    # Quiet, its output is kept aside, for the error if it exits at once.
+    with tempfile.TemporaryFile() if quiet else contextlib.nullcontext() as said:
+        out = said if quiet else None
+        # A session of its own: Ctrl+C reaches this process only, which stops the server and waits for it.
+        ending = _ends_with(os.getpid()) if die_with_parent and sys.platform == "linux" else None
+        process = subprocess.Popen(argv, env=env, stdout=out, stderr=out, start_new_session=True, preexec_fn=ending)
+        server = DevServer(process, f"{host}:{port}", 0.0)
+        deadline = started + timeout
+        while time.perf_counter() < deadline:
+            if process.poll() is not None:
+                tail = ""
+                if said is not None:
+                    said.seek(0)
+                    tail = said.read().decode(errors="replace").strip()[-500:]
+                raise _ExitedAtOnce(process.returncode, tail, argv)
+            if _listening(host, port):
+                server.started_in = time.perf_counter() - started
+                return server
             time.sleep(0.02)
-    process.kill()
+    server.stop()
     raise UsageError(f"the Temporal dev server did not listen on {host}:{port} within {timeout:g} s")
+
+
+def _listening(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+def _ends_with(parent: int) -> Callable[[], None]:
+    """Run in the child before exec: ask the kernel for SIGTERM when the parent goes (PR_SET_PDEATHSIG)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def arrange() -> None:
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:  # it went before the request was made
+            os._exit(1)
+
+    return arrange

@@ -10,3 +10,4 @@ STATE = SearchAttributeKey.for_keyword("SwitchboardState")
 NAME = SearchAttributeKey.for_keyword("SwitchboardWorkflow")
 WAITING = SearchAttributeKey.for_keyword_list("SwitchboardWaiting")
 ALREADY_ANSWERED = "already answered"
+STEP_REQUESTED = "stepRequested"  # the signal a turn sends its run before its message goes

@@ -3,10 +3,11 @@
 Deterministic code only (it runs in Temporal's sandbox and is replayed): the steps are activities
 (activities.py), the clock is the workflow's. It keeps the run's records in the journal's own shapes
 (RunStarted, StepRequested, ..., RunCompleted), so `runs show --temporal` folds them with the journal's fold
-and prints what a local run prints. A step waiting for input is workflow state, answered by the `answer`
-update: its validator admits one answer to the question being asked, so of two people answering at once
-one wins and the other is told it was already answered. Canceling the workflow cancels every step's
-activity, which cancels its task at the agent, and the run ends canceled.
+and prints what a local run prints. A turn's StepRequested comes as a signal, sent by the turn before its
+message goes: in the run's history, it outlives the worker. A step waiting for input is workflow state,
+answered by the `answer` update: its validator admits one answer to the question being asked, so of two
+people answering at once one wins and the other is told it was already answered. Canceling the workflow
+cancels every step's activity, which cancels its task at the agent, and the run ends canceled.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from temporalio.exceptions import ActivityError, ApplicationError, CancelledErro
 with workflow.unsafe.imports_passed_through():
     from .. import schedule, shell_script, template
     from ..expect import expect_problem
-    from .names import ALREADY_ANSWERED, STATE, WAITING, WORKFLOW_TYPE
+    from .names import ALREADY_ANSWERED, STATE, STEP_REQUESTED, WAITING, WORKFLOW_TYPE
     from .plan import from_plan
 
 HEARTBEAT_TIMEOUT = timedelta(seconds=5)  # how long a dead worker keeps a turn before another takes it over
@@ -69,6 +70,7 @@ class SwitchboardRun:
             for s in self.flow.steps
         }
         self.records: list[dict[str, Any]] = []
+        self.requested: set[str] = set()  # the message ids of the turns' StepRequested records, each kept once
         self.questions: dict[str, dict[str, Any]] = {}  # step -> the question it waits on (with its id)
         self.answers: dict[str, str] = {}  # step -> the answer not yet sent
         self.answered: set[str] = set()  # the ids of every question answered: each is answered once
@@ -101,6 +103,19 @@ class SwitchboardRun:
         self.questions.pop(step, None)
         self.steps[step]["status"] = "running"
         return "accepted"
+
+    @workflow.signal(name=STEP_REQUESTED)
+    def step_requested(self, record: dict[str, Any]) -> None:
+        """A turn's StepRequested, from its activity before the message is sent (sent again by a retried call:
+        kept once). Only for a step whose turn is going: a late one changes nothing of a step that ended."""
+        step, message_id, attempt = record.get("step"), record.get("messageId"), record.get("attempt")
+        if not isinstance(message_id, str) or not isinstance(attempt, int) or message_id in self.requested:
+            return  # a handler that raised would hold the whole run back: what is not a turn's record is dropped
+        if step not in self.steps or self.steps[step]["status"] != "running":
+            return
+        self.requested.add(message_id)
+        self.records.append({**record, "type": "StepRequested"})
+        self.steps[step]["attempt"] = max(self.steps[step]["attempt"], attempt)
 
     @answer.validator
     def _validate_answer(self, request: dict[str, Any]) -> None:
@@ -292,7 +307,8 @@ class SwitchboardRun:
                 cancellation_type=workflow.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
             )
             self.records.extend(outcome.get("records") or [])
-            state["attempt"] = outcome.get("attempt", state["attempt"])
+            # A turn that re-attached (its worker died) knows its attempt only from the request: the signal told it.
+            state["attempt"] = max(state["attempt"], int(outcome.get("attempt") or 0))
             state["taskId"] = outcome.get("taskId") or state["taskId"]
             state["contextId"] = outcome.get("contextId") or state["contextId"]
             state["taskState"] = outcome.get("taskState")
