@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 import httpx
 
 from .a2a import cards
-from .a2a.card_signature import CardTrust
+from .a2a.auth.trust.card_signature import CardTrust
 from .a2a.cards import BINDING_FLAGS, BINDING_NAMES, GRPC, choose_endpoint, fetch_card, lint_card
 from .a2a.errors import SwitchboardError, UsageError
 from .a2a.model import AgentCard, SecurityScheme, Skill
 from .a2a.tap import Tap
+from .a2a.wire.card_parts import decode_skill
 from .a2a.wire.common import Notes, decode_list
-from .a2a.wire.v03 import decode_skill
 from .agents import AgentEntry
 
 

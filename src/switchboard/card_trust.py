@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import httpx
 
-from .a2a.card_keys import CardKey, load_key_files
-from .a2a.card_signature import CardTrust, verify_card
+from .a2a.auth.trust.card_keys import CardKey, load_key_files
+from .a2a.auth.trust.card_signature import CardTrust, verify_card
 from .a2a.model import AgentCard
 from .a2a.tap import Tap
 from .agents import AgentEntry

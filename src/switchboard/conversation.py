@@ -14,12 +14,12 @@ from .a2a.client import new_message
 from .a2a.errors import SwitchboardError
 from .a2a.follow import FollowPolicy, Notice, TurnEvent
 from .a2a.model import Message, Part, TaskState, TextPart
-from .a2a.push import PushReceiver
 from .a2a.recording import Recording, now_iso
 from .a2a.tap import Tap
 from .a2a.turn import TaskView
 from .a2a.user_input import check_message_texts
 from .link import AgentLink
+from .push.receiver import PushReceiver
 from .watch import watch_task
 
 

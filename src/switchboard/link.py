@@ -16,13 +16,12 @@ from typing import Any
 
 import httpx
 
-from .a2a.auth import (
+from .a2a.auth.credentials import (
     DEFAULT_API_KEY_ENV,
     DEFAULT_BASIC_PASSWORD_ENV,
     DEFAULT_BEARER_ENV,
     Credentials,
     credentials_from_env,
-    origin_of,
 )
 from .a2a.cancel import CancelOutcome, cancel_and_confirm
 from .a2a.cards import BINDING_FLAGS, ResolvedCard, candidate_urls, fetch_card
@@ -31,6 +30,7 @@ from .a2a.extensions import extension_headers
 from .a2a.follow import FollowPolicy, TurnEvent, find_task_for_message, follow_turn, poll_task
 from .a2a.http import new_http_client
 from .a2a.model import AgentCard, Message, Task, TaskPage, TaskState
+from .a2a.origin import origin_of
 from .a2a.tap import Tap
 from .a2a.transports.base import Transport
 from .a2a.transports.tasks_api import TasksApiTransport
@@ -54,8 +54,8 @@ def oauth_client(
     the variable named (an unset one raises), remembered tokens read from the token store. None: no client."""
     from dataclasses import replace
 
-    from .a2a.oauth import OAuthClient
-    from .a2a.token_store import TokenStore
+    from .a2a.auth.oauth.client import OAuthClient
+    from .a2a.auth.oauth.token_store import TokenStore
     from .paths import config_dir
 
     if settings is None and not client_id:
@@ -116,7 +116,7 @@ def agent_http_client(
     """A client of the agent's own for its `tls:` (a client certificate, a private CA), presenting the certificate
     to the agent's origin only (and to `origins`, a set the caller may add to later). A bad path or key is a
     UsageError."""
-    from .a2a.client_tls import client_tls_context
+    from .a2a.auth.trust.client_tls import client_tls_context
 
     tls = entry.tls
     if tls is None:
@@ -244,7 +244,7 @@ class AgentLink:
     async def extended_card(self) -> AgentCard:
         return await self.transport.extended_card()
 
-    # Push-notification configs (protocol 1.0 bindings; a usage error elsewhere): see a2a/push.py for a receiver.
+    # Push-notification configs (protocol 1.0 bindings; a usage error elsewhere): see push/receiver.py for a receiver.
     async def create_push_config(
         self, task_id: str, url: str, *, token: str | None = None, config_id: str | None = None
     ) -> dict[str, Any]:

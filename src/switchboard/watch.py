@@ -1,6 +1,6 @@
 """Watch a task with no stream open: by the agent's push notifications where it sends them, else by polling.
 
-`watch_task` registers a push config for the task with a receiver (a2a/push.py; a fresh random token per config),
+`watch_task` registers a push config for the task with a receiver (push/receiver.py; a fresh random token per config),
 reads the task once for what happened before the config existed, then applies each pushed event. An agent that
 cannot push (its card does not declare it, or it refuses the config) is polled with get-task instead, with backoff:
 WatchPolicy.first seconds, doubling up to WatchPolicy.cap, back to the first when the task changed. Either way every
@@ -24,8 +24,8 @@ from urllib.parse import urlsplit
 from .a2a.errors import SwitchboardError
 from .a2a.follow import Notice, TurnEvent
 from .a2a.model import Task
-from .a2a.push import PushReceiver
 from .a2a.turn import TaskView
+from .push.receiver import PushReceiver
 
 
 @dataclass(frozen=True)

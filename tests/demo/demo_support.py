@@ -16,7 +16,7 @@ from typing import IO
 
 import pytest
 
-from switchboard.a2a.auth import Credentials
+from switchboard.a2a.auth.credentials import Credentials
 from switchboard.a2a.client import connect as connect_to
 from switchboard.a2a.client import new_message
 from switchboard.a2a.follow import FollowPolicy, Notice, follow_turn

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from demo_support import API_KEY, BOTH_VERSIONS, TOKEN, connect, connect_gatekeeper, turn
 
-from switchboard.a2a.auth import Credentials
+from switchboard.a2a.auth.credentials import Credentials
 from switchboard.a2a.client import new_message
 from switchboard.a2a.errors import (
     AuthFailedError,

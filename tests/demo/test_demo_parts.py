@@ -9,7 +9,7 @@ import socket
 import httpx
 import pytest
 
-from switchboard.a2a.auth import is_loopback
+from switchboard.a2a.auth.credentials import is_loopback
 from switchboard.agents import load_agents
 from switchboard.demo import legacy, researcher, tasks_agent, writer
 from switchboard.demo.agents_file import write_agents_file

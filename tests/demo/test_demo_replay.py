@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from demo_support import FAST, DemoProcess, demo_env, start_demo
 
-from switchboard.a2a.auth import Redactor
 from switchboard.a2a.http import new_http_client
 from switchboard.a2a.model import ArtifactUpdate, TaskState
 from switchboard.a2a.recording import Recorded
+from switchboard.a2a.redact import Redactor
 from switchboard.a2a.wire import v10
 from switchboard.agents import load_agents
 from switchboard.conversation import Conversation

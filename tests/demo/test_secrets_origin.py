@@ -24,7 +24,7 @@ import httpx
 import pytest
 import uvicorn
 
-from switchboard.a2a.auth import Credentials
+from switchboard.a2a.auth.credentials import Credentials
 from switchboard.a2a.client import new_message
 from switchboard.a2a.errors import AuthFailedError
 from switchboard.a2a.follow import FollowPolicy, Notice

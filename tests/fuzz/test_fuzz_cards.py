@@ -32,7 +32,7 @@ from fuzz_support import fuzz
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from switchboard.a2a.card_signature import JWKS_LIMIT, canonical_payloads, verify_card
+from switchboard.a2a.auth.trust.card_signature import JWKS_LIMIT, canonical_payloads, verify_card
 from switchboard.a2a.cards import CARD_LIMIT, fetch_card, lint_card
 from switchboard.a2a.client import transport_for
 from switchboard.a2a.errors import SwitchboardError

@@ -23,11 +23,14 @@ from fuzz_support import fuzz
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from switchboard.a2a import oauth, oauth_endpoints, oauth_flows, oauth_trace
-from switchboard.a2a.auth import Redactor
+from switchboard.a2a.auth.oauth import client as oauth
+from switchboard.a2a.auth.oauth import endpoints as oauth_endpoints
+from switchboard.a2a.auth.oauth import flows as oauth_flows
+from switchboard.a2a.auth.oauth import trace as oauth_trace
+from switchboard.a2a.auth.oauth.client import Choice, OAuthClient, TokenSource
 from switchboard.a2a.errors import SwitchboardError
 from switchboard.a2a.model import SecurityScheme
-from switchboard.a2a.oauth import Choice, OAuthClient, TokenSource
+from switchboard.a2a.redact import Redactor
 from switchboard.cli.context import StderrInteraction
 
 ISSUER = "https://issuer.test"

@@ -11,7 +11,7 @@ from fuzz_support import fuzz
 from hypothesis import given
 from hypothesis import strategies as st
 
-from switchboard.a2a.oauth_trace import SECRET_NAMES, redacted_body
+from switchboard.a2a.auth.oauth.trace import SECRET_NAMES, redacted_body
 
 FORM = "application/x-www-form-urlencoded;charset=UTF-8"
 secrets = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=6, max_size=40).map(

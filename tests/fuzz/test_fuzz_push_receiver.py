@@ -22,8 +22,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from raw_http import WAIT, post, statuses
 
-from switchboard.a2a.push import PATH, PushReceiver
-from switchboard.a2a.push_server import Limits
+from switchboard.push.receiver import PATH, PushReceiver
+from switchboard.push.server import Limits
 
 TASK = "task-fuzz"
 ALLOWED = {100, 200, 400, 401, 404, 408, 413, 431}

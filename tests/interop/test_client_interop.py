@@ -12,7 +12,7 @@ import base64
 
 import pytest
 
-from switchboard.a2a.auth import Credentials
+from switchboard.a2a.auth.credentials import Credentials
 from switchboard.a2a.cards import fetch_card
 from switchboard.a2a.client import connect as connect_to
 from switchboard.a2a.client import new_message

@@ -14,10 +14,10 @@ import pytest
 from broken_agent import broken_agent
 from cli_runner import run_cli_in_process
 
-from switchboard.a2a.auth import Credentials
+from switchboard.a2a.auth.credentials import Credentials
 from switchboard.a2a.cards import BINDING_NAMES
-from switchboard.a2a.conformance import probe
 from switchboard.a2a.http import new_http_client
+from switchboard.conformance.probe import probe
 
 REPO = Path(__file__).resolve().parents[2]
 

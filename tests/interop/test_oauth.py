@@ -11,12 +11,14 @@ import threading
 import pytest
 from oidc_user import authorize, enter_device_code
 
-from switchboard.a2a import oauth, oauth_endpoints
-from switchboard.a2a.auth import Credentials, Redactor
+from switchboard.a2a.auth.credentials import Credentials
+from switchboard.a2a.auth.oauth import client as oauth
+from switchboard.a2a.auth.oauth import endpoints as oauth_endpoints
+from switchboard.a2a.auth.oauth.client import Choice, OAuthClient, TokenSource
 from switchboard.a2a.client import new_message
 from switchboard.a2a.errors import AuthFailedError, CredentialsMissingError
 from switchboard.a2a.model import SecurityScheme
-from switchboard.a2a.oauth import Choice, OAuthClient, TokenSource
+from switchboard.a2a.redact import Redactor
 from switchboard.a2a.tap import Tap, format_record
 from switchboard.agents import AgentEntry
 from switchboard.link import open_link

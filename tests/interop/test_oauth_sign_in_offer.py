@@ -16,8 +16,8 @@ import pytest
 from oauth_cli_support import DEVICE_LINE, environment, switchboard
 from oidc_user import enter_device_code
 
+from switchboard.a2a.auth.sign_in_offer import sign_in_offer
 from switchboard.a2a.model import AgentCard, DataPart, Message, TextPart
-from switchboard.a2a.sign_in_offer import sign_in_offer
 
 pytestmark = pytest.mark.interop
 

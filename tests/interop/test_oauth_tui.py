@@ -10,7 +10,7 @@ from oidc_user import authorize, enter_device_code
 from textual.widgets import DataTable
 from tui_support import launch_workflow, talk, until
 
-from switchboard.a2a import oauth
+from switchboard.a2a.auth.oauth import client as oauth
 from switchboard.agents import AgentEntry, OAuthSettings
 from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.screens.sign_in import SignInScreen

@@ -17,9 +17,9 @@ from cli_runner import run_cli_in_process
 
 from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.model import Task, TaskState
-from switchboard.a2a.push import PushReceiver
 from switchboard.a2a.tap import Tap
 from switchboard.a2a.turn import TaskView
+from switchboard.push.receiver import PushReceiver
 
 KINDS = ["sdk13-v10", "sdk13-rest", "sdk13-grpc"]
 V03 = ["sdk03-push", "sdk13-v03compat"]  # JSON-RPC at 0.3: a2a-sdk 0.3.26 (its sender POSTs Tasks), 1.x's compat

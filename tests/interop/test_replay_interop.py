@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from switchboard.a2a.auth import Redactor
 from switchboard.a2a.http import new_http_client
 from switchboard.a2a.model import ArtifactUpdate, TextPart
+from switchboard.a2a.redact import Redactor
 from switchboard.agents import AgentEntry
 from switchboard.conversation import Conversation
 from switchboard.demo.fleet import start_in_background

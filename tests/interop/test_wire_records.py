@@ -9,7 +9,7 @@ import json
 import pytest
 from servers import AUTH_API_KEY
 
-from switchboard.a2a.auth import Credentials
+from switchboard.a2a.auth.credentials import Credentials
 from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.errors import ProtocolError
 from switchboard.a2a.tap import Tap, WireRecord, format_record

@@ -9,7 +9,7 @@ import json
 import httpx
 from serve_support import EXAMPLES, WORKFLOWS, cli, fields, serve_env
 
-from switchboard.a2a.auth import Credentials
+from switchboard.a2a.auth.credentials import Credentials
 from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.errors import SwitchboardError
 from switchboard.a2a.model import DataPart, TaskState

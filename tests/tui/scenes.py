@@ -147,7 +147,7 @@ def card(name: str) -> AgentCard:
 
 async def scripted_check(entry: AgentEntry) -> AgentStatus:
     """The canned answer for each scene agent; `archivist` is down."""
-    from switchboard.a2a.card_signature import CardTrust
+    from switchboard.a2a.auth.trust.card_signature import CardTrust
     from switchboard.a2a.cards import lint_card
     from switchboard.a2a.errors import UnreachableError
 

@@ -16,7 +16,6 @@ from scenes import (
 )
 from textual.widgets import DataTable, Input
 
-from switchboard.a2a.auth import REDACTED
 from switchboard.a2a.model import (
     Artifact,
     ArtifactUpdate,
@@ -28,6 +27,7 @@ from switchboard.a2a.model import (
     TaskStatus,
     TextPart,
 )
+from switchboard.a2a.redact import REDACTED
 from switchboard.config import load_settings
 from switchboard.tui.widgets.composer import Composer, MessageArea
 from switchboard.tui.widgets.conversation_view import ConversationView

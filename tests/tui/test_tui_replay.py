@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from tui_support import demo_fleet, until
 
-from switchboard.a2a.auth import Redactor
 from switchboard.a2a.http import new_http_client
 from switchboard.a2a.model import TaskState, TextPart
+from switchboard.a2a.redact import Redactor
 from switchboard.conversation import Conversation
 from switchboard.demo import writer
 from switchboard.demo.base import DemoSettings

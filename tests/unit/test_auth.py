@@ -7,16 +7,11 @@ from typing import Any
 import httpx
 import pytest
 
-from switchboard.a2a.auth import (
-    REDACTED,
-    Credentials,
-    Redactor,
-    credentials_from_env,
-    origin_of,
-    plan_auth,
-)
+from switchboard.a2a.auth.credentials import Credentials, credentials_from_env, plan_auth
 from switchboard.a2a.cards import parse_card
 from switchboard.a2a.errors import CredentialsMissingError, ProtocolError
+from switchboard.a2a.origin import origin_of
+from switchboard.a2a.redact import REDACTED, Redactor
 from switchboard.a2a.transports.base import Transport
 from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 

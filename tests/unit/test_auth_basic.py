@@ -6,9 +6,10 @@ import base64
 
 import pytest
 
-from switchboard.a2a.auth import Credentials, Redactor, credentials_from_env, plan_auth
+from switchboard.a2a.auth.credentials import Credentials, credentials_from_env, plan_auth
 from switchboard.a2a.cards import parse_card
 from switchboard.a2a.errors import CredentialsMissingError, UsageError
+from switchboard.a2a.redact import Redactor
 
 CARD = {
     "name": "gate",

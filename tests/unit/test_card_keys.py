@@ -14,8 +14,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from google.protobuf.json_format import MessageToDict
 from jwt.algorithms import ECAlgorithm
 
-from switchboard.a2a.card_keys import load_key_file
-from switchboard.a2a.card_signature import MAX_SIGNATURES, verify_card
+from switchboard.a2a.auth.trust.card_keys import load_key_file
+from switchboard.a2a.auth.trust.card_signature import MAX_SIGNATURES, verify_card
 from switchboard.a2a.errors import UsageError
 
 URL = "https://agent.example/.well-known/agent-card.json"

@@ -8,7 +8,7 @@ from a2a.types import a2a_pb2 as pb
 from a2a.utils.signing import _canonicalize_agent_card
 from google.protobuf.json_format import MessageToDict
 
-from switchboard.a2a.card_signature import canonical_payloads, jku_refusal
+from switchboard.a2a.auth.trust.card_signature import canonical_payloads, jku_refusal
 
 
 def rich_card() -> pb.AgentCard:

@@ -10,7 +10,6 @@ import httpx
 import pytest
 
 from switchboard.a2a import cards
-from switchboard.a2a.auth import REDACTED
 from switchboard.a2a.cards import (
     CARD_PATH,
     LEGACY_CARD_PATH,
@@ -27,6 +26,7 @@ from switchboard.a2a.errors import (
     ProtocolUnsupportedError,
     UsageError,
 )
+from switchboard.a2a.redact import REDACTED
 from switchboard.a2a.tap import Tap
 
 LEGACY_CARD = {

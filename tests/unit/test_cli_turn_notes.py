@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 from switchboard.a2a.model import Artifact, ArtifactUpdate, StatusUpdate, TaskState, TaskStatus, TextPart
 from switchboard.a2a.turn import TaskView
-from switchboard.cli.commands import consume_turn
+from switchboard.cli.following import consume_turn
 from switchboard.cli.output import Out
 
 

@@ -146,6 +146,38 @@ async def test_a_send_is_not_repeated_when_it_may_have_reached_the_agent(writer:
     assert view.artifacts[ARTIFACT_ID].text == compose("tides once")
 
 
+async def test_two_turns_at_once_on_one_transport_each_hear_only_their_own_retries(writer: str) -> None:
+    """Parallel steps to one agent share its transport. Turn A streams; while it is open, turn B sends (two 502s,
+    retried) and ends. B hears its two retries; A hears none of them (retry notices travel with the call that
+    retried, a2a/call_context.py, not on the transport)."""
+    port = int(writer.rstrip("/").rsplit(":", 1)[1])
+    faults = [Fault("status", status=502), Fault("status", status=502)]
+    policy = RetryPolicy(attempts=4, backoff=0.02, max_backoff=0.1)
+    async with FaultProxy(port, lambda e: faults.pop() if e.rpc == "SendMessage" and faults else None) as proxy:
+        async with await connect(proxy.url, retry=policy) as client:
+            turn_a = follow_turn(client, new_message("tides pace 4"), streaming=True, policy=POLICY)
+            events_a = [await anext(turn_a)]  # A's stream is open, and stays open while B runs
+
+            async def turn_b() -> list:
+                message = new_message("harbours")
+                return [e async for e in follow_turn(client, message, streaming=False, policy=POLICY)]
+
+            events_b = await asyncio.create_task(turn_b())
+            events_a += [e async for e in turn_a]
+        assert len(proxy.forwarded("SendMessage")) == 1 and not faults
+    heard_a = [e.text for e in events_a if isinstance(e, Notice) and "retrying" in e.text]
+    heard_b = [e.text for e in events_b if isinstance(e, Notice) and "retrying" in e.text]
+    assert len(heard_b) == 2 and all("answered HTTP 502" in text for text in heard_b), heard_b
+    assert heard_a == []
+    for events, topic in ((events_a, "tides"), (events_b, "harbours")):
+        view = TaskView()
+        for event in events:
+            if not isinstance(event, Notice):
+                view.apply(event)
+        assert view.state is TaskState.COMPLETED
+        assert view.artifacts[ARTIFACT_ID].text == compose(topic)
+
+
 async def test_the_command_line_tells_the_person_what_happened_on_stderr(writer: str, tmp_path: Path) -> None:
     """`switchboard send` through the proxy: a 503 on the card, two 502s on the send. The document arrives
     whole on stdout, the message reached the agent once, and every retry is a warning on stderr."""

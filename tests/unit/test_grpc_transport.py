@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from switchboard.a2a.auth import Credentials
+from switchboard.a2a.auth.credentials import Credentials
 from switchboard.a2a.cards import ResolvedCard, parse_card
 from switchboard.a2a.client import transport_for
 from switchboard.a2a.errors import UsageError

@@ -9,11 +9,13 @@ import threading
 
 import pytest
 
-from switchboard.a2a import oauth, oauth_flows, oauth_grants
-from switchboard.a2a.auth import Redactor
+from switchboard.a2a.auth.oauth import client as oauth
+from switchboard.a2a.auth.oauth import flows as oauth_flows
+from switchboard.a2a.auth.oauth import grants as oauth_grants
+from switchboard.a2a.auth.oauth.client import Choice, OAuthClient, TokenSource
 from switchboard.a2a.errors import AuthFailedError
 from switchboard.a2a.model import SecurityScheme
-from switchboard.a2a.oauth import Choice, OAuthClient, TokenSource
+from switchboard.a2a.redact import Redactor
 
 FLOWS = {"deviceCode": {"tokenUrl": "https://i/token", "deviceAuthorizationUrl": "https://i/device"}}
 

@@ -7,12 +7,13 @@ import stat
 
 import pytest
 
-from switchboard.a2a.auth import Credentials, Redactor, plan_auth
-from switchboard.a2a.challenge import parse_challenge
+from switchboard.a2a.auth.challenge import parse_challenge
+from switchboard.a2a.auth.credentials import Credentials, plan_auth
+from switchboard.a2a.auth.oauth.client import OAuthClient, choose
+from switchboard.a2a.auth.oauth.token_store import TokenStore
 from switchboard.a2a.errors import CredentialsMissingError, UsageError
 from switchboard.a2a.model import AgentCard, SecurityScheme
-from switchboard.a2a.oauth import OAuthClient, choose
-from switchboard.a2a.token_store import TokenStore
+from switchboard.a2a.redact import Redactor
 from switchboard.agents import load_agents
 
 

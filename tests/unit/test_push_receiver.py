@@ -13,8 +13,8 @@ import httpx
 import pytest
 from raw_http import WAIT, exchange, post, status_update, statuses
 
-from switchboard.a2a.push import PATH, PushReceiver
-from switchboard.a2a.push_server import Limits
+from switchboard.push.receiver import PATH, PushReceiver
+from switchboard.push.server import Limits
 
 TASK = "task-1"
 HUGE = 20 * 2**20  # the 20 MB body

@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from switchboard.a2a.auth import Credentials, plan_auth
+from switchboard.a2a.auth.credentials import Credentials, plan_auth
 from switchboard.a2a.cards import parse_card
 from switchboard.a2a.errors import ProtocolError
 from switchboard.a2a.model import AgentCard

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from switchboard.a2a.auth import REDACTED, Credentials, Redactor
+from switchboard.a2a.auth.credentials import Credentials
 from switchboard.a2a.cards import parse_card
 from switchboard.a2a.errors import AuthFailedError
+from switchboard.a2a.redact import REDACTED, Redactor
 from switchboard.a2a.tap import Tap, format_record
 from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
 

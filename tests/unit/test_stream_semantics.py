@@ -369,7 +369,7 @@ async def test_a_polled_task_left_working_is_given_up_on_too():
 async def test_the_command_line_prints_a_state_read_again_once(capsys):
     from types import SimpleNamespace
 
-    from switchboard.cli.commands import consume_turn
+    from switchboard.cli.following import consume_turn
     from switchboard.cli.output import Out
 
     working = Task(id=TASK, context_id=CTX, status=status(TaskState.WORKING, "at it"))

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from tasks_api_server import ASK_CONTEXT, TOKEN, TasksApiServer
 
-from switchboard.a2a.auth import Credentials
+from switchboard.a2a.auth.credentials import Credentials
 from switchboard.a2a.errors import (
     AuthFailedError,
     InvalidResponseError,

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from tasks_api_server import ASK_CONTEXT, TOKEN, TasksApiServer
 
-from switchboard.a2a.auth import Credentials
+from switchboard.a2a.auth.credentials import Credentials
 from switchboard.a2a.client import new_message
 from switchboard.a2a.errors import UsageError
 from switchboard.a2a.follow import FollowPolicy, Notice

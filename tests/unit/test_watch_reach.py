@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from switchboard.a2a.errors import UsageError
-from switchboard.a2a.push import check_push_url
+from switchboard.push.receiver import check_push_url
 from switchboard.watch import on_this_machine
 
 

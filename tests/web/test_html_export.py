@@ -9,7 +9,6 @@ import pytest
 from playwright.sync_api import sync_playwright
 from web_support import launch, local_only
 
-from switchboard.a2a.auth import Redactor
 from switchboard.a2a.model import (
     Artifact,
     ArtifactUpdate,
@@ -23,6 +22,7 @@ from switchboard.a2a.model import (
     TextPart,
 )
 from switchboard.a2a.recording import Recorded
+from switchboard.a2a.redact import Redactor
 from switchboard.export import export_transcript
 from switchboard.export.transcript import Exchange, Transcript
 

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from switchboard.a2a.auth import Redactor
+from switchboard.a2a.redact import Redactor
 from switchboard.workflow.index import INDEX_NAME, RunIndex
 from switchboard.workflow.journal import Journal
 from switchboard.workflow.runs import list_runs, query_runs, read_run

@@ -11,9 +11,9 @@ import time
 import pytest
 from workflow_support import artifact, snapshot, status
 
-from switchboard.a2a.auth import Redactor
 from switchboard.a2a.errors import UsageError
 from switchboard.a2a.model import TaskState
+from switchboard.a2a.redact import Redactor
 from switchboard.a2a.wire import v10
 from switchboard.workflow.journal import Journal, RunLockedError
 from switchboard.workflow.runs import journal_path, list_runs, read_records, read_run

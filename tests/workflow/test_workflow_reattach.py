@@ -9,8 +9,8 @@ import textwrap
 import httpx
 from workflow_support import tasks_for
 
-from switchboard.a2a.auth import Redactor
 from switchboard.a2a.client import connect, new_message
+from switchboard.a2a.redact import Redactor
 from switchboard.agents import load_agents
 from switchboard.workflow.engine import resume_run
 from switchboard.workflow.journal import Journal

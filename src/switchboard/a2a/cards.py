@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from .auth import is_loopback, origin_of
+from .auth.credentials import is_loopback
 from .bounded_read import answer_text, read_capped
 from .errors import (
     CardInvalidError,
@@ -25,6 +25,7 @@ from .errors import (
 )
 from .http import DEFAULT_RETRY, NO_RETRY, RetryPolicy, basic_challenge, http_status_error, open_response, parse_json
 from .model import AgentCard
+from .origin import origin_of
 from .tap import Tap
 from .user_input import card_file_path, check_agent_url
 from .wire import v03, v10

@@ -34,6 +34,7 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .call_context import CallContext
 from .errors import (
     AuthFailedError,
     CredentialsMissingError,
@@ -187,21 +188,25 @@ async def _until_stall(source: AsyncIterator[StreamEvent], watch: _StallWatch) -
             await close()  # left before its end: the stream lets go of its connection now, not when collected
 
 
-async def _get_with_retry(client: Transport, task_id: str, policy: FollowPolicy) -> Task:
+async def _get_with_retry(
+    client: Transport, task_id: str, policy: FollowPolicy, context: CallContext | None = None
+) -> Task:
     """get-task, retried on network failures (a dropped stream often means a flaky link)."""
     for attempt in range(1, policy.max_reattach + 2):
         try:
-            return await client.get_task(task_id)
+            return await client.get_task(task_id, context=context)
         except (UnreachableError, InvalidResponseError) as exc:
             if attempt > policy.max_reattach:
                 raise
             delay = policy.delay(attempt)
-            client.retried(f"reading task {task_id} failed ({exc.message}); trying again in {delay:.2f} s")
+            client.retried(f"reading task {task_id} failed ({exc.message}); trying again in {delay:.2f} s", context)
             await asyncio.sleep(delay)
     raise AssertionError("unreachable")
 
 
-async def find_task_for_message(client: Transport, message_id: str, *, pages: int = 20) -> str | None:
+async def find_task_for_message(
+    client: Transport, message_id: str, *, pages: int = 20, context: CallContext | None = None
+) -> str | None:
     """The task a v1.0 agent made for `message_id` (by its task list); None when there is none, or the agent
     cannot list tasks. For a send whose answer was lost: the task exists, its id never arrived."""
     if not client.lists_tasks:
@@ -209,7 +214,7 @@ async def find_task_for_message(client: Transport, message_id: str, *, pages: in
     token = None
     with contextlib.suppress(SwitchboardError):
         for _ in range(pages):
-            page = await client.list_tasks(page_size=100, page_token=token)
+            page = await client.list_tasks(page_size=100, page_token=token, context=context)
             for task in page.tasks:
                 if any(m.message_id == message_id for m in task.history or []):
                     return task.id
@@ -220,7 +225,7 @@ async def find_task_for_message(client: Transport, message_id: str, *, pages: in
 
 
 async def _lost_send(
-    client: Transport, message: Message, problem: SwitchboardError, policy: FollowPolicy
+    client: Transport, message: Message, problem: SwitchboardError, policy: FollowPolicy, context: CallContext
 ) -> AsyncIterator[TurnEvent | str]:
     """After a send failed before its task id arrived: Notices, then the task id found (a str), or raise."""
     if isinstance(problem, ProtocolError | UnavailableError | AuthFailedError | CredentialsMissingError):
@@ -229,7 +234,7 @@ async def _lost_send(
         raise problem  # no way to tell whether it got there
     yield Notice(f"the request failed before the agent's answer arrived ({problem.message}); looking for its task")
     for attempt in range(1, 4):  # the agent may still be storing the task it made
-        task_id = await find_task_for_message(client, message.message_id)
+        task_id = await find_task_for_message(client, message.message_id, context=context)
         if task_id:
             yield Notice(f"found task {task_id} by the message id; following it instead of sending again")
             yield task_id
@@ -269,6 +274,7 @@ async def poll_task(
     *,
     answered: TaskStatus | None = None,
     progress: _Progress | None = None,
+    context: CallContext | None = None,
 ) -> AsyncIterator[Task]:
     """get-task every poll interval until the turn is over; yields each snapshot whose state changed.
 
@@ -277,7 +283,7 @@ async def poll_task(
     last = None
     progress = progress or _Progress(policy.idle_limit)  # a follower going over to polling keeps its own
     while True:
-        task = await _get_with_retry(client, task_id, policy)
+        task = await _get_with_retry(client, task_id, policy, context)
         progress.check(task)
         if last is None or task.status != last:
             yield task
@@ -310,17 +316,14 @@ async def follow_turn(
         raise ValueError("follow_turn needs a message or a task id")
     policy = policy or FollowPolicy()
     view = view if view is not None else TaskView()
-    retries: list[str] = []
-    client.retry_sinks.append(retries.append)
-    try:
-        async for event in _follow(client, message, task_id, streaming, blocking, policy, view):
-            while retries:
-                yield Notice(retries.pop(0), "warning")
-            yield event
+    retries: list[str] = []  # this turn's own: the transport may carry other turns at the same time
+    context = CallContext(on_retry=retries.append)
+    async for event in _follow(client, message, task_id, streaming, blocking, policy, view, context):
         while retries:
             yield Notice(retries.pop(0), "warning")
-    finally:
-        client.retry_sinks.remove(retries.append)
+        yield event
+    while retries:
+        yield Notice(retries.pop(0), "warning")
 
 
 class _Turn:
@@ -375,6 +378,7 @@ async def _follow(
     blocking: bool,
     policy: FollowPolicy,
     view: TaskView,
+    context: CallContext,
 ) -> AsyncIterator[TurnEvent]:
     use_stream = client.streams if streaming is None else streaming
     turn = _Turn(view, message)
@@ -382,9 +386,9 @@ async def _follow(
     if not use_stream:
         if message is not None:
             try:
-                result = await client.send(message, blocking=blocking)
+                result = await client.send(message, blocking=blocking, context=context)
             except SwitchboardError as exc:
-                async for found in _lost_send(client, message, exc, policy):
+                async for found in _lost_send(client, message, exc, policy, context):
                     if isinstance(found, str):
                         task_id = found
                     else:
@@ -398,7 +402,8 @@ async def _follow(
                 yield result
                 if turn.over or view.task_id is None:
                     return
-        async for task in poll_task(client, _known(view.task_id, task_id), policy, answered=view.answered):
+        known = _known(view.task_id, task_id)
+        async for task in poll_task(client, known, policy, answered=view.answered, context=context):
             view.apply(task)
             yield task
         return
@@ -407,9 +412,9 @@ async def _follow(
     stall_timeout = None if client.polled else policy.stall_timeout
     watch = _StallWatch(stall_timeout)
     source = (
-        client.stream(message, on_open=watch.opened)
+        client.stream(message, on_open=watch.opened, context=context)
         if message is not None
-        else client.subscribe(_known(task_id), on_open=watch.opened)
+        else client.subscribe(_known(task_id), on_open=watch.opened, context=context)
     )
     if task_id:
         view.task_id = task_id
@@ -479,7 +484,7 @@ async def _follow(
         if message is None and first and not reattached:
             # A subscribe that gave nothing: stacks refuse one to a task that has ended (each with its own error,
             # or by closing the stream). A normal case, not a fault: the task is the answer if it did end.
-            task = await _get_with_retry(client, _known(view.task_id), policy)
+            task = await _get_with_retry(client, _known(view.task_id), policy, context)
             view.apply(task)
             yield task
             if turn.over:
@@ -494,7 +499,7 @@ async def _follow(
             )
             if message is None or reattached:
                 raise problem
-            async for found in _lost_send(client, message, problem, policy):
+            async for found in _lost_send(client, message, problem, policy, context):
                 if isinstance(found, str):
                     view.task_id = found
                 else:
@@ -503,7 +508,7 @@ async def _follow(
         if not turn.over:
             why = f"broke ({problem.message})" if problem else "closed"
             yield Notice(f"the stream {why} before the turn ended; reading the task", "warning")
-        task = await _get_with_retry(client, known, policy)
+        task = await _get_with_retry(client, known, policy, context)
         view.apply(task)
         yield task
         if turn.over:
@@ -513,12 +518,13 @@ async def _follow(
         attempts += 1
         if attempts > policy.max_reattach:
             yield Notice("the stream keeps dropping; polling instead", "warning")
-            async for polled in poll_task(client, known, policy, answered=view.answered, progress=progress):
+            polling = poll_task(client, known, policy, answered=view.answered, progress=progress, context=context)
+            async for polled in polling:
                 view.apply(polled)
                 yield polled
             return
         await asyncio.sleep(policy.delay(attempts))
         yield Notice(f"task is still {task.status.state.value}; re-subscribing (attempt {attempts})")
         watch = _StallWatch(stall_timeout)
-        source = client.subscribe(known, on_open=watch.opened)
+        source = client.subscribe(known, on_open=watch.opened, context=context)
         reattached = True

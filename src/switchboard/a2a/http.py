@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     import ssl
 
 from ..safe_text import strip_controls
-from .auth import origin_of
 from .errors import (
     AuthFailedError,
     InvalidResponseError,
@@ -33,6 +32,7 @@ from .errors import (
     UnreachableError,
     UsageError,
 )
+from .origin import origin_of
 from .tap import Tap
 
 USER_AGENT = "a2a-switchboard"

@@ -19,7 +19,7 @@ from sys import getsizeof
 from typing import Literal
 
 from ..safe_text import strip_controls
-from .auth import Redactor
+from .redact import Redactor
 
 RecordKind = Literal["request", "response", "sse", "trailers", "error", "note"]
 GRPC = "gRPC"  # the `method` of every record of a gRPC call

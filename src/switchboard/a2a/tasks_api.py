@@ -77,7 +77,7 @@ from urllib.parse import quote
 
 import httpx
 
-from .auth import Credentials, Redactor
+from .auth.credentials import Credentials
 from .bounded_read import answer_text
 from .errors import InvalidResponseError, ProtocolError, TimedOutError
 from .http import http_status_error, new_http_client, parse_json, tapped_request
@@ -95,6 +95,7 @@ from .model import (
     TaskStatus,
     TextPart,
 )
+from .redact import Redactor
 from .tap import Tap
 from .wire.common import Notes, WireFormatError, brief, obj, opt_str, req_str, shallow
 

@@ -2,39 +2,37 @@
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import mimetypes
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..a2a.cancel import CONFIRM_WITHIN
-from ..a2a.errors import AuthFailedError, CardUnverifiedError, SwitchboardError, TimedOutError, UsageError
-from ..a2a.follow import FollowPolicy, Notice
-from ..a2a.model import DataPart, FilePart, Message, Part, StatusUpdate, Task, TaskState, TaskStatus, TextPart
-from ..a2a.turn import TaskView, same_status
+from ..a2a.errors import AuthFailedError, CardUnverifiedError, SwitchboardError, UsageError
+from ..a2a.model import DataPart, FilePart, Message, Part, TaskState, TextPart
+from ..a2a.turn import TaskView
 from ..a2a.user_input import check_message_texts
 from ..a2a.wire import v10
-from .context import Target, open_agent, reply_command, split_target, task_command
-from .output import Out, warn
-from .render import (
-    render_card,
-    render_event,
-    render_message,
-    render_task,
-    render_task_page,
-    resume_hint,
-    stream_response,
+from .context import open_agent, reply_command, split_target, task_command
+from .following import (
+    consume_turn,
+    deadline,
+    follow_policy,
+    naming_the_task,
+    print_followed,
+    print_result,
+    print_summary,
+    print_task,
+    warn_outcome,
 )
+from .output import Out, warn
+from .render import render_card, render_task_page
 
 if TYPE_CHECKING:
-    from ..a2a.card_signature import CardTrust
-    from ..link import AgentLink
+    from ..a2a.auth.trust.card_signature import CardTrust
 
 # --- building the message ----------------------------------------------------------------------------
 
@@ -97,113 +95,6 @@ def _metadata(raw: str | None) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         raise UsageError("--metadata must be a JSON object", hint="""For example --metadata '{"k": "v"}'""")
     return value
-
-
-# --- waiting -----------------------------------------------------------------------------------------
-
-
-@asynccontextmanager
-async def deadline(seconds: float | None, what: str):
-    """Turn an expired --timeout into TimedOutError (exit 5), naming what was being waited for."""
-    try:
-        async with asyncio.timeout(seconds):
-            yield
-    except TimeoutError:
-        raise TimedOutError(
-            f"gave up after {seconds:g} s waiting for {what}",
-            hint="The task goes on at the agent: `switchboard task get AGENT TASK_ID --wait` picks it up.",
-        ) from None
-
-
-@contextmanager
-def naming_the_task(args: Any, target: Target, view: TaskView | None = None, task_id: str | None = None):
-    """Whatever ends a wait early (--timeout, a broken stream, Ctrl+C), the task is named with the command that
-    picks it up: it goes on at the agent, and its id is the way back to it. `view` follows a task this command
-    started; `task_id` names one the person gave (then only a timeout needs saying how to pick it up)."""
-    view = view or TaskView()
-
-    def pick_up(task_id: str) -> str:
-        if target.entry and target.entry.protocol == "tasks":  # `task get` speaks A2A only
-            return f"GET {target.ref.rstrip('/')}/tasks/{task_id}"
-        return f"{task_command(args, target, 'get', task_id)} --wait"
-
-    try:
-        yield
-    except SwitchboardError as exc:
-        known = view.task_id or (task_id if isinstance(exc, TimedOutError) else None)
-        if known and not exc.task_id:
-            exc.task_id, exc.context_id = known, view.context_id
-            command = f"`{pick_up(known)}`"
-            if isinstance(exc, TimedOutError):
-                verb = "shows it" if command.startswith("`GET ") else "picks it up"
-                exc.hint = f"The task goes on at the agent: {command} {verb}"
-                if not command.startswith("`GET "):  # the REST task API has no cancel
-                    exc.hint += f", `{task_command(args, target, 'cancel', known)}` stops it"
-                exc.hint += "."
-            else:
-                exc.hint = (exc.hint + " " if exc.hint else "") + f"{command} shows where the task is."
-        raise
-    except (asyncio.CancelledError, KeyboardInterrupt):
-        if view.task_id:
-            print(f"Task ID: {view.task_id}", file=sys.stderr)
-            if view.context_id:
-                print(f"Context ID: {view.context_id}", file=sys.stderr)
-            print(f"The task goes on at the agent: {pick_up(view.task_id)}", file=sys.stderr)
-        raise
-
-
-# Without --timeout, a task that stops changing is followed this long past its last change, then given up on with
-# its id and how to pick it up or cancel it (an agent whose executor died can leave a task working for good).
-IDLE_LIMIT = 600.0
-
-
-def follow_policy(args: Any) -> FollowPolicy:
-    """How the command line follows a task: --poll-interval, and the idle bound unless --timeout bounds it all."""
-    return FollowPolicy(
-        poll_interval=getattr(args, "poll_interval", None) or FollowPolicy.poll_interval,
-        idle_limit=None if args.timeout is not None else IDLE_LIMIT,
-    )
-
-
-def warn_outcome(state: TaskState | None) -> None:
-    if state in (TaskState.FAILED, TaskState.REJECTED, TaskState.CANCELED):
-        warn(f"the task ended {state.value}")
-    elif state in (TaskState.INPUT_REQUIRED, TaskState.AUTH_REQUIRED):
-        warn(f"the task is waiting: {state.value}")
-
-
-async def consume_turn(events: AsyncIterator, view: TaskView, args: Any, out: Out, *, live: bool) -> TaskView:
-    """Read a turn whose events follow_turn folds into `view`; under --stream print each one as it arrives.
-
-    In text, a task read again that reports the status already printed (a re-attachment's get-task, a poll) is
-    not printed again: each state once. JSON lines keep every event, as received."""
-    noted = 0
-    printed: TaskStatus | None = None
-    async for event in events:
-        if isinstance(event, Notice):
-            warn(event.text)
-            continue
-        for note in view.notes[noted:]:  # an oddity in the agent's events, said as it happens
-            warn(note)
-        noted = len(view.notes)
-        if live:
-            if args.output == "json":
-                out.json_line(stream_response(event))
-            elif not (isinstance(event, Task) and same_status(event.status, printed)):
-                render_event(out, event)
-            if isinstance(event, Task | StatusUpdate):
-                printed = event.status
-    return view
-
-
-def print_summary(out: Out, args: Any, agent: str, view: TaskView) -> None:
-    """The closing lines of a text stream: ids and state again, and how to answer an interrupted task."""
-    out.field("Task ID", view.task_id)
-    out.field("Context ID", view.context_id)
-    out.field("State", view.state.value if view.state else ("replied" if view.reply else None))
-    task = view.to_task()
-    if task and view.state and view.state.is_interrupted:
-        out.field("Resume", resume_hint(agent, task))
 
 
 # --- commands ----------------------------------------------------------------------------------------
@@ -285,7 +176,7 @@ async def send(args: Any) -> int:
     if (args.push_url or args.push_port) and not args.push:
         raise UsageError("--push-url and --push-port set up the receiver of --push", hint="Add --push.")
     if args.push_url:
-        from ..a2a.push import check_push_url
+        from ..push.receiver import check_push_url
 
         check_push_url(args.push_url)  # before anything is sent
     if args.record and target.entry and target.entry.protocol == "tasks":
@@ -359,7 +250,7 @@ async def _send(link, message: Message, view: TaskView, args: Any, target, out: 
 
 
 async def _widened(link, exc: AuthFailedError, args: Any, target) -> bool:
-    from ..a2a.sign_in_offer import SignInOffer, oauth_source
+    from ..a2a.auth.sign_in_offer import SignInOffer, oauth_source
     from .sign_in_offer import sign_in_for
 
     if not exc.wanted_scopes or oauth_source(link) is None or not sys.stdin.isatty():
@@ -383,18 +274,6 @@ async def _sign_in_if_asked(link, view: TaskView, args: Any, target, out: Out) -
     return await continue_after_sign_in(link, view, args, target, follow) or view
 
 
-def print_result(out: Out, args: Any, agent: str, result: Task | Message) -> None:
-    if args.output == "json":
-        out.json_doc(v10.encode_send_result(result))
-        return
-    if isinstance(result, Message):
-        render_message(out, result)
-        return
-    render_task(out, result)
-    if result.status.state.is_interrupted:
-        out.field("Resume", resume_hint(agent, result))
-
-
 async def task_get(args: Any) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
@@ -407,15 +286,6 @@ async def task_get(args: Any) -> int:
         task = await link.get_task(task_id, history_length=args.history)
     print_task(out, args, reply_command(args, target), task)
     return 0
-
-
-def print_task(out: Out, args: Any, agent: str, task: Task) -> None:
-    if args.output == "json":
-        out.json_doc(v10.encode_task(task))
-    else:
-        render_task(out, task, history=bool(getattr(args, "history", None)))
-        if task.status.state.is_interrupted:
-            out.field("Resume", resume_hint(agent, task))
 
 
 async def task_cancel(args: Any) -> int:
@@ -451,17 +321,6 @@ async def task_subscribe(args: Any) -> int:
                 await consume_turn(turn, view, args, out, live=args.stream)
         await print_followed(out, args, target, link, view, task_id)
     return 0
-
-
-async def print_followed(out: Out, args: Any, target: Target, link: AgentLink, view: TaskView, task_id: str) -> None:
-    """The end of a task followed (`task subscribe`, `task watch`): with --stream its summary, else the task as the
-    agent has it now; then a warning when it did not complete."""
-    if args.stream:
-        if args.output == "text":
-            print_summary(out, args, reply_command(args, target), view)
-    else:
-        print_task(out, args, reply_command(args, target), await link.get_task(task_id))
-    warn_outcome(view.state)
 
 
 def _state_arg(value: str | None) -> TaskState | None:

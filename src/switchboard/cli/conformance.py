@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from ..a2a.conformance import Report, probe
 from ..a2a.errors import UsageError
+from ..conformance.probe import Report, probe
 from ..safe_text import strip_controls
 from .context import credentials_for, extra_headers, make_tap, split_target
 from .output import Out

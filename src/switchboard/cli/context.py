@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..a2a.auth import Credentials, credentials_from_env
+from ..a2a.auth.credentials import Credentials, credentials_from_env
 from ..a2a.errors import UsageError
 from ..a2a.tap import Tap, format_record
 from ..a2a.user_input import check_header, check_secret

@@ -129,7 +129,7 @@ async def run_demo(args: Any) -> int:
 
 
 async def _serve(args: Any, stop: asyncio.Event) -> int:
-    from ..a2a.auth import is_loopback
+    from ..a2a.auth.credentials import is_loopback
     from ..demo.base import DemoSettings
     from ..demo.fleet import AGENTS, DemoFleet
 

@@ -8,11 +8,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from ..a2a.auth import Redactor
 from ..a2a.errors import SwitchboardError, UsageError
 from ..a2a.follow import Notice
 from ..a2a.model import Message, Task, TaskState
 from ..a2a.recording import Recording, now_iso
+from ..a2a.redact import Redactor
 from ..a2a.tap import Tap
 from ..a2a.turn import TaskView
 from ..export import FORMATS, Export, attachments_dir_for, export_transcript, export_wire, format_of, write_export

@@ -1,5 +1,5 @@
 """Push notifications on the command line: `task push set|get|list|delete` (the A2A CLI spec's Tier 2); `send --push`
-and `task watch`, which follow a task by the agent's pushes to a local receiver (a2a/push.py) instead of a stream,
+and `task watch`, which follow a task by the agent's pushes to a local receiver (push/receiver.py) instead of a stream,
 or by polling where the agent cannot push (watch.py)."""
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ from urllib.parse import urlsplit
 
 from ..a2a.errors import UsageError
 from ..a2a.model import Task
-from ..a2a.push import PATH, PushReceiver, check_push_url
 from ..a2a.turn import TaskView
+from ..push.receiver import PATH, PushReceiver, check_push_url
 from ..watch import can_push, watch_task
-from .commands import (
+from .context import open_agent, reply_command, split_target
+from .following import (
     consume_turn,
     deadline,
     naming_the_task,
@@ -20,7 +21,6 @@ from .commands import (
     print_result,
     warn_outcome,
 )
-from .context import open_agent, reply_command, split_target
 from .output import Out, warn
 
 ACTIONS = {"set": 2, "get": 2, "list": 1, "delete": 2}  # the words after the agent: TASK_ID and URL / CONFIG_ID

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..a2a.auth import describe_scheme
+from ..a2a.auth.credentials import describe_scheme
 from ..a2a.cards import BINDING_NAMES, choose_endpoint, lint_card
 from ..a2a.errors import ProtocolUnsupportedError, UsageError
 from ..a2a.extensions import extension_marks

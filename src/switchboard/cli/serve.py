@@ -113,7 +113,7 @@ async def serve(args: Any) -> int:
     # The SDK wraps every handler call in an OpenTelemetry span, a cost per event even with no exporter set up;
     # it is off unless asked for (OTEL_INSTRUMENTATION_A2A_SDK_ENABLED=true). Read when a2a is first imported.
     os.environ.setdefault("OTEL_INSTRUMENTATION_A2A_SDK_ENABLED", "false")
-    from ..a2a.auth import is_loopback
+    from ..a2a.auth.credentials import is_loopback
     from ..serve.server import WorkflowServer
 
     workflows = load_served(args)

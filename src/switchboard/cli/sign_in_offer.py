@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from ..a2a.auth.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
 from ..a2a.model import TaskState
-from ..a2a.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
 from ..a2a.turn import TaskView
 from .context import Target, login_command, warn
 

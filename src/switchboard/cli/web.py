@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..a2a.auth import is_loopback
+from ..a2a.auth.credentials import is_loopback
 from ..a2a.errors import UsageError
 from ..agents import load_agents
 from ..paths import agents_file

@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..a2a.auth import Redactor
 from ..a2a.errors import UsageError
+from ..a2a.redact import Redactor
 from ..a2a.tap import WireRecord
 from .transcript import Transcript
 

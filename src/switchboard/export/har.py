@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from .. import __version__
-from ..a2a.auth import Redactor
+from ..a2a.redact import Redactor
 from ..a2a.tap import GRPC, WireRecord
 
 

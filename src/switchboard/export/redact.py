@@ -11,7 +11,7 @@ import base64
 import binascii
 from typing import Any
 
-from ..a2a.auth import REDACTED, Redactor
+from ..a2a.redact import REDACTED, Redactor
 from . import json_doc
 from .transcript import Transcript
 

@@ -26,8 +26,8 @@ from .widgets.wire_view import BODY_KEPT, TAP_BYTES
 if TYPE_CHECKING:
     from temporalio.client import Client as TemporalClient  # the Temporal runner is an extra: imported when used
 
-    from ..a2a.push import PushReceiver
-    from .screens.leave import OpenWork
+    from ..push.receiver import PushReceiver
+    from .open_work import OpenWork
 
 Checker = Callable[[AgentEntry], Awaitable[AgentStatus]]
 LinkOpener = Callable[[AgentEntry], Awaitable[AgentLink]]
@@ -259,11 +259,11 @@ class SwitchboardApp(App):
             self.screen.toggle_wire()
 
     async def push_receiver(self) -> PushReceiver:
-        """The receiver of this app's push configs (a2a/push.py), on 127.0.0.1: started when a tab first needs one,
+        """The receiver of this app's push configs (push/receiver.py), on 127.0.0.1: started when a tab first needs one,
         shared by every tab (each config has its own token), closed with the app."""
         async with self._push_lock:
             if self._push_receiver is None:
-                from ..a2a.push import PushReceiver
+                from ..push.receiver import PushReceiver
 
                 receiver = PushReceiver(redactor=self.tap.redactor)
                 await receiver.start()

@@ -51,9 +51,11 @@ class SwitchboardCommands(Provider):
 
     def _commands(self) -> Iterator[Command]:
         from .exporting import choices, run_export
+        from .screens.main import MainScreen
 
         app = app_of(self.app)
-        for label, export in choices(app, self.screen):
+        shown = self.screen.shown_view() if isinstance(self.screen, MainScreen) else None
+        for label, export in choices(app, shown):
             title = f"Export {label[0].lower()}{label[1:]}"
             yield title, "written under the exports folder, secrets redacted", partial(run_export, app, export)
         main = self._main()

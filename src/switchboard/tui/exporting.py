@@ -15,7 +15,6 @@ from ..paths import data_dir
 
 if TYPE_CHECKING:
     from textual.app import App
-    from textual.screen import Screen
 
     from .app import SwitchboardApp
     from .widgets.conversation_view import ConversationView
@@ -77,23 +76,22 @@ def export_the_wire(app: SwitchboardApp) -> Path:
     return path
 
 
-def choices(app: SwitchboardApp, screen: Screen | None = None) -> list[tuple[str, Callable[[], Path]]]:
-    """What can be exported from `screen` (the app's) as it is: the shown tab's conversation or run, then the wire."""
-    from .screens.main import MainScreen
+def choices(
+    app: SwitchboardApp, shown: tuple[str, ConversationView | RunView] | None = None
+) -> list[tuple[str, Callable[[], Path]]]:
+    """What can be exported as it is: the `shown` tab's conversation or run (its kind and view, from the main
+    screen's shown_view), then the wire."""
     from .widgets.conversation_view import ConversationView
 
     found: list[tuple[str, Callable[[], Path]]] = []
-    screen = screen or app.screen
-    if isinstance(screen, MainScreen):
-        shown = screen.shown_view()
-        if shown is not None:
-            kind, view = shown
-            for fmt in TRANSCRIPT_FORMATS:
-                if isinstance(view, ConversationView):
-                    export = partial(export_conversation, app, view, fmt)
-                else:
-                    export = partial(export_run, app, view, fmt)
-                found.append((f"This {kind} as {LABELS[fmt]}", export))
+    if shown is not None:
+        kind, view = shown
+        for fmt in TRANSCRIPT_FORMATS:
+            if isinstance(view, ConversationView):
+                export = partial(export_conversation, app, view, fmt)
+            else:
+                export = partial(export_run, app, view, fmt)
+            found.append((f"This {kind} as {LABELS[fmt]}", export))
     found.append(("The wire as HAR (every request, response and SSE frame)", lambda: export_the_wire(app)))
     return found
 

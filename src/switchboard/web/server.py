@@ -33,7 +33,7 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-from ..a2a.auth import is_loopback
+from ..a2a.auth.credentials import is_loopback
 
 log = logging.getLogger("switchboard.web")
 

@@ -17,11 +17,12 @@ from typing import Any
 
 import httpx
 
+from ..a2a.auth.oauth.types import Interaction
+from ..a2a.auth.sign_in_offer import oauth_source, sign_in_offer
 from ..a2a.client import new_message
 from ..a2a.errors import ProtocolError, SwitchboardError
 from ..a2a.follow import FollowPolicy, Notice, TurnEvent
 from ..a2a.model import TaskState, text_of
-from ..a2a.sign_in_offer import oauth_source, sign_in_offer
 from ..a2a.tap import Tap
 from ..a2a.turn import TaskView
 from ..a2a.user_input import check_message_text
@@ -95,7 +96,9 @@ class DelegateSteps:
     _context_ids: dict[str, str]  # by the steps' `context:` key
     _answers: dict[str, deque[str]]  # given up front (--answer), by step
     _ask: Ask | None
-    _interaction: Any  # shows an OAuth sign-in to the person (a device code, a browser URL); None: nobody can
+    _interaction: (
+        Interaction | None
+    )  # shows an OAuth sign-in to the person (a device code, a browser URL); None: nobody can
     _cancel_requested: Container[str]  # steps whose cancel is the run's (then the agent's task is canceled too)
 
     def _record(self, kind: str, **fields: Any) -> None:

@@ -29,6 +29,7 @@ from typing import Any
 
 import httpx
 
+from ..a2a.auth.oauth.types import Interaction
 from ..a2a.follow import FollowPolicy
 from ..a2a.tap import Tap
 from ..agents import AgentsFile
@@ -81,7 +82,7 @@ def start_run(
     correlation_id: str | None = None,
     origin: dict[str, Any] | None = None,
     cards: CardCache | None = None,
-    interaction: Any = None,
+    interaction: Interaction | None = None,
 ) -> WorkflowRun:
     """Start a run in the running event loop; it goes on as a task, followed through `events()`.
 
@@ -162,7 +163,7 @@ def resume_run(
     connect: Connect | None = None,
     policy: FollowPolicy | None = None,
     cards: CardCache | None = None,
-    interaction: Any = None,
+    interaction: Interaction | None = None,
 ) -> WorkflowRun:
     """Continue a run that stopped, crashed or was killed, from its journal.
 

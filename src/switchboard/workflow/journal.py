@@ -30,8 +30,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..a2a.auth import Redactor
 from ..a2a.errors import UsageError
+from ..a2a.redact import Redactor
 from .index import RunIndex
 from .summary import SUMMARY_KINDS, SummaryFold
 

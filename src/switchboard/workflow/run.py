@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 
+from ..a2a.auth.oauth.types import Interaction
 from ..a2a.errors import SwitchboardError
 from ..a2a.follow import FollowPolicy
 from ..a2a.tap import Tap
@@ -63,7 +64,7 @@ class WorkflowRun(DelegateSteps):
         policy: FollowPolicy | None,
         correlation_id: str | None = None,
         cards: CardCache | None = None,
-        interaction: Any = None,
+        interaction: Interaction | None = None,
     ) -> None:
         self.run_id = run_id
         self.correlation_id = correlation_id  # the starter's trace id: every delegate's parent id

@@ -10,9 +10,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..a2a.auth.sign_in_offer import SignInOffer
 from ..a2a.follow import TurnEvent
 from ..a2a.model import Part, TaskState, text_of
-from ..a2a.sign_in_offer import SignInOffer
 from ..a2a.turn import TaskView
 
 StepStatus = Literal["pending", "running", "waiting", "completed", "failed", "canceled", "skipped"]

@@ -11,8 +11,8 @@ import httpx
 import pytest
 from trust_helpers import fields
 
-from switchboard.a2a.card_keys import load_key_file
-from switchboard.a2a.card_signature import verify_card
+from switchboard.a2a.auth.trust.card_keys import load_key_file
+from switchboard.a2a.auth.trust.card_signature import verify_card
 from switchboard.a2a.cards import fetch_card
 from switchboard.a2a.http import new_http_client
 

@@ -7,7 +7,7 @@ import json
 
 from trust_helpers import fields
 
-from switchboard.a2a.auth import Credentials, plan_auth
+from switchboard.a2a.auth.credentials import Credentials, plan_auth
 from switchboard.a2a.cards import parse_card
 from switchboard.a2a.errors import CredentialsMissingError, UsageError
 from switchboard.agents import load_agents
@@ -128,7 +128,7 @@ def test_a_card_that_wants_mutual_tls_explains_what_is_missing():
 
 
 def test_a_key_without_a_certificate_is_a_usage_error():
-    from switchboard.a2a.client_tls import client_tls_context
+    from switchboard.a2a.auth.trust.client_tls import client_tls_context
 
     try:
         client_tls_context(None, "k.pem", None)

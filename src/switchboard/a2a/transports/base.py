@@ -18,6 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from ..call_context import CallContext
 from ..errors import SwitchboardError, UsageError
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
 from ..wire.common import Notes
@@ -33,8 +34,8 @@ class StreamBrokenError(SwitchboardError):
 class Transport(ABC):
     """One agent, reached one way: send, stream, get, list, cancel, subscribe, the extended card.
 
-    Notes (what was odd on the wire, retries) go to `notes` and to `on_note`; a follower that wants retries as
-    they happen adds itself to `retry_sinks`.
+    Notes (what was odd on the wire) go to `notes` and to `on_note`. The operations a turn is made of take the
+    call's own `context` (call_context.py): its retries go to that call's listener, else they are notes.
     """
 
     card: AgentCard | None  # None: the protocol has no card (the REST task API)
@@ -52,8 +53,6 @@ class Transport(ABC):
     def __init__(self, *, on_note: Callable[[str], None] | None = None) -> None:
         self.notes = Notes()
         self._on_note = on_note
-        # Who hears about retries first: a follower turns them into Notices; else they are notes.
-        self.retry_sinks: list[Callable[[str], None]] = []
 
     @property
     @abstractmethod
@@ -65,11 +64,10 @@ class Transport(ABC):
         if self._on_note:
             self._on_note(text)
 
-    def retried(self, text: str) -> None:
-        """A request failed and is tried again: tell whoever follows the turn, else note it."""
-        if self.retry_sinks:
-            for sink in self.retry_sinks:
-                sink(text)
+    def retried(self, text: str, context: CallContext | None = None) -> None:
+        """A request of the call `context` failed and is tried again: tell that call, else note it."""
+        if context is not None and context.on_retry is not None:
+            context.on_retry(text)
         else:
             self.note(text)
 
@@ -83,6 +81,7 @@ class Transport(ABC):
         blocking: bool = True,
         history_length: int | None = None,
         metadata: dict[str, Any] | None = None,
+        context: CallContext | None = None,
     ) -> Task | Message:
         """Send a message. Blocking returns at a terminal or interrupted state; else at once, the task as it
         starts (or the agent's direct reply)."""
@@ -95,17 +94,22 @@ class Transport(ABC):
         history_length: int | None = None,
         metadata: dict[str, Any] | None = None,
         on_open: Callable[[], None] | None = None,
+        context: CallContext | None = None,
     ) -> AsyncIterator[StreamEvent]:
         """Send a message and yield the events as they arrive, until the agent ends the stream.
 
         `on_open` is called once the agent's answer starts (after any retries of the request)."""
 
     @abstractmethod
-    def subscribe(self, task_id: str, *, on_open: Callable[[], None] | None = None) -> AsyncIterator[StreamEvent]:
+    def subscribe(
+        self, task_id: str, *, on_open: Callable[[], None] | None = None, context: CallContext | None = None
+    ) -> AsyncIterator[StreamEvent]:
         """Re-attach to a running task's events."""
 
     @abstractmethod
-    async def get_task(self, task_id: str, *, history_length: int | None = None) -> Task:
+    async def get_task(
+        self, task_id: str, *, history_length: int | None = None, context: CallContext | None = None
+    ) -> Task:
         """The task as the agent has it now."""
 
     async def task_status(self, task_id: str) -> Task:
@@ -127,6 +131,7 @@ class Transport(ABC):
         page_size: int | None = None,
         page_token: str | None = None,
         history_length: int | None = None,
+        context: CallContext | None = None,
     ) -> TaskPage:
         """One page of the tasks the agent knows (a usage error where the binding has no list)."""
 

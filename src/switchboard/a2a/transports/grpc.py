@@ -33,7 +33,8 @@ from google.protobuf import json_format, text_format
 from google.protobuf.message import Message as ProtoMessage
 from google.rpc import error_details_pb2, status_pb2
 
-from ..auth import AuthPlan, Credentials, Redactor, is_loopback, plan_auth
+from ..auth.credentials import AuthPlan, Credentials, is_loopback, plan_auth
+from ..call_context import CallContext
 from ..cards import GRPC, Endpoint, choose_endpoint, parse_card
 from ..errors import (
     A2A_ERROR_NAMES,
@@ -49,6 +50,7 @@ from ..errors import (
 )
 from ..http import DEFAULT_RETRY, RetryPolicy
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
+from ..redact import Redactor
 from ..tap import GRPC as GRPC_METHOD
 from ..tap import Tap
 from ..wire import v03rest, v10
@@ -290,7 +292,13 @@ class GrpcTransport(PushConfigs, Transport):
         self.tap.done(exchange)
 
     async def _unary(
-        self, op: str, params: dict[str, Any], *, timeout: float | None = None, bound: int | None = None
+        self,
+        op: str,
+        params: dict[str, Any],
+        *,
+        timeout: float | None = None,
+        bound: int | None = None,
+        context: CallContext | None = None,
     ) -> dict[str, Any] | Skimmed:
         """The answer to a unary call as ProtoJSON; past `bound` bytes (a task), a Skimmed of its ids and status."""
         method, request, _ = self._request(op, params)
@@ -307,7 +315,8 @@ class GrpcTransport(PushConfigs, Transport):
                     delay = self.retry.delay(attempt)
                     self.retried(
                         f"{self.target} is unavailable; retrying in {delay:.2f} s "
-                        f"(attempt {attempt + 1} of {self.retry.attempts})"
+                        f"(attempt {attempt + 1} of {self.retry.attempts})",
+                        context,
                     )
                     attempt += 1
                     await asyncio.sleep(delay)
@@ -455,9 +464,11 @@ class GrpcTransport(PushConfigs, Transport):
         blocking: bool = True,
         history_length: int | None = None,
         metadata: dict[str, Any] | None = None,
+        context: CallContext | None = None,
     ) -> Task | Message:
         """SendMessage. Blocking returns at a terminal or interrupted state."""
-        answer = await self._unary("send", self._send_params(message, blocking, history_length, metadata))
+        params = self._send_params(message, blocking, history_length, metadata)
+        answer = await self._unary("send", params, context=context)
         return self._decode(self._codec().decode_send_result, answer, "the send result")
 
     def stream(
@@ -467,16 +478,22 @@ class GrpcTransport(PushConfigs, Transport):
         history_length: int | None = None,
         metadata: dict[str, Any] | None = None,
         on_open: Callable[[], None] | None = None,
+        context: CallContext | None = None,
     ) -> AsyncIterator[StreamEvent]:
         """SendStreamingMessage: the events as they arrive."""
         return self._stream("stream", self._send_params(message, True, history_length, metadata), on_open)
 
-    def subscribe(self, task_id: str, *, on_open: Callable[[], None] | None = None) -> AsyncIterator[StreamEvent]:
+    def subscribe(
+        self, task_id: str, *, on_open: Callable[[], None] | None = None, context: CallContext | None = None
+    ) -> AsyncIterator[StreamEvent]:
         """SubscribeToTask (TaskSubscription at 0.3): re-attach to a running task's events."""
         return self._stream("subscribe", self._codec().id_params(task_id, tenant=self._tenant()), on_open)
 
-    async def get_task(self, task_id: str, *, history_length: int | None = None) -> Task:
-        answer = await self._unary("get", self._codec().get_params(task_id, history_length, tenant=self._tenant()))
+    async def get_task(
+        self, task_id: str, *, history_length: int | None = None, context: CallContext | None = None
+    ) -> Task:
+        params = self._codec().get_params(task_id, history_length, tenant=self._tenant())
+        answer = await self._unary("get", params, context=context)
         return self._decode(self._codec().decode_task, answer, "the task")
 
     async def task_status(self, task_id: str) -> Task:
@@ -513,6 +530,7 @@ class GrpcTransport(PushConfigs, Transport):
         page_size: int | None = None,
         page_token: str | None = None,
         history_length: int | None = None,
+        context: CallContext | None = None,
     ) -> TaskPage:
         """ListTasks (v1.0 only)."""
         if not self.lists_tasks:
@@ -528,7 +546,7 @@ class GrpcTransport(PushConfigs, Transport):
             history_length=history_length,
             tenant=self._tenant(),
         )
-        answer = await self._unary("list", params)
+        answer = await self._unary("list", params, context=context)
         return self._decode(v10.decode_task_page, answer, "the task list")
 
     async def extended_card(self) -> AgentCard:

@@ -20,8 +20,9 @@ from typing import Any, ClassVar, TypeVar, cast
 import httpx
 from httpx_sse import EventSource
 
-from ..auth import AuthPlan, Credentials, Redactor, origin_of, plan_auth, wants_basic
+from ..auth.credentials import AuthPlan, Credentials, plan_auth, wants_basic
 from ..bounded_read import answer_text, read_tapped
+from ..call_context import CallContext
 from ..cards import BINDING_NAMES, Endpoint, choose_endpoint, parse_card
 from ..errors import AuthFailedError, InvalidResponseError, ProtocolError, SwitchboardError, UsageError, for_operation
 from ..http import (
@@ -34,6 +35,8 @@ from ..http import (
     refused_hint,
 )
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
+from ..origin import origin_of
+from ..redact import Redactor
 from ..tap import Tap
 from ..wire import v10
 from ..wire.codec import Codec
@@ -191,10 +194,11 @@ class HttpTransport(PushConfigs, Transport):
         *,
         stream: bool,
         timeout: httpx.Timeout | float | None = None,
+        context: CallContext | None = None,
     ) -> tuple[httpx.Response, int, str]:
         """Send the request for `op`, retried as far as `op` is safe to repeat, recorded on the tap (with `stream`
         the body is left to the caller, see open_response): the response, its tap exchange, and the URL asked
-        (without query, so no credential in it) for messages."""
+        (without query, so no credential in it) for messages. Its retries go to the call's `context`."""
 
     @abstractmethod
     def _answer(self, op: str, url: str, status: int, text: str) -> Any:
@@ -227,7 +231,7 @@ class HttpTransport(PushConfigs, Transport):
             return self._answer(op, url, response.status_code, text)
         except AuthFailedError as error:
             if not self.withheld:
-                from ..challenge import explain
+                from ..auth.challenge import explain
 
                 challenge = response.headers.get("www-authenticate")
                 if basic_challenge(challenge):
@@ -259,8 +263,8 @@ class HttpTransport(PushConfigs, Transport):
         finally:
             self._drain_notes(notes)
 
-    async def _call(self, op: str, params: dict[str, Any]) -> Any:
-        response, _, url = await self._open(op, params, self.ACCEPT_JSON, stream=False)
+    async def _call(self, op: str, params: dict[str, Any], context: CallContext | None = None) -> Any:
+        response, _, url = await self._open(op, params, self.ACCEPT_JSON, stream=False, context=context)
         return await self._read_answer(op, url, response, answer_text(response))
 
     async def _call_bounded(
@@ -296,9 +300,10 @@ class HttpTransport(PushConfigs, Transport):
         blocking: bool = True,
         history_length: int | None = None,
         metadata: dict[str, Any] | None = None,
+        context: CallContext | None = None,
     ) -> Task | Message:
         """SendMessage (message/send). Blocking returns at a terminal or interrupted state."""
-        result = await self._call("send", self._send_params(message, blocking, history_length, metadata))
+        result = await self._call("send", self._send_params(message, blocking, history_length, metadata), context)
         return self._decode(self.codec.decode_send_result, result, "the send result")
 
     def stream(
@@ -308,16 +313,22 @@ class HttpTransport(PushConfigs, Transport):
         history_length: int | None = None,
         metadata: dict[str, Any] | None = None,
         on_open: Callable[[], None] | None = None,
+        context: CallContext | None = None,
     ) -> AsyncIterator[StreamEvent]:
         """SendStreamingMessage (message/stream): the events as they arrive."""
-        return self._stream("stream", self._send_params(message, True, history_length, metadata), on_open)
+        return self._stream("stream", self._send_params(message, True, history_length, metadata), on_open, context)
 
-    def subscribe(self, task_id: str, *, on_open: Callable[[], None] | None = None) -> AsyncIterator[StreamEvent]:
+    def subscribe(
+        self, task_id: str, *, on_open: Callable[[], None] | None = None, context: CallContext | None = None
+    ) -> AsyncIterator[StreamEvent]:
         """SubscribeToTask (tasks/resubscribe): re-attach to a running task's stream."""
-        return self._stream("subscribe", self.codec.id_params(task_id, tenant=self._tenant()), on_open)
+        return self._stream("subscribe", self.codec.id_params(task_id, tenant=self._tenant()), on_open, context)
 
-    async def get_task(self, task_id: str, *, history_length: int | None = None) -> Task:
-        result = await self._call("get", self.codec.get_params(task_id, history_length, tenant=self._tenant()))
+    async def get_task(
+        self, task_id: str, *, history_length: int | None = None, context: CallContext | None = None
+    ) -> Task:
+        params = self.codec.get_params(task_id, history_length, tenant=self._tenant())
+        result = await self._call("get", params, context)
         return self._decode(self.codec.decode_task, result, "the task")
 
     async def cancel_task(self, task_id: str, *, timeout: float | None = None) -> Task:
@@ -359,6 +370,7 @@ class HttpTransport(PushConfigs, Transport):
         page_size: int | None = None,
         page_token: str | None = None,
         history_length: int | None = None,
+        context: CallContext | None = None,
     ) -> TaskPage:
         """ListTasks (v1.0 only)."""
         if not self.lists_tasks:
@@ -374,7 +386,7 @@ class HttpTransport(PushConfigs, Transport):
             history_length=history_length,
             tenant=self._tenant(),
         )
-        result = await self._call("list", params)
+        result = await self._call("list", params, context)
         return self._decode(v10.decode_task_page, result, "the task list")
 
     async def extended_card(self) -> AgentCard:
@@ -394,10 +406,14 @@ class HttpTransport(PushConfigs, Transport):
     # --- streaming -------------------------------------------------------------------------------------
 
     async def _stream(
-        self, op: str, params: dict[str, Any], on_open: Callable[[], None] | None = None
+        self,
+        op: str,
+        params: dict[str, Any],
+        on_open: Callable[[], None] | None = None,
+        context: CallContext | None = None,
     ) -> AsyncIterator[StreamEvent]:
         tap = self.tap
-        response, exchange, url = await self._open(op, params, "text/event-stream", stream=True)
+        response, exchange, url = await self._open(op, params, "text/event-stream", stream=True, context=context)
         if on_open:
             on_open()
         try:

@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 
+from ..call_context import CallContext
 from ..cards import JSONRPC
 from ..errors import InvalidResponseError, UsageError, protocol_error_from
 from ..http import open_response, parse_json
@@ -57,6 +58,7 @@ class JsonRpcTransport(HttpTransport):
         *,
         stream: bool,
         timeout: httpx.Timeout | float | None = None,
+        context: CallContext | None = None,
     ) -> tuple[httpx.Response, int, str]:
         url = self.endpoint.url
         response, exchange = await open_response(
@@ -69,7 +71,7 @@ class JsonRpcTransport(HttpTransport):
             content=self._body(op, params),
             retry=self.retry,
             safe=op in SAFE_OPS,
-            on_retry=self.retried,
+            on_retry=lambda text: self.retried(text, context),
             stream=stream,
             timeout=timeout,
             auth=self.auth.oauth,

@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 import httpx
 
+from ..call_context import CallContext
 from ..cards import HTTP_JSON
 from ..errors import AuthFailedError, ProtocolError, SwitchboardError, UsageError, rest_error_from
 from ..http import open_response, parse_json
@@ -103,6 +104,7 @@ class RestTransport(HttpTransport):
         *,
         stream: bool,
         timeout: httpx.Timeout | float | None = None,
+        context: CallContext | None = None,
     ) -> tuple[httpx.Response, int, str]:
         method, url, query, body = self._route(op, params)
         headers = self._request_headers(accept)
@@ -118,7 +120,7 @@ class RestTransport(HttpTransport):
             content=body,
             retry=self.retry,
             safe=op in SAFE_OPS,
-            on_retry=self.retried,
+            on_retry=lambda text: self.retried(text, context),
             stream=stream,
             timeout=timeout,
             auth=self.auth.oauth,

@@ -15,7 +15,8 @@ from typing import Any
 
 import httpx
 
-from ..auth import Credentials
+from ..auth.credentials import Credentials
+from ..call_context import CallContext
 from ..errors import InvalidResponseError, UsageError
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState, TextPart
 from ..tap import Tap
@@ -79,6 +80,7 @@ class TasksApiTransport(Transport):
         blocking: bool = True,
         history_length: int | None = None,
         metadata: dict[str, Any] | None = None,
+        context: CallContext | None = None,
     ) -> Task | Message:
         """POST the text (an answer when the message names its task); blocking, poll to the end of the turn."""
         text = self._text(message)
@@ -101,18 +103,23 @@ class TasksApiTransport(Transport):
         history_length: int | None = None,
         metadata: dict[str, Any] | None = None,
         on_open: Callable[[], None] | None = None,
+        context: CallContext | None = None,
     ) -> AsyncIterator[StreamEvent]:
         text = self._text(message)
         if on_open:
             on_open()
         return self.client.run_turn(text, task_id=message.task_id, context_id=message.context_id)
 
-    def subscribe(self, task_id: str, *, on_open: Callable[[], None] | None = None) -> AsyncIterator[StreamEvent]:
+    def subscribe(
+        self, task_id: str, *, on_open: Callable[[], None] | None = None, context: CallContext | None = None
+    ) -> AsyncIterator[StreamEvent]:
         if on_open:
             on_open()
         return self.client.follow(task_id)
 
-    async def get_task(self, task_id: str, *, history_length: int | None = None) -> Task:
+    async def get_task(
+        self, task_id: str, *, history_length: int | None = None, context: CallContext | None = None
+    ) -> Task:
         return await self.client.get_task(task_id)
 
     async def cancel_task(self, task_id: str, *, timeout: float | None = None) -> Task:
@@ -126,6 +133,7 @@ class TasksApiTransport(Transport):
         page_size: int | None = None,
         page_token: str | None = None,
         history_length: int | None = None,
+        context: CallContext | None = None,
     ) -> TaskPage:
         raise UsageError("the REST task API has no task list", hint="Read one task with `switchboard task get`.")
 

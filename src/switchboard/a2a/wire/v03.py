@@ -10,17 +10,12 @@ from typing import Any
 from ..model import (
     AgentCard,
     ArtifactUpdate,
-    Capabilities,
     DataPart,
-    Extension,
     FilePart,
     Interface,
     Message,
     Part,
-    Provider,
     Role,
-    SecurityScheme,
-    Skill,
     StatusUpdate,
     StreamEvent,
     Task,
@@ -29,6 +24,7 @@ from ..model import (
     built_artifact_update,
     built_status_update,
 )
+from .card_parts import decode_capabilities, decode_openapi_scheme, decode_provider, decode_scope_lists, decode_skill
 from .common import (
     Notes,
     WireFormatError,
@@ -161,111 +157,6 @@ def decode_send_result(o: Any, notes: Notes) -> Task | Message:
 # --- the agent card (legacy shape) -------------------------------------------------------------------
 
 
-def decode_security_scheme(o: Any, notes: Notes) -> SecurityScheme:
-    """An OpenAPI-style scheme; a v1.0 oneof wrapper found in a legacy card is read too."""
-    o = obj(o, "security scheme", notes)
-    if "type" not in o:
-        from .v10 import decode_security_scheme as v10_scheme  # a card mixing shapes
-
-        return v10_scheme(o, notes)
-    kind = o.get("type")
-    common = {"description": opt_str(o, "description", "securityScheme", notes)}
-    if kind == "apiKey":
-        where = o.get("in")
-        if where not in ("header", "query", "cookie"):
-            notes.add(f"apiKey scheme with location {brief(where)}; header assumed")
-            where = "header"
-        return SecurityScheme(type="apiKey", location=where, param_name=opt_str(o, "name", "apiKey", notes), **common)
-    if kind == "http":
-        return SecurityScheme(
-            type="http",
-            scheme=opt_str(o, "scheme", "http", notes),
-            bearer_format=opt_str(o, "bearerFormat", "http", notes),
-            **common,
-        )
-    if kind == "oauth2":
-        return SecurityScheme(
-            type="oauth2",
-            flows=opt_dict(o, "flows", "oauth2", notes),
-            oauth2_metadata_url=opt_str(o, "oauth2MetadataUrl", "oauth2", notes),
-            **common,
-        )
-    if kind == "openIdConnect":
-        return SecurityScheme(
-            type="openIdConnect", open_id_connect_url=opt_str(o, "openIdConnectUrl", "oidc", notes), **common
-        )
-    if kind == "mutualTLS":
-        return SecurityScheme(type="mutualTLS", **common)
-    notes.add(f"security scheme of unknown type {brief(kind)}")
-    return SecurityScheme(type="unknown", **common)
-
-
-def decode_requirements(value: Any, what: str, notes: Notes) -> list[dict[str, list[str]]]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        notes.add(f"{what} should be a list of requirements")
-        return []
-    out = []
-    for req in value:
-        if isinstance(req, dict) and all(isinstance(v, list) for v in req.values()):
-            out.append({str(k): [str(s) for s in v if not isinstance(s, dict | list)] for k, v in req.items()})
-        else:
-            notes.add(f"{what} entry is not {{scheme: [scopes]}}; ignored")
-    return out
-
-
-def decode_skill(o: Any, notes: Notes, security_key: str = "security") -> Skill:
-    o = obj(o, "skill", notes)
-    skill_id = req_str(o, "id", "skill", notes)
-    return Skill(
-        id=skill_id,
-        name=opt_str(o, "name", "skill", notes) or skill_id,
-        description=opt_str(o, "description", "skill", notes) or "",
-        tags=str_list(o, "tags", "skill", notes) or [],
-        examples=str_list(o, "examples", "skill", notes) or [],
-        input_modes=str_list(o, "inputModes", "skill", notes),
-        output_modes=str_list(o, "outputModes", "skill", notes),
-        security=decode_requirements(o.get(security_key), "skill.security", notes) or None,
-    )
-
-
-def decode_capabilities(o: Any, notes: Notes) -> Capabilities:
-    if o is None:
-        return Capabilities()
-    if not isinstance(o, dict):
-        notes.add(f"capabilities should be an object, got {brief(o)}; none assumed")
-        return Capabilities()
-    extensions = []
-    for ext in opt_list(o, "extensions", "capabilities", notes) or []:
-        if isinstance(ext, dict) and isinstance(ext.get("uri"), str):
-            extensions.append(
-                Extension(
-                    uri=ext["uri"],
-                    description=opt_str(ext, "description", "ext", notes),
-                    required=opt_bool(ext, "required", "ext", notes),
-                    params=opt_dict(ext, "params", "ext", notes),
-                )
-            )
-        else:
-            notes.add("capabilities.extensions entry without a uri; ignored")
-    return Capabilities(
-        streaming=opt_bool(o, "streaming", "capabilities", notes),
-        push_notifications=opt_bool(o, "pushNotifications", "capabilities", notes),
-        state_transition_history=opt_bool(o, "stateTransitionHistory", "capabilities", notes),
-        extended_card=opt_bool(o, "extendedAgentCard", "capabilities", notes),
-        extensions=extensions or None,
-    )
-
-
-def decode_provider(o: Any, notes: Notes) -> Provider | None:
-    if not isinstance(o, dict):
-        return None
-    return Provider(
-        organization=opt_str(o, "organization", "provider", notes) or "", url=opt_str(o, "url", "provider", notes)
-    )
-
-
 def decode_card(o: Any, notes: Notes) -> AgentCard:
     """A legacy card (no supportedInterfaces): endpoint at `url`, version at card level."""
     o = obj(o, "agent card", notes)
@@ -297,7 +188,7 @@ def decode_card(o: Any, notes: Notes) -> AgentCard:
     schemes = {}
     for name, scheme in (opt_dict(o, "securitySchemes", "card", notes) or {}).items():
         try:
-            schemes[name] = decode_security_scheme(scheme, notes)
+            schemes[name] = decode_openapi_scheme(scheme, notes)
         except WireFormatError as exc:
             notes.add(f"securitySchemes.{name}: {exc.message}")
     return AgentCard(
@@ -314,7 +205,7 @@ def decode_card(o: Any, notes: Notes) -> AgentCard:
         default_output_modes=str_list(o, "defaultOutputModes", "card", notes) or [],
         skills=decode_list(o.get("skills"), decode_skill, "card.skills", notes) or [],
         security_schemes=schemes,
-        security=decode_requirements(o.get("security"), "card.security", notes),
+        security=decode_scope_lists(o.get("security"), "card.security", notes),
         signatures=signature_list(o, notes),
         legacy_protocol_version=version,
         raw=o,

@@ -17,7 +17,6 @@ from ..model import (
     Message,
     Part,
     Role,
-    SecurityScheme,
     StatusUpdate,
     StreamEvent,
     Task,
@@ -27,11 +26,17 @@ from ..model import (
     built_artifact_update,
     built_status_update,
 )
-from . import v03
+from .card_parts import (
+    decode_capabilities,
+    decode_provider,
+    decode_schemes_requirements,
+    decode_scope_lists,
+    decode_skill,
+    decode_wrapped_scheme,
+)
 from .common import (
     Notes,
     WireFormatError,
-    brief,
     decode_list,
     obj,
     opt_bool,
@@ -195,81 +200,6 @@ def decode_task_page(o: Any, notes: Notes) -> TaskPage:
 
 # --- the agent card (v1.0 shape) ---------------------------------------------------------------------
 
-_SCHEME_WRAPPERS = {
-    "apiKeySecurityScheme": "apiKey",
-    "httpAuthSecurityScheme": "http",
-    "oauth2SecurityScheme": "oauth2",
-    "openIdConnectSecurityScheme": "openIdConnect",
-    "mtlsSecurityScheme": "mutualTLS",
-}
-
-
-def decode_security_scheme(o: Any, notes: Notes) -> SecurityScheme:
-    """A oneof wrapper; an OpenAPI-style `type` scheme found in a v1.0 card is read too."""
-    o = obj(o, "security scheme", notes)
-    if "type" in o:
-        return v03.decode_security_scheme(o, notes)
-    keys = [k for k in _SCHEME_WRAPPERS if k in o]
-    if not keys:
-        notes.add(f"security scheme of unknown shape ({', '.join(f'{k:.40}' for k in list(o)[:4])})")
-        return SecurityScheme(type="unknown")
-    inner = obj(o[keys[0]], keys[0], notes)
-    kind = _SCHEME_WRAPPERS[keys[0]]
-    description = opt_str(inner, "description", kind, notes)
-    if kind == "apiKey":
-        where = inner.get("location", "header")
-        if where not in ("header", "query", "cookie"):
-            notes.add(f"apiKey scheme with location {brief(where)}; header assumed")
-            where = "header"
-        return SecurityScheme(
-            type="apiKey", location=where, param_name=opt_str(inner, "name", kind, notes), description=description
-        )
-    if kind == "http":
-        return SecurityScheme(
-            type="http",
-            scheme=opt_str(inner, "scheme", kind, notes),
-            bearer_format=opt_str(inner, "bearerFormat", kind, notes),
-            description=description,
-        )
-    if kind == "oauth2":
-        return SecurityScheme(
-            type="oauth2",
-            flows=opt_dict(inner, "flows", kind, notes),
-            oauth2_metadata_url=opt_str(inner, "oauth2MetadataUrl", kind, notes),
-            description=description,
-        )
-    if kind == "openIdConnect":
-        return SecurityScheme(
-            type="openIdConnect",
-            description=description,
-            open_id_connect_url=opt_str(inner, "openIdConnectUrl", kind, notes),
-        )
-    return SecurityScheme(type="mutualTLS", description=description)
-
-
-def decode_requirements(value: Any, what: str, notes: Notes) -> list[dict[str, list[str]]]:
-    """`[{"schemes": {name: {"list": [scopes]}}}]` -> `[{name: [scopes]}]`."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        notes.add(f"{what} should be a list")
-        return []
-    out = []
-    for req in value:
-        schemes = req.get("schemes") if isinstance(req, dict) else None
-        if not isinstance(schemes, dict):
-            notes.add(f"{what} entry without a schemes map; ignored")
-            continue
-        entry = {}
-        for name, scopes in schemes.items():
-            listed = scopes.get("list", []) if isinstance(scopes, dict) else scopes
-            entry[str(name)] = (
-                [str(s) for s in listed if not isinstance(s, dict | list)] if isinstance(listed, list) else []
-            )
-        out.append(entry)
-    return out
-
-
 _CARD_KEYS = frozenset(
     {
         "name",
@@ -316,21 +246,21 @@ def decode_card(o: Any, notes: Notes) -> AgentCard:
     schemes = {}
     for name, scheme in (opt_dict(o, "securitySchemes", "card", notes) or {}).items():
         try:
-            schemes[name] = decode_security_scheme(scheme, notes)
+            schemes[name] = decode_wrapped_scheme(scheme, notes)
         except WireFormatError as exc:
             notes.add(f"securitySchemes.{name}: {exc.message}")
-    security = decode_requirements(o.get("securityRequirements"), "card.securityRequirements", notes)
+    security = decode_schemes_requirements(o.get("securityRequirements"), "card.securityRequirements", notes)
     if not security and o.get("security"):
-        security = v03.decode_requirements(o.get("security"), "card.security", notes)
+        security = decode_scope_lists(o.get("security"), "card.security", notes)
     skills = []
     for item in opt_list(o, "skills", "card", notes) or []:
         try:
-            skill = v03.decode_skill(item, notes, security_key="securityRequirements")
+            skill = decode_skill(item, notes, security_key="securityRequirements")
         except WireFormatError as exc:
             notes.add(f"card.skills: {exc.message}; skill dropped")
             continue
         if isinstance(item, dict) and item.get("securityRequirements"):
-            skill.security = decode_requirements(item["securityRequirements"], "skill.security", notes)
+            skill.security = decode_schemes_requirements(item["securityRequirements"], "skill.security", notes)
         skills.append(skill)
     return AgentCard(
         name=opt_str(o, "name", "card", notes) or "(unnamed agent)",
@@ -338,10 +268,10 @@ def decode_card(o: Any, notes: Notes) -> AgentCard:
         version=opt_str(o, "version", "card", notes) or "",
         shape="v1.0",
         interfaces=interfaces,
-        provider=v03.decode_provider(o.get("provider"), notes),
+        provider=decode_provider(o.get("provider"), notes),
         icon_url=opt_str(o, "iconUrl", "card", notes),
         documentation_url=opt_str(o, "documentationUrl", "card", notes),
-        capabilities=v03.decode_capabilities(o.get("capabilities"), notes),
+        capabilities=decode_capabilities(o.get("capabilities"), notes),
         default_input_modes=str_list(o, "defaultInputModes", "card", notes) or [],
         default_output_modes=str_list(o, "defaultOutputModes", "card", notes) or [],
         skills=skills,

@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
-from ...a2a.auth import DEFAULT_API_KEY_ENV, DEFAULT_BASIC_PASSWORD_ENV, DEFAULT_BEARER_ENV, describe_scheme
+from ...a2a.auth.credentials import DEFAULT_API_KEY_ENV, DEFAULT_BASIC_PASSWORD_ENV, DEFAULT_BEARER_ENV, describe_scheme
 from ...a2a.cards import BINDING_FLAGS, BINDING_NAMES, choose_endpoint
 from ...a2a.errors import SwitchboardError
 from ...a2a.extensions import extension_marks
@@ -92,7 +92,7 @@ class CardScreen(Screen[str | None]):
         return Content("\n").join(lines)
 
     def _signature(self) -> Content:
-        """verified (green), unverifiable with why (red), unsigned (muted): see a2a/card_signature.py."""
+        """verified (green), unverifiable with why (red), unsigned (muted): see a2a/auth/trust/card_signature.py."""
         trust = self.status.trust
         if trust is None:
             return field("Signature", "not checked")

@@ -5,8 +5,6 @@ question says where to find it again."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Literal
 
 from textual import on
@@ -18,20 +16,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ...safe_text import strip_controls
+from ..open_work import OpenWork
 
 Choice = Literal["cancel", "leave", "stay"]
 CANCEL_WAIT = 15.0  # seconds an agent gets to answer a cancel before the tab closes or the app quits anyway
-
-
-@dataclass
-class OpenWork:
-    """A task (or a workflow run) that goes on when its tab goes away."""
-
-    label: str  # "task 7f3c… at researcher"
-    state: str  # "working"
-    find: str  # the command that finds it again
-    cancel: Callable[[], Awaitable[object]]
-    leave: Callable[[], Awaitable[object]] | None = None  # what letting go takes (a run stops watching its steps)
 
 
 async def cancel_all(work: list[OpenWork], timeout: float = CANCEL_WAIT) -> list[str]:

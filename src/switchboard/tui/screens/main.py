@@ -29,9 +29,9 @@ from ..widgets.workflows_pane import WorkflowsPane
 
 if TYPE_CHECKING:
     from ...workflow.spec import Workflow
+    from ..open_work import OpenWork
     from ..widgets.conversation_view import ConversationView
     from ..widgets.run_view import RunView
-    from .leave import OpenWork
 
 _ids = itertools.count(1)
 RELEASE_EVERY = 5.0  # seconds
@@ -207,6 +207,51 @@ class MainScreen(Screen):
             return Content.assemble(("▶ ", "$primary"), view.title)
         return Content.assemble(("▣ ", "$text-muted"), view.title)
 
+    @on(AgentsPane.AddRequested)
+    def _add_agent(self) -> None:
+        from .add_agent import AddAgentScreen
+
+        def added(name: str | None) -> None:
+            if name:
+                self.query_one(AgentsPane).load_entries()
+                self.notify(f"{name} added to {self.app.agents_path}")
+
+        self.app.push_screen(AddAgentScreen(), added)
+
+    @on(AgentsPane.RemoveRequested)
+    def _remove_agent(self, event: AgentsPane.RemoveRequested) -> None:
+        from ...a2a.errors import SwitchboardError
+        from ...agents import remove_agent
+        from .confirm import ConfirmScreen
+
+        name = event.status.entry.name
+
+        def confirmed(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                self.app.reload_registry(remove_agent(self.app.registry, name))
+            except (SwitchboardError, OSError) as exc:  # the file could not be written: it is as it was
+                self.notify(getattr(exc, "message", None) or str(exc), severity="error", timeout=10)
+                return
+            self.query_one(AgentsPane).forget(name)
+            self.notify(f"{name} removed")
+
+        self.app.push_screen(ConfirmScreen(f"Remove {name} from the agents file?", confirm="Remove"), confirmed)
+
+    @on(WorkflowsPane.ShowProblems)
+    def _problems(self, event: WorkflowsPane.ShowProblems) -> None:
+        from .problems import ProblemsScreen
+
+        item = event.file
+        self.app.push_screen(ProblemsScreen(item.path, item.problem or "", item.problem_lines()))
+
+    @on(WireView.RecordOpened)
+    def _open_record(self, event: WireView.RecordOpened) -> None:
+        from .wire_detail import WireDetailScreen
+
+        self.app.push_screen(WireDetailScreen(list(self.app.tap.records), event.record))
+
     @on(AgentsPane.ShowCard)
     def _card(self, event: AgentsPane.ShowCard) -> None:
         from .card import CardScreen
@@ -341,7 +386,7 @@ class MainScreen(Screen):
         from ..exporting import choices
         from .export import ExportScreen
 
-        self.app.push_screen(ExportScreen(choices(self.app)))
+        self.app.push_screen(ExportScreen(choices(self.app, self.shown_view())))
 
     def conversations(self) -> list[ConversationView]:
         return cast("list[ConversationView]", list(self.query("ConversationView")))

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from ...a2a.oauth import DevicePrompt
+from ...a2a.auth.oauth.types import DevicePrompt
 from ...safe_text import strip_controls
 
 
@@ -60,7 +60,7 @@ class SignInScreen(ModalScreen[None]):
 
 
 class TuiInteraction:
-    """The TUI's side of a sign-in that needs the person (a2a.oauth.Interaction): the pane above."""
+    """The TUI's side of a sign-in that needs the person (a2a.auth.oauth.types.Interaction): the pane above."""
 
     open_browser = True
 

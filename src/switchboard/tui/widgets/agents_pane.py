@@ -12,7 +12,6 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from ...a2a.errors import SwitchboardError
 from ...agent_status import AgentStatus
 from ...safe_text import strip_controls
 from ..hints import tui_hint
@@ -47,6 +46,16 @@ class AgentsPane(Vertical):
             self.prefill = prefill
 
     class ShowCard(Message):
+        def __init__(self, status: AgentStatus) -> None:
+            super().__init__()
+            self.status = status
+
+    class AddRequested(Message):
+        """The person asked to add an agent: the screen asks which and writes the agents file."""
+
+    class RemoveRequested(Message):
+        """The person asked to remove an agent of their agents file: the screen confirms and writes the file."""
+
         def __init__(self, status: AgentStatus) -> None:
             super().__init__()
             self.status = status
@@ -187,14 +196,7 @@ class AgentsPane(Vertical):
             self.refresh_all()
 
     def action_add(self) -> None:
-        from ..screens.add_agent import AddAgentScreen
-
-        def added(name: str | None) -> None:
-            if name:
-                self.load_entries()
-                self.notify(f"{name} added to {self.app.agents_path}")
-
-        self.app.push_screen(AddAgentScreen(), added)
+        self.post_message(self.AddRequested())
 
     def action_remove(self) -> None:
         status = self.selected()
@@ -203,24 +205,12 @@ class AgentsPane(Vertical):
         if self.app.is_extra(status.entry.name):
             self.notify(f"{status.entry.name} belongs to the demo fleet, not to your agents file", severity="warning")
             return
-        from ...agents import remove_agent
-        from ..screens.confirm import ConfirmScreen
+        self.post_message(self.RemoveRequested(status))
 
-        def confirmed(yes: bool | None) -> None:
-            if not yes:
-                return
-            try:
-                self.app.reload_registry(remove_agent(self.app.registry, status.entry.name))
-            except (SwitchboardError, OSError) as exc:  # the file could not be written: it is as it was
-                self.notify(getattr(exc, "message", None) or str(exc), severity="error", timeout=10)
-                return
-            self.statuses.pop(status.entry.name, None)
-            self.load_entries()
-            self.notify(f"{status.entry.name} removed")
-
-        self.app.push_screen(
-            ConfirmScreen(f"Remove {status.entry.name} from the agents file?", confirm="Remove"), confirmed
-        )
+    def forget(self, name: str) -> None:
+        """`name` left the agents file: its row goes."""
+        self.statuses.pop(name, None)
+        self.load_entries()
 
     async def wait_for_checks(self) -> None:
         """For tests and screenshots: until every card check has finished."""

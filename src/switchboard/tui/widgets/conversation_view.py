@@ -23,6 +23,7 @@ from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.widgets import Static
 
+from ...a2a.auth.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
 from ...a2a.errors import (
     CardInvalidError,
     CardNotFoundError,
@@ -33,7 +34,6 @@ from ...a2a.errors import (
 )
 from ...a2a.follow import TurnEvent
 from ...a2a.model import FilePart, Part, TaskState, TextPart
-from ...a2a.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
 from ...agent_status import AgentStatus
 from ...conversation import Conversation, Turn
 from ...link import AgentLink
@@ -49,7 +49,7 @@ from .transcript import FileRow, NoteLine, TurnView, UserMessage, turn_state
 from .visibility import being_removed, in_shown_tab
 
 if TYPE_CHECKING:
-    from ..screens.leave import OpenWork
+    from ..open_work import OpenWork
 
 FRAME = 1 / 30  # the transcript is re-rendered at most this often while a stream floods in
 SLOWEST = 0.25  # and at least this often, however long a render takes
@@ -120,7 +120,7 @@ class ConversationView(Vertical):
     def open_work(self) -> OpenWork | None:
         """The task of the last turn while it has not ended at the agent (running, or waiting for an answer):
         closing the tab stops only the watching."""
-        from ..screens.leave import OpenWork
+        from ..open_work import OpenWork
 
         conversation = self.conversation
         last = conversation.last if conversation else None

@@ -17,8 +17,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
+from ...a2a.auth.sign_in_offer import SignInOffer
 from ...a2a.model import DataPart, FilePart, Part, TaskState, TextPart
-from ...a2a.sign_in_offer import SignInOffer
 from ...safe_text import strip_controls
 from .transcript import FileRow, JsonBlock, state_badge
 from .visibility import in_shown_tab

@@ -35,7 +35,7 @@ from .transcript import TurnView
 from .visibility import being_removed, in_shown_tab
 
 if TYPE_CHECKING:
-    from ..screens.leave import OpenWork
+    from ..open_work import OpenWork
 
 FRAME = 1 / 20
 PICTURE_ROOM = 30  # rows: below, the graph makes way for a prompt
@@ -134,7 +134,7 @@ class RunView(Vertical):
 
     def open_work(self) -> OpenWork | None:
         """A live run that has not finished: its steps' tasks go on at their agents when the tab closes."""
-        from ..screens.leave import OpenWork
+        from ..open_work import OpenWork
 
         run = self.run
         if run is None or run.status != "running" or not hasattr(run, "interrupt"):

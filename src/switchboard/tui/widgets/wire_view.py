@@ -5,7 +5,7 @@ A list and a detail. The list: the app's Tap holds the records (the newest `wire
 memory bound); the view is a window over them, a line each, cut to its width. It lays nothing out per record: its
 height is the tap's count, and a line is drawn only when it comes into view. Hidden, it does nothing; shown, it
 follows the tap, at most once per frame whatever the rate. A cursor picks a record (↑↓, a click); enter (or a
-double click) opens its whole exchange (screens/wire_detail.py).
+double click) opens its whole exchange: the view says so (RecordOpened), the screen shows it (screens/wire_detail.py).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.geometry import Region, Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -100,6 +101,13 @@ class WireView(ScrollView, can_focus=True):
     WireView > .wire-view--cursor { background: $accent 35%; }
     """
     app = switchboard_app
+
+    class RecordOpened(Message):
+        """The person opened a record (enter, a double click): the screen shows its whole exchange."""
+
+        def __init__(self, record: WireRecord) -> None:
+            super().__init__()
+            self.record = record
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -199,11 +207,9 @@ class WireView(ScrollView, can_focus=True):
             self._choose(line if line >= 0 else self._count - 1)
 
     def action_open_record(self) -> None:
-        from ..screens.wire_detail import WireDetailScreen
-
         record = self.chosen
         if record is not None:
-            self.app.push_screen(WireDetailScreen(list(self.app.tap.records), record))
+            self.post_message(self.RecordOpened(record))
 
     def on_click(self, event: events.Click) -> None:
         line = int(self.scroll_offset.y) + event.y

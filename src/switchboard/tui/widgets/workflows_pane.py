@@ -110,6 +110,13 @@ class WorkflowsPane(Vertical):
             super().__init__()
             self.file = file
 
+    class ShowProblems(Message):
+        """The person chose a workflow file that cannot run: the screen shows its problems."""
+
+        def __init__(self, file: WorkflowFile) -> None:
+            super().__init__()
+            self.file = file
+
     class OpenRun(Message):
         def __init__(self, run_id: str, source: str = "local", workflow: str = "") -> None:
             super().__init__()
@@ -325,9 +332,7 @@ class WorkflowsPane(Vertical):
         if item.workflow is not None:
             self.post_message(self.Launch(item))
             return
-        from ..screens.problems import ProblemsScreen
-
-        self.app.push_screen(ProblemsScreen(item.path, item.problem or "", item.problem_lines()))
+        self.post_message(self.ShowProblems(item))
 
     @on(DataTable.RowSelected, "#runs-table")
     def _open_run(self, event: DataTable.RowSelected) -> None:

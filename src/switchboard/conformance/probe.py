@@ -17,12 +17,12 @@ from typing import Any, Literal
 
 import httpx
 
-from .auth import Credentials
-from .cards import BINDING_NAMES, ResolvedCard, fetch_card, lint_card, spoken_bindings, wire_version
-from .client import CardTransport, new_message, transport_for
-from .errors import AuthFailedError, CredentialsMissingError, ProtocolError, SwitchboardError
-from .model import Message, StatusUpdate, StreamEvent, Task, TaskState
-from .tap import Tap
+from ..a2a.auth.credentials import Credentials
+from ..a2a.cards import BINDING_NAMES, ResolvedCard, fetch_card, lint_card, spoken_bindings, wire_version
+from ..a2a.client import CardTransport, new_message, transport_for
+from ..a2a.errors import AuthFailedError, CredentialsMissingError, ProtocolError, SwitchboardError
+from ..a2a.model import Message, StatusUpdate, StreamEvent, Task, TaskState
+from ..a2a.tap import Tap
 
 Outcome = Literal["pass", "warn", "fail", "skip"]
 PROBE_TEXT = "hello from switchboard conformance"

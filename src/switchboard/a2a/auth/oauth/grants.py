@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from .oauth_trace import AnswerTooLarge, tap_hooks
+from .trace import AnswerTooLarge, tap_hooks
 
 with warnings.catch_warnings():
     # "The httpx module is deprecated; please use httpx2": authlib's own shim, harmless with the pinned version.

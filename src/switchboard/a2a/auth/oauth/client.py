@@ -15,56 +15,27 @@ import asyncio
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from ..safe_text import strip_controls
-from .errors import AuthFailedError, UsageError
-from .oauth_endpoints import Endpoints, check_endpoint, discover
-from .oauth_errors import grant_failed, unreachable
-from .oauth_trace import tap_hooks
+from ....safe_text import strip_controls
+from ...errors import AuthFailedError, UsageError
+from ...origin import origin_of
+from .endpoints import Endpoints, check_endpoint, discover
+from .errors import grant_failed, unreachable
+from .trace import tap_hooks
+from .types import Interaction, TokenStore
 
 if TYPE_CHECKING:
-    from .auth import Redactor
-    from .model import SecurityScheme
-    from .tap import Tap
+    from ...model import SecurityScheme
+    from ...redact import Redactor
+    from ...tap import Tap
 
 FLOWS = ("clientCredentials", "authorizationCode", "deviceCode")
 RENEW_MARGIN = 30.0  # seconds before expiry a token is renewed, so it never expires on the way
-AUTHORIZATION_WAIT = 300.0  # seconds the loopback listener waits for the person to sign in
 # Tokens of this process, shared by every link to the same agent and client (the TUI opens many).
 _MEMORY: dict[str, dict[str, Any]] = {}
-
-
-class Interaction(Protocol):
-    """How a flow that needs the person talks to them: the CLI prints to stderr, the TUI shows a pane."""
-
-    open_browser: bool
-
-    def device_code(self, prompt: DevicePrompt) -> None: ...
-
-    def authorization_url(self, url: str) -> None: ...
-
-    def done(self) -> None: ...
-
-
-class TokenStore(Protocol):
-    """Where remembered tokens live (token_store.py): the OS keyring, or a 0600 file."""
-
-    def load(self, key: str) -> dict[str, Any] | None: ...
-
-    def save(self, key: str, token: dict[str, Any]) -> None: ...
-
-    def delete(self, key: str) -> bool: ...
-
-
-@dataclass(frozen=True)
-class DevicePrompt:
-    verification_uri: str
-    user_code: str
-    verification_uri_complete: str | None
-    expires_in: int
 
 
 @dataclass(frozen=True)
@@ -264,8 +235,8 @@ class TokenSource:
         """Ask the issuer to revoke the held tokens (RFC 7009), refresh token first: it is the long-lived one, and
         revoking it ends its grant at most issuers. What happened, for the person: `revoked` (the kinds of token
         the issuer accepted to revoke), and `note` when not all could be (no endpoint, a refusal, no answer)."""
-        from . import oauth_grants
-        from .oauth_endpoints import revocation_endpoint
+        from . import grants as oauth_grants
+        from .endpoints import revocation_endpoint
 
         token = await self.cached()
         if not token:
@@ -328,7 +299,7 @@ class TokenSource:
                 self.redactor.add(token[name])
 
     async def _grant(self, call: Callable[[], Awaitable[dict[str, Any]]], flow: str, url: str) -> dict[str, Any]:
-        from .oauth_grants import GrantError
+        from .grants import GrantError
 
         try:
             token = await call()
@@ -346,7 +317,7 @@ class TokenSource:
         return token
 
     async def _refresh(self, token: dict[str, Any]) -> dict[str, Any]:
-        from . import oauth_grants
+        from . import grants as oauth_grants
 
         ends, client = await self.endpoints(), self.client
         fresh = await self._grant(
@@ -366,7 +337,8 @@ class TokenSource:
         return fresh
 
     async def _acquire(self) -> dict[str, Any]:
-        from . import oauth_flows, oauth_grants
+        from . import flows as oauth_flows
+        from . import grants as oauth_grants
 
         ends, client = await self.endpoints(), self.client
         if ends.flow == "clientCredentials":
@@ -430,8 +402,6 @@ class OAuthBearer(httpx.Auth):
         raise RuntimeError("OAuthBearer works with httpx.AsyncClient only")
 
     async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
-        from .auth import origin_of
-
         if origin_of(str(request.url)) != self.origin:
             yield request
             return

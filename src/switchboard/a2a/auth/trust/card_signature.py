@@ -24,10 +24,10 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from .auth import origin_of
+from ...errors import InvalidResponseError, SwitchboardError
+from ...origin import origin_of
+from ...tap import Tap
 from .card_keys import CardKey, jwk_keys
-from .errors import InvalidResponseError, SwitchboardError
-from .tap import Tap
 
 ALLOWED_ALGORITHMS = ("ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA")
 JWKS_LIMIT = 256 * 1024  # a JWKS is a few keys; more is not one
@@ -135,8 +135,8 @@ class _JwksCache:
         return self.sets[url]
 
     async def _fetch(self, url: str) -> list[CardKey] | str:
-        from .bounded_read import answer_text, read_capped
-        from .http import new_http_client, open_response, parse_json
+        from ...bounded_read import answer_text, read_capped
+        from ...http import new_http_client, open_response, parse_json
 
         if self.http is None:
             return f"its keys at {url} were not fetched (offline)"

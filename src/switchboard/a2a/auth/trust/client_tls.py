@@ -9,7 +9,7 @@ from __future__ import annotations
 import ssl
 from pathlib import Path
 
-from .errors import UsageError
+from ...errors import UsageError
 
 TLS_HINT = (
     "Give the client certificate and its key as PEM files (--client-cert FILE --client-key FILE, or "

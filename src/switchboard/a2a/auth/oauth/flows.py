@@ -11,11 +11,13 @@ import webbrowser
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
-from .errors import AuthFailedError, CredentialsMissingError
-from .oauth import AUTHORIZATION_WAIT, DevicePrompt, Interaction
+from ...errors import AuthFailedError, CredentialsMissingError
+from .types import DevicePrompt, Interaction
 
 if TYPE_CHECKING:
-    from .oauth import TokenSource
+    from .client import TokenSource
+
+AUTHORIZATION_WAIT = 300.0  # seconds the loopback listener waits for the person to sign in
 
 DEFAULT_INTERVAL = 5  # RFC 8628 section 3.2: when the issuer names none
 SLOW_DOWN_STEP = 5  # RFC 8628 section 3.5: each slow_down adds this many seconds
@@ -43,7 +45,7 @@ def _interaction(source: TokenSource) -> Interaction:
 
 async def device_flow(source: TokenSource, token_url: str, device_url: str) -> dict[str, Any]:
     """Ask for a device code, show the person where to enter the user code, poll until they have."""
-    from . import oauth_grants
+    from . import grants as oauth_grants
 
     interaction = _interaction(source)
     client = source.client
@@ -140,7 +142,7 @@ def _open_browser(url: str) -> None:
 async def authorization_code_flow(source: TokenSource, token_url: str, authorize_url: str) -> dict[str, Any]:
     """Send the person to the issuer (URL always shown, browser opened when allowed), wait on 127.0.0.1 for the
     redirect, check its state, redeem the code with the PKCE verifier."""
-    from . import oauth_grants
+    from . import grants as oauth_grants
 
     interaction = _interaction(source)
     client = source.client

@@ -11,14 +11,15 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from ..safe_text import strip_controls
-from .errors import AuthFailedError, UsageError
-from .oauth_errors import unreachable
-from .oauth_trace import tap_hooks
-from .user_input import is_loopback
+from ....safe_text import strip_controls
+from ...errors import AuthFailedError, UsageError
+from ...origin import origin_of
+from ...user_input import is_loopback
+from .errors import unreachable
+from .trace import tap_hooks
 
 if TYPE_CHECKING:
-    from .oauth import OAuthClient
+    from .client import OAuthClient
 
 Hooks = Mapping[str, list[Callable[..., Awaitable[None]]]]  # httpx event hooks (oauth_trace.tap_hooks)
 DISCOVERY_SUFFIX = "/.well-known/openid-configuration"
@@ -39,8 +40,6 @@ class Endpoints:
 def check_endpoint(url: str | None, what: str, issuer: str | None = None) -> str:
     """An endpoint secrets go to: https, or http on loopback only (a test or local issuer); with `issuer` (the
     person's oauth.issuer), on that origin only, whatever the card says."""
-    from .auth import origin_of
-
     try:  # an issuer's document may name anything here: a number, an object, a URL urlsplit refuses
         parts = urlsplit(url) if isinstance(url, str) else None
         secure = parts is not None and (
@@ -136,8 +135,6 @@ async def revocation_endpoint(
     """The issuer's RFC 7009 revocation endpoint, or None and why there is none. An OpenID Connect issuer names it
     in its discovery document; an OAuth2 scheme in the RFC 8414 metadata at the card's oauth2MetadataUrl. Tokens
     and the client secret go there, so it must be on the token endpoint's origin (and https, or loopback http)."""
-    from .auth import origin_of
-
     url = ends.revocation_url
     if url is None and metadata_url:
         check_endpoint(metadata_url, "authorization server metadata URL", client.issuer)

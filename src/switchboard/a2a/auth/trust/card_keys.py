@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .errors import UsageError
+from ...errors import UsageError
 
 KEY_FILE_HINT = (
     'A card key file is a JWKS ({"keys": [...]}), one JWK, or a PEM public key or certificate; '

@@ -8,8 +8,9 @@ import re
 
 import httpx
 
-from ..safe_text import strip_controls
-from .errors import AuthFailedError
+from ...safe_text import strip_controls
+from ..errors import AuthFailedError
+from ..origin import origin_of
 
 _PARAM = re.compile(r'([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*("(?:[^"\\]|\\.)*"|[^,\s]*)')
 
@@ -32,8 +33,6 @@ def parse_challenge(header: str | None) -> dict[str, str]:
 async def authorization_servers(metadata_url: str, agent_url: str, http: httpx.AsyncClient) -> list[str]:
     """The `authorization_servers` of the RFC 9728 document (read only from the agent's own origin, or https);
     [] when it cannot be read. It only feeds the hint, so no failure here is an error."""
-    from .auth import origin_of
-
     if not (metadata_url.startswith("https://") or origin_of(metadata_url) == origin_of(agent_url)):
         return []
     try:

@@ -16,9 +16,9 @@ from urllib.parse import parse_qsl, quote_plus
 
 import httpx
 
-from .auth import REDACTED
-from .bounded_read import fill_at_most
-from .tap import Tap
+from ...bounded_read import fill_at_most
+from ...redact import REDACTED
+from ...tap import Tap
 
 # Form fields and JSON members whose value is a secret (RFC 6749, 7009, 7636, 8628, 8693, 7523; OpenID Connect).
 SECRET_NAMES = frozenset(

@@ -13,8 +13,8 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
-from ..safe_text import strip_controls
-from .model import AgentCard, DataPart, Message, Part, TextPart
+from ...safe_text import strip_controls
+from ..model import AgentCard, DataPart, Message, Part, TextPart
 
 OAUTH_TYPES = ("oauth2", "openIdConnect")
 _CHALLENGE_SCOPE = re.compile(r'\bscope\s*=\s*"([^"]*)"')

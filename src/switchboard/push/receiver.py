@@ -2,7 +2,7 @@
 
 It listens on 127.0.0.1 (an ephemeral port unless told) and knows the configs it handed out: each registration
 (`register`) gets a random token, which the agent echoes in `X-A2A-Notification-Token`. Path and token are decided
-on the headers, before a byte of the body is read (push_server.py holds the HTTP side and its bounds, Limits): a
+on the headers, before a byte of the body is read (server.py holds the HTTP side and its bounds, Limits): a
 wrong method or path is answered 404 and a missing or unknown token 401 at once, a body announced or sent past
 Limits.max_body 413. Only then is the body read: a v1.0 StreamResponse (or, from a2a-sdk 0.3's sender, a v0.3 Task)
 for the task the token was issued for is answered 200 and its event queued for that task (`events`); another task's
@@ -21,12 +21,12 @@ from dataclasses import dataclass
 
 import h11
 
+from ..a2a.model import ArtifactUpdate, Message, StatusUpdate, StreamEvent, Task
+from ..a2a.redact import Redactor
+from ..a2a.wire import v03, v10
+from ..a2a.wire.common import Notes, WireFormatError
 from ..safe_text import strip_controls
-from .auth import Redactor
-from .model import ArtifactUpdate, Message, StatusUpdate, StreamEvent, Task
-from .push_server import Limits, PushServer
-from .wire import v03, v10
-from .wire.common import Notes, WireFormatError
+from .server import Limits, PushServer
 
 TOKEN_HEADER = "x-a2a-notification-token"
 PATH = "/a2a/push"
@@ -177,7 +177,7 @@ def check_push_url(value: str) -> str:
     """A URL to give an agent for its pushes (--push-url): http or https, with a host. Else a UsageError."""
     from urllib.parse import urlsplit
 
-    from .errors import UsageError
+    from ..a2a.errors import UsageError
 
     hint = "Give the public https://HOST[:PORT]/PATH your tunnel forwards to this machine, e.g. https://abc.example.net/a2a/push."
     try:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..safe_text import strip_controls
-from .errors import AuthFailedError
+from ....safe_text import strip_controls
+from ...errors import AuthFailedError
 
 if TYPE_CHECKING:
-    from .oauth import OAuthClient
+    from .client import OAuthClient
 
 
 def unreachable(what: str, url: str, exc: BaseException) -> AuthFailedError:
