@@ -164,9 +164,10 @@ def decode_send_result(o: Any, notes: Notes) -> Task | Message:
 def decode_security_scheme(o: Any, notes: Notes) -> SecurityScheme:
     """An OpenAPI-style scheme; a v1.0 oneof wrapper found in a legacy card is read too."""
     o = obj(o, "security scheme", notes)
-    if "type" not in o:
-        from .v10 import decode_security_scheme as v10_scheme  # a card mixing shapes
+    from .v10 import decode_security_scheme as v10_scheme  # a card mixing shapes
+    from .v10 import has_scheme_wrapper
 
+    if "type" not in o or has_scheme_wrapper(o):  # in both shapes, the v1.0 one says more
         return v10_scheme(o, notes)
     kind = o.get("type")
     common = {"description": opt_str(o, "description", "securityScheme", notes)}

@@ -204,12 +204,19 @@ _SCHEME_WRAPPERS = {
 }
 
 
+def has_scheme_wrapper(o: dict[str, Any]) -> bool:
+    """Whether a scheme carries the v1.0 oneof wrapper (perhaps beside the v0.3 `type` shape)."""
+    return any(k in o for k in _SCHEME_WRAPPERS)
+
+
 def decode_security_scheme(o: Any, notes: Notes) -> SecurityScheme:
-    """A oneof wrapper; an OpenAPI-style `type` scheme found in a v1.0 card is read too."""
+    """A oneof wrapper; an OpenAPI-style `type` scheme found in a v1.0 card is read too. A scheme in both shapes
+    (a2a-sdk 1.x publishes each twice) is read from the wrapper: the v0.3 shape cannot say everything (it has no
+    device code flow, no pkceRequired), so the copy made for v0.3 clients is the poorer one."""
     o = obj(o, "security scheme", notes)
-    if "type" in o:
-        return v03.decode_security_scheme(o, notes)
     keys = [k for k in _SCHEME_WRAPPERS if k in o]
+    if not keys and "type" in o:
+        return v03.decode_security_scheme(o, notes)
     if not keys:
         notes.add(f"security scheme of unknown shape ({', '.join(f'{k:.40}' for k in list(o)[:4])})")
         return SecurityScheme(type="unknown")
@@ -319,6 +326,10 @@ def decode_card(o: Any, notes: Notes) -> AgentCard:
             schemes[name] = decode_security_scheme(scheme, notes)
         except WireFormatError as exc:
             notes.add(f"securitySchemes.{name}: {exc.message}")
+    capabilities = v03.decode_capabilities(o.get("capabilities"), notes)
+    # The v0.3 flag a mixed card may carry alone: the older field a client falls back to (SPEC-NOTES §3).
+    if capabilities.extended_card is None and opt_bool(o, "supportsAuthenticatedExtendedCard", "card", notes):
+        capabilities.extended_card = True
     security = decode_requirements(o.get("securityRequirements"), "card.securityRequirements", notes)
     if not security and o.get("security"):
         security = v03.decode_requirements(o.get("security"), "card.security", notes)
@@ -341,7 +352,7 @@ def decode_card(o: Any, notes: Notes) -> AgentCard:
         provider=v03.decode_provider(o.get("provider"), notes),
         icon_url=opt_str(o, "iconUrl", "card", notes),
         documentation_url=opt_str(o, "documentationUrl", "card", notes),
-        capabilities=v03.decode_capabilities(o.get("capabilities"), notes),
+        capabilities=capabilities,
         default_input_modes=str_list(o, "defaultInputModes", "card", notes) or [],
         default_output_modes=str_list(o, "defaultOutputModes", "card", notes) or [],
         skills=skills,
