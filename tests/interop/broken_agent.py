@@ -1,10 +1,19 @@
 """A deliberately broken A2A agent (JSON-RPC 1.0) for the conformance check's failures: faults no reference server
-makes on demand. Its card is sound; its answers are not:
+makes on demand. One server, one agent per mode: the default at `/`, each other mode at `/MODE/` (its card at
+`/MODE/.well-known/agent-card.json`). Its cards are sound; its answers are not.
 
-- a stream begins with a status update, not the Task (spec §3.1.2);
-- GetTask of an unknown id answers InternalError, not TaskNotFoundError (§3.1.3);
-- CancelTask of an unknown id answers with a task (§3.1.5);
-- the extended card is served although the card does not declare one (§3.3.4).
+default: a stream begins with a status update, not the Task (§3.1.2); GetTask of an unknown id answers
+  InternalError, not TaskNotFoundError (§3.1.3); CancelTask of an unknown id answers with a task (§3.1.5); the
+  extended card is served although the card does not declare one (§3.3.4); push configs are refused with
+  MethodNotFound, not PushNotificationNotSupportedError (§3.3.4); any A2A-Version is served (§3.6.2).
+Every other mode answers all of that right, and breaks one thing:
+  json-stream: a stream answered `application/json`, one JSON-RPC result (§9.4.2);
+  pondering: a stream carrying the state TASK_STATE_PONDERING (§4.1.3);
+  backwards: a stream whose task goes on after it completed (§3.1.2);
+  other-task: a stream carrying events for another task (§3.1.2);
+  garbled: a stream with eleven frames that are not JSON among good ones (§9.4.2);
+  cancel-input-required: a cancel answered with the task still input-required (§3.1.5);
+  push-internal: push configs refused with InternalError (§3.3.4).
 """
 
 from __future__ import annotations
@@ -20,7 +29,24 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-TASK = {"id": "task-1", "contextId": "ctx-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+MODES = (
+    "json-stream",
+    "pondering",
+    "backwards",
+    "other-task",
+    "garbled",
+    "cancel-input-required",
+    "push-internal",
+)
+COMPLETED, WORKING, INPUT = "TASK_STATE_COMPLETED", "TASK_STATE_WORKING", "TASK_STATE_INPUT_REQUIRED"
+
+
+def task(state: str, task_id: str = "task-1") -> dict:
+    return {"id": task_id, "contextId": "ctx-1", "status": {"state": state}}
+
+
+def update(state: str, task_id: str = "task-1") -> dict:
+    return {"statusUpdate": {"taskId": task_id, "contextId": "ctx-1", "status": {"state": state}}}
 
 
 def card(url: str) -> dict:
@@ -36,12 +62,32 @@ def card(url: str) -> dict:
     }
 
 
-def _sse(*events: dict) -> Response:
-    body = "".join(f"data: {json.dumps(e)}\n\n" for e in events)
-    return Response(body, media_type="text/event-stream")
+def _sse(rid: object, *results: dict | str) -> Response:
+    frames = [r if isinstance(r, str) else json.dumps({"jsonrpc": "2.0", "id": rid, "result": r}) for r in results]
+    return Response("".join(f"data: {f}\n\n" for f in frames), media_type="text/event-stream")
+
+
+def _stream(mode: str, rid: object) -> Response:
+    first = {"task": task(WORKING)}
+    if mode == "default":
+        return _sse(rid, update(COMPLETED))
+    if mode == "json-stream":
+        return JSONResponse({"jsonrpc": "2.0", "id": rid, "result": {"task": task(COMPLETED)}})
+    if mode == "pondering":
+        return _sse(rid, first, update("TASK_STATE_PONDERING"), update(COMPLETED))
+    if mode == "backwards":
+        return _sse(rid, first, update(COMPLETED), update(WORKING))
+    if mode == "other-task":
+        return _sse(rid, first, update(WORKING, "task-2"), update(COMPLETED))
+    if mode == "garbled":
+        return _sse(rid, first, *(["{not json at all"] * 11), update(COMPLETED))
+    return _sse(rid, first, update(COMPLETED))
 
 
 async def _rpc(request: Request) -> Response:
+    mode = request.path_params.get("mode", "default")
+    if mode != "default" and mode not in MODES:
+        return Response(status_code=404)
     call = await request.json()
     method, params, rid = call.get("method"), call.get("params") or {}, call.get("id")
 
@@ -51,33 +97,62 @@ async def _rpc(request: Request) -> Response:
     def error(code: int, message: str) -> Response:
         return JSONResponse({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}})
 
-    update = {"taskId": "task-1", "contextId": "ctx-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+    if mode != "default" and request.headers.get("a2a-version", "") != "1.0":
+        return error(-32009, "version not supported")
+    state = INPUT if mode == "cancel-input-required" else COMPLETED
+    known = params.get("id") == "task-1"
     if method == "SendMessage":
-        return result({"task": TASK})
-    if method in ("SendStreamingMessage", "SubscribeToTask"):
-        frame = {"jsonrpc": "2.0", "id": rid, "result": {"statusUpdate": update}}
-        return _sse(frame)
+        return result({"task": task(state)})
+    if method == "SendStreamingMessage":
+        return _stream(mode, rid)
+    if method == "SubscribeToTask":
+        if mode == "default":
+            return _sse(rid, update(COMPLETED))
+        if known and state == INPUT:
+            return _sse(rid, {"task": task(INPUT)})
+        return error(-32004, "the task has ended") if known else error(-32001, "no task")
     if method == "GetTask":
-        return result(TASK) if params.get("id") == "task-1" else error(-32603, "something went wrong")
+        if known:
+            return result(task(state))
+        return error(-32603, "something went wrong") if mode == "default" else error(-32001, "no such task")
     if method == "CancelTask":
-        return result({**TASK, "id": params.get("id"), "status": {"state": "TASK_STATE_CANCELED"}})
+        if mode == "default":
+            return result(task("TASK_STATE_CANCELED", params.get("id")))
+        if not known:
+            return error(-32001, "no such task")
+        return result(task(INPUT)) if state == INPUT else error(-32002, "the task has ended")
     if method == "ListTasks":
-        return result({"tasks": [TASK], "nextPageToken": ""})
+        return result({"tasks": [task(state)], "nextPageToken": ""})
     if method == "GetExtendedAgentCard":
-        return result(card(str(request.base_url)))
+        return result(card(str(request.base_url))) if mode == "default" else error(-32004, "no extended card")
+    if "PushNotificationConfig" in method:
+        if mode == "push-internal":
+            return error(-32603, "internal error")
+        return error(-32601, f"no method {method}") if mode == "default" else error(-32003, "no push")
     return error(-32601, f"no method {method}")
 
 
 def app() -> Starlette:
     async def agent_card(request: Request) -> Response:
-        return JSONResponse(card(str(request.base_url)))
+        mode = request.path_params.get("mode")
+        if mode is not None and mode not in MODES:
+            return Response(status_code=404)
+        return JSONResponse(card(str(request.url).removesuffix(".well-known/agent-card.json")))
 
-    return Starlette(routes=[Route("/.well-known/agent-card.json", agent_card), Route("/", _rpc, methods=["POST"])])
+    return Starlette(
+        routes=[
+            Route("/.well-known/agent-card.json", agent_card),
+            Route("/", _rpc, methods=["POST"]),
+            Route("/{mode}/.well-known/agent-card.json", agent_card),
+            Route("/{mode}/", _rpc, methods=["POST"]),
+        ]
+    )
 
 
 @contextmanager
 def broken_agent() -> Iterator[str]:
-    """Serve the broken agent on 127.0.0.1 (a free port) on a thread; its base URL."""
+    """Serve the broken agents on 127.0.0.1 (a free port) on a thread; the base URL (the default mode's agent; a
+    mode's is at BASE + MODE + "/")."""
     server = uvicorn.Server(uvicorn.Config(app(), host="127.0.0.1", port=0, log_config=None, lifespan="off"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

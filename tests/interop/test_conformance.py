@@ -1,6 +1,7 @@
 """`switchboard conformance`: every reference server in the matrix (a2a-sdk 1.3 and 0.3.26, the JavaScript SDK, over
-JSON-RPC and HTTP+JSON, at 1.0 and 0.3) passes; a deliberately broken agent fails, each failure naming its section
-of the spec; `--against` lists what changed between two agents."""
+JSON-RPC and HTTP+JSON, at 1.0 and 0.3) passes; a deliberately broken agent fails, each failure naming its
+requirement (the spec's section, its level, the TCK's id) and saying what was sent and what came back, one broken
+mode at a time; `--against` lists what changed between two agents."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from broken_agent import broken_agent
+from broken_agent import MODES, broken_agent
 from cli_runner import run_cli_in_process
 
 from switchboard.a2a.auth import Credentials
@@ -64,13 +65,13 @@ async def test_every_reference_server_passes(reference_server):
 AUTH_API_KEY = "conformance-key-123"
 
 
-async def test_an_agent_behind_a_key_passes_with_it_and_warns_without(server_pool):
+async def test_an_agent_behind_a_key_passes_with_it_and_is_not_judged_without(server_pool):
     server = server_pool.get("sdk13-v10", AUTH_API_KEY)
     async with new_http_client() as http:
         keyed = await probe(server.url, http=http, credentials=Credentials(api_key=AUTH_API_KEY))
         bare = await probe(server.url, http=http)
     assert not keyed.failed and _by_scenario(keyed)["send"] == "pass"
-    assert not bare.failed and _by_scenario(bare)["interfaces"] == "warn"
+    assert not bare.failed and _by_scenario(bare)["interfaces"] == "skip"
     assert "requires credentials" in next(c.detail for c in bare.checks if c.scenario == "interfaces")
     assert AUTH_API_KEY not in json.dumps(keyed.as_json())
 
@@ -82,13 +83,51 @@ async def test_a_broken_agent_fails_and_each_failure_names_its_section(broken):
     assert report.failed
     assert outcomes["send"] == "pass"
     failed = {c.scenario: c for c in report.checks if c.outcome == "fail"}
-    assert set(failed) == {"stream", "subscribe", "unknown task: get", "unknown task: cancel", "version"}
+    assert set(failed) == {
+        "stream",
+        "subscribe",
+        "unknown task: get",
+        "unknown task: cancel",
+        "version",
+        "extended card",  # served though not declared: a MUST (§3.3.4), no longer a warning
+        "push config",  # refused as MethodNotFound, not PushNotificationNotSupported: a MUST (§3.3.4)
+    }
+    assert not [c for c in report.checks if c.outcome == "warn"]
     assert "§3.6.2" in failed["version"].section
     assert "§3.1.2" in failed["stream"].section and "statusUpdate" not in failed["stream"].detail
     assert "began with a StatusUpdate" in failed["stream"].detail
     assert "§3.1.3" in failed["unknown task: get"].section and "InternalError" in failed["unknown task: get"].detail
     assert "§3.1.5" in failed["unknown task: cancel"].section
-    assert outcomes["extended card"] == "warn"
+    for check in failed.values():  # each names its requirement, what was sent, and what came back
+        assert check.requirement is not None and check.requirement.level == "MUST" and check.requirement.tck
+        assert check.sent and check.answered and check.binding == "JSONRPC" and check.version == "1.0"
+    extended = failed["extended card"]
+    assert (extended.sent, extended.requirement.tck) == ("GetExtendedAgentCard", "CORE-CAP-003")
+    assert failed["push config"].answered == "error -32601 MethodNotFoundError"
+    assert failed["push config"].requirement.tck == "CORE-CAP-001"
+
+
+# Each mode of the broken agent breaks one MUST, which was a pass (or a warning) before (issue 27).
+BROKEN_MODES = {
+    "json-stream": ("stream", "JSONRPC-SSE-001", "application/json"),
+    "pondering": ("stream", "DM-TASK-002", "TASK_STATE_PONDERING"),
+    "backwards": ("stream", "CORE-STREAM-003", "after the task ended completed"),
+    "other-task": ("stream", "CORE-STREAM-003", "events for another task"),
+    "garbled": ("stream", "JSONRPC-SSE-001", "11 of 13 SSE frame(s) are not JSON-RPC responses"),
+    "cancel-input-required": ("cancel", "CORE-CANCEL-001", "still input-required"),
+    "push-internal": ("push config", "CORE-CAP-001", "InternalError"),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_each_broken_mode_fails_on_its_one_requirement(broken, mode):
+    scenario, tck, said = BROKEN_MODES[mode]
+    async with new_http_client() as http:
+        report = await probe(f"{broken}{mode}/", http=http)
+    failed = [c for c in report.checks if c.outcome == "fail"]
+    assert [(c.scenario, c.requirement.tck if c.requirement else None) for c in failed] == [(scenario, tck)], failed
+    assert said in failed[0].detail + failed[0].answered, failed[0]
+    assert not [c for c in report.checks if c.outcome == "warn"]
 
 
 def test_the_command_prints_a_table_exits_1_on_a_failure_and_speaks_json(broken, tmp_path):
@@ -97,11 +136,13 @@ def test_the_command_prints_a_table_exits_1_on_a_failure_and_speaks_json(broken,
     lines = text.stdout.splitlines()
     assert lines[0] == "Agent: Broken Agent"
     stream = next(line for line in lines if line.startswith("fail") and " stream " in line)
-    assert "JSON-RPC 1.0" in stream and "[A2A §3.1.2 Send Streaming Message]" in stream
+    assert "JSON-RPC 1.0" in stream and "[A2A §3.1.2 Send Streaming Message; MUST; TCK CORE-STREAM-003]" in stream
+    sent = lines[lines.index(stream) + 1]
+    assert sent == "      sent SendStreamingMessage over JSON-RPC 1.0; answered a StatusUpdate first"
     assert lines[-1].startswith("Result: fail (")
     assert "\x1b" not in text.stdout
     doc = json.loads(_cli(tmp_path, broken, "-o", "json").stdout)
-    assert doc["result"] == "fail" and doc["summary"]["fail"] == 5
+    assert doc["result"] == "fail" and doc["summary"]["fail"] == 7
     check = next(c for c in doc["checks"] if c["scenario"] == "unknown task: get")
     assert check == {
         "scenario": "unknown task: get",
@@ -109,7 +150,11 @@ def test_the_command_prints_a_table_exits_1_on_a_failure_and_speaks_json(broken,
         "result": "fail",
         "detail": check["detail"],
         "section": "A2A §3.1.3 Get Task (TaskNotFoundError)",
-    }
+        "requirement": {"spec": "1.0", "section": "§3.1.3 Get Task (TaskNotFoundError)", "level": "MUST",
+                        "tck": "CORE-GET-002"},
+        "sent": {"method": "GetTask", "binding": "JSONRPC", "version": "1.0"},
+        "answered": "error -32603 InternalError",
+    }  # fmt: skip
 
 
 def test_a_passing_agent_exits_0_and_against_lists_the_changes(server_pool, broken, tmp_path):

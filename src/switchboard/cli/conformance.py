@@ -73,8 +73,13 @@ def _text(report: Report) -> None:
         line = f"{check.outcome:<4}  {check.scenario:<{scenario_width}}  {check.interface or '-':<{interface_width}}"
         line += f"  {check.detail}"
         if check.outcome in ("fail", "warn") and check.section:
-            line += f"  [{check.section}]"
+            line += f"  [{check.cited}]"
         print(line, file=sys.stdout)
+        if check.outcome in ("fail", "warn") and check.sent:
+            said = f"      sent {check.sent} over {check.interface}" + (
+                f"; answered {check.answered}" if check.answered else ""
+            )
+            print(said, file=sys.stdout)
     counts = report.counts()
     summary = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
     print(f"Result: {'fail' if report.failed else 'pass'} ({summary})", file=sys.stdout)
