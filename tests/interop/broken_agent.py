@@ -5,7 +5,9 @@ makes on demand. One server, one agent per mode: the default at `/`, each other 
 default: a stream begins with a status update, not the Task (§3.1.2); GetTask of an unknown id answers
   InternalError, not TaskNotFoundError (§3.1.3); CancelTask of an unknown id answers with a task (§3.1.5); the
   extended card is served although the card does not declare one (§3.3.4); push configs are refused with
-  MethodNotFound, not PushNotificationNotSupportedError (§3.3.4); any A2A-Version is served (§3.6.2).
+  MethodNotFound, not PushNotificationNotSupportedError (§3.3.4); any A2A-Version is served, an empty one too
+  (§3.6.2); a message or a subscription naming an unknown task is served (§3.4.2, §3.1.6); its A2A errors carry no
+  ErrorInfo (§9.5).
 Every other mode answers all of that right, and breaks one thing:
   json-stream: a stream answered `application/json`, one JSON-RPC result (§9.4.2);
   pondering: a stream carrying the state TASK_STATE_PONDERING (§4.1.3);
@@ -13,7 +15,12 @@ Every other mode answers all of that right, and breaks one thing:
   other-task: a stream carrying events for another task (§3.1.2);
   garbled: a stream with eleven frames that are not JSON among good ones (§9.4.2);
   cancel-input-required: a cancel answered with the task still input-required (§3.1.5);
-  push-internal: push configs refused with InternalError (§3.3.4).
+  push-internal: push configs refused with InternalError (§3.3.4);
+  no-error-info: A2A errors without a google.rpc.ErrorInfo in error.data (§9.5);
+  local-time: status timestamps with a +02:00 offset, not UTC (§5.6.1);
+  history-ignored: GetTask's historyLength ignored, all three messages of history answered (§3.2.4);
+  subscription-closes: a subscription to a task waiting for input closes after the Task, before the task ends
+    (the cancel ends it) (§3.1.6).
 """
 
 from __future__ import annotations
@@ -37,12 +44,23 @@ MODES = (
     "garbled",
     "cancel-input-required",
     "push-internal",
+    "no-error-info",
+    "local-time",
+    "history-ignored",
+    "subscription-closes",
 )
+ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
+REASONS = {-32001: "TASK_NOT_FOUND", -32002: "TASK_NOT_CANCELABLE", -32003: "PUSH_NOTIFICATION_NOT_SUPPORTED",
+           -32004: "UNSUPPORTED_OPERATION", -32009: "VERSION_NOT_SUPPORTED"}  # fmt: skip
 COMPLETED, WORKING, INPUT = "TASK_STATE_COMPLETED", "TASK_STATE_WORKING", "TASK_STATE_INPUT_REQUIRED"
 
 
-def task(state: str, task_id: str = "task-1") -> dict:
-    return {"id": task_id, "contextId": "ctx-1", "status": {"state": state}}
+def task(state: str, task_id: str = "task-1", *, stamp: str = "2026-11-27T10:00:00Z", history: int = 0) -> dict:
+    said = [
+        {"messageId": f"m{n}", "role": "ROLE_USER" if n % 2 == 0 else "ROLE_AGENT", "parts": [{"text": f"turn {n}"}]}
+        for n in range(history)
+    ]
+    return {"id": task_id, "contextId": "ctx-1", "status": {"state": state, "timestamp": stamp}, "history": said}
 
 
 def update(state: str, task_id: str = "task-1") -> dict:
@@ -95,14 +113,23 @@ async def _rpc(request: Request) -> Response:
         return JSONResponse({"jsonrpc": "2.0", "id": rid, "result": value})
 
     def error(code: int, message: str) -> Response:
-        return JSONResponse({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}})
+        body: dict = {"code": code, "message": message}
+        if mode not in ("default", "no-error-info") and -32099 <= code <= -32001:  # its ErrorInfo (§9.5)
+            body["data"] = [{"@type": ERROR_INFO, "reason": REASONS.get(code, "UNKNOWN"), "domain": "a2a-protocol.org"}]
+        return JSONResponse({"jsonrpc": "2.0", "id": rid, "error": body})
 
     if mode != "default" and request.headers.get("a2a-version", "") != "1.0":
         return error(-32009, "version not supported")
-    state = INPUT if mode == "cancel-input-required" else COMPLETED
+    state = INPUT if mode in ("cancel-input-required", "subscription-closes") else COMPLETED
+    stamp = "2026-11-27T12:00:00+02:00" if mode == "local-time" else "2026-11-27T10:00:00Z"
+    asked = params.get("historyLength")
+    kept = 3 if mode == "history-ignored" or not isinstance(asked, int) else min(3, asked)
     known = params.get("id") == "task-1"
+    named = (params.get("message") or {}).get("taskId")
+    if mode != "default" and method in ("SendMessage", "SendStreamingMessage") and named not in (None, "task-1"):
+        return error(-32001, "no such task")
     if method == "SendMessage":
-        return result({"task": task(state)})
+        return result({"task": task(state, stamp=stamp)})
     if method == "SendStreamingMessage":
         return _stream(mode, rid)
     if method == "SubscribeToTask":
@@ -113,13 +140,15 @@ async def _rpc(request: Request) -> Response:
         return error(-32004, "the task has ended") if known else error(-32001, "no task")
     if method == "GetTask":
         if known:
-            return result(task(state))
+            return result(task(state, stamp=stamp, history=kept))
         return error(-32603, "something went wrong") if mode == "default" else error(-32001, "no such task")
     if method == "CancelTask":
         if mode == "default":
             return result(task("TASK_STATE_CANCELED", params.get("id")))
         if not known:
             return error(-32001, "no such task")
+        if mode == "subscription-closes":
+            return result(task("TASK_STATE_CANCELED", stamp=stamp))
         return result(task(INPUT)) if state == INPUT else error(-32002, "the task has ended")
     if method == "ListTasks":
         return result({"tasks": [task(state)], "nextPageToken": ""})

@@ -38,10 +38,22 @@ def _by_scenario(report) -> dict[str, str]:
     return {c.scenario: c.outcome for c in report.checks if c.scenario != "card lint"}
 
 
+# What the official SDKs break, found by the probe, each a MUST of the v1.0 specification: (stack, interface, scenario).
+KNOWN_BREACHES = {
+    # @a2a-js/sdk's REST handler serves a request with an empty A2A-Version as 1.0; §3.6.2: empty means 0.3 (its
+    # JSON-RPC handler refuses it, as a2a-sdk's handlers do).
+    ("js", "HTTP+JSON 1.0", "version: empty"),
+}
+
+
 async def test_every_reference_server_passes(reference_server):
     async with new_http_client() as http:
         report = await probe(reference_server.url, http=http)
-    failures = [c for c in report.checks if c.outcome == "fail"]
+    failures = [
+        c
+        for c in report.checks
+        if c.outcome == "fail" and (reference_server.stack, c.interface, c.scenario) not in KNOWN_BREACHES
+    ]
     assert not failures, failures
     # Each server's card leads to the interface the matrix names; it is among those probed, with every scenario.
     label = BINDING_NAMES[reference_server.binding]
@@ -91,7 +103,10 @@ async def test_a_broken_agent_fails_and_each_failure_names_its_section(broken):
         "version",
         "extended card",  # served though not declared: a MUST (§3.3.4), no longer a warning
         "push config",  # refused as MethodNotFound, not PushNotificationNotSupported: a MUST (§3.3.4)
-    }
+        "unknown task: send",
+        "unknown task: subscribe",
+        "version: empty",
+    }  # its A2A errors lack ErrorInfo too, but its unknown task is an InternalError: no A2A error to judge
     assert not [c for c in report.checks if c.outcome == "warn"]
     assert "§3.6.2" in failed["version"].section
     assert "§3.1.2" in failed["stream"].section and "statusUpdate" not in failed["stream"].detail
@@ -109,13 +124,17 @@ async def test_a_broken_agent_fails_and_each_failure_names_its_section(broken):
 
 # Each mode of the broken agent breaks one MUST, which was a pass (or a warning) before (issue 27).
 BROKEN_MODES = {
-    "json-stream": ("stream", "JSONRPC-SSE-001", "application/json"),
-    "pondering": ("stream", "DM-TASK-002", "TASK_STATE_PONDERING"),
+    "json-stream": ("stream: wire", "JSONRPC-SSE-001", "application/json"),
+    "pondering": ("stream: states", "DM-TASK-002", "TASK_STATE_PONDERING"),
     "backwards": ("stream", "CORE-STREAM-003", "after the task ended completed"),
     "other-task": ("stream", "CORE-STREAM-003", "events for another task"),
-    "garbled": ("stream", "JSONRPC-SSE-001", "11 of 13 SSE frame(s) are not JSON-RPC responses"),
+    "garbled": ("stream: wire", "JSONRPC-SSE-001", "11 of 13 SSE frame(s) are not JSON-RPC responses"),
     "cancel-input-required": ("cancel", "CORE-CANCEL-001", "still input-required"),
     "push-internal": ("push config", "CORE-CAP-001", "InternalError"),
+    "no-error-info": ("error data", "JSONRPC-ERR-003", "no google.rpc.ErrorInfo in error.data"),
+    "local-time": ("timestamps", "DM-SERIAL-003", "'2026-11-27T12:00:00+02:00'"),
+    "history-ignored": ("history length", "CORE-HIST-002", "3 messages, more than asked for"),
+    "subscription-closes": ("subscribe: until the end", "STREAM-SUB-002", "closed without showing the task's end"),
 }
 
 
@@ -142,7 +161,7 @@ def test_the_command_prints_a_table_exits_1_on_a_failure_and_speaks_json(broken,
     assert lines[-1].startswith("Result: fail (")
     assert "\x1b" not in text.stdout
     doc = json.loads(_cli(tmp_path, broken, "-o", "json").stdout)
-    assert doc["result"] == "fail" and doc["summary"]["fail"] == 7
+    assert doc["result"] == "fail" and doc["summary"]["fail"] == 10
     check = next(c for c in doc["checks"] if c["scenario"] == "unknown task: get")
     assert check == {
         "scenario": "unknown task: get",

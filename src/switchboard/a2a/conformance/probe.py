@@ -25,18 +25,23 @@ from ..errors import AuthFailedError, CredentialsMissingError, ProtocolError, Sw
 from ..model import Message, StreamEvent, Task, TaskState
 from ..tap import Tap
 from ..wire import v10
+from . import deeper
 from .report import Check, Outcome, Report
 from .requirements import requirement
 from .streams import judge_events, judge_transport, raw_states, summary
-from .wire_log import WireLog
+from .wire_log import Exchange, WireLog
 
 PROBE_TEXT = "hello from switchboard conformance"
 STREAM_EVENT_LIMIT = 10_000  # events read from one probe stream before it is let go
 TASK_NOT_FOUND, TASK_NOT_CANCELABLE, UNSUPPORTED, NOT_CONFIGURED = -32001, -32002, -32004, -32007
 VERSION_NOT_SUPPORTED = -32009
-PUSH_NOT_SUPPORTED = -32003
-PUSH_URL = "https://push.invalid/switchboard-conformance"  # `.invalid` never resolves (RFC 2606)
 UNSPOKEN_VERSION = "99.0"  # a protocol version no agent speaks
+# A stream is judged three ways, each its own scenario (--against compares scenario by scenario).
+_STREAM_SCENARIOS = {
+    "stream: jsonrpc sse": "stream: wire",
+    "stream: rest sse": "stream: wire",
+    "state values": "stream: states",
+}
 
 
 def offered_interfaces(resolved: ResolvedCard) -> tuple[list[tuple[str, str]], list[str]]:
@@ -126,11 +131,16 @@ class Probe:
         self.version = transport.endpoint.version
         self.binding = transport.endpoint.binding.upper()
         self.task: Task | None = None  # the task the probe message started, as last seen
+        self.start = wire.mark()  # the exchanges from here on are this interface's
+        self.unknown_get_exchange: Exchange | None = None  # the A2A error whose ErrorInfo deeper.error_info reads
 
     # --- findings -------------------------------------------------------------------------------------
 
     def sent(self, op: str) -> str:
-        """The operation as this interface's wire names it: a JSON-RPC method, an HTTP route, a gRPC method."""
+        """The operation as this interface's wire names it: a JSON-RPC method, an HTTP route, a gRPC method; `*`
+        for a finding read off every answer of the interface."""
+        if op == "*":
+            return "every call above"
         if self.binding == HTTP_JSON:
             from ..transports.rest import ROUTES
 
@@ -161,16 +171,22 @@ class Probe:
             ("send", "send", self.send),
             ("stream", "stream", self.stream),
             ("get", "get", self.get),
-            ("push config", "push_set", self.push_config),  # while the probe's task goes on
+            ("push config", "push_set", lambda: deeper.push_config(self)),  # while the probe's task goes on
             ("list", "list", self.list),
             ("subscribe", "subscribe", self.subscribe),
+            ("history length", "get", lambda: deeper.history_length(self)),
             ("cancel", "cancel", self.cancel),
             ("unknown task: get", "get", self.unknown_get),
             ("unknown task: cancel", "cancel", self.unknown_cancel),
+            ("unknown task: send", "send", lambda: deeper.unknown_send(self)),
+            ("unknown task: subscribe", "subscribe", lambda: deeper.unknown_subscribe(self)),
             ("extended card", "extended_card", self.extended_card),
             ("version", "get", self.version_header),
+            ("version: empty", "list", lambda: deeper.empty_version(self)),
         ):
             await self._guarded(scenario, op, step)
+        deeper.error_info(self)
+        deeper.timestamps(self)
 
     async def _guarded(self, scenario: str, op: str, step: Callable[[], Awaitable[None]]) -> None:
         """Run a scenario; what it did not expect breaks the scenario's requirement and says what came back."""
@@ -233,7 +249,8 @@ class Probe:
         findings += judge_events(events, raw_states(exchange), self.version, self.binding, going=going, subscribe=False)
         seen = summary(events)
         for f in findings:
-            self.judge(f.key, f.ok, f.detail, op="stream", answered=f.answered or seen, scenario="stream")
+            scenario = _STREAM_SCENARIOS.get(f.key, "stream")
+            self.judge(f.key, f.ok, f.detail, op="stream", answered=f.answered or seen, scenario=scenario)
         first = events[0] if events else None
         if going and isinstance(first, Task):
             await self._let_go(first.id)
@@ -325,9 +342,15 @@ class Probe:
             return
         terminal = self.task.status.state.is_terminal
         before = self.task.status.state.value
+        # A subscription open across the cancel MUST show the task's end and close (§3.1.6).
+        watch = (
+            await deeper.open_watch(self, self.task.id) if self.card.capabilities.streaming and not terminal else None
+        )
         try:
             answered_task = await self.t.cancel_task(self.task.id)
         except ProtocolError as exc:
+            if watch:
+                await deeper.judge_watch(self, watch, canceled=False)
             answered = f"error {exc.rpc_code} {exc.code}"
             if exc.rpc_code == TASK_NOT_CANCELABLE:
                 said = f"TaskNotCancelableError (the task was {before})"
@@ -336,7 +359,13 @@ class Probe:
                            answered=answered, scenario="cancel")  # fmt: skip
                 return
             raise
+        except BaseException:
+            if watch:
+                await deeper.close_watch(watch)
+            raise
         state = answered_task.status.state
+        if watch:
+            await deeper.judge_watch(self, watch, canceled=state is TaskState.CANCELED)
         answered = f"a Task, {state.value}"
         if terminal and state is not TaskState.CANCELED:
             said = f"an ended task ({before}) answered with a task, not TaskNotCancelableError"
@@ -348,7 +377,9 @@ class Probe:
             self.judge("cancel", False, said, op="cancel", answered=answered)
 
     async def unknown_get(self) -> None:
+        mark = self.wire.mark()
         await self._unknown("unknown task: get", "get", self.t.get_task)
+        self.unknown_get_exchange = next(iter(self.wire.since(mark)), None)
 
     async def unknown_cancel(self) -> None:
         await self._unknown("unknown task: cancel", "cancel", self.t.cancel_task)
@@ -415,55 +446,6 @@ class Probe:
             headers["A2A-Version"] = "1.0"
         said = f"A2A-Version {UNSPOKEN_VERSION} was served as if it were spoken"
         self.judge("version", False, said, op="get", answered="a Task")
-
-    async def push_config(self) -> None:
-        """Create, read, list and delete a push config on the probe's task (while it is still going): an agent
-        that declares push notifications does all four; one that does not refuses (PushNotificationNotSupported),
-        which needs no task: an id it never gave will do. The config points at an address no agent can reach
-        (`.invalid`): nothing is ever delivered."""
-        declared = bool(self.card.capabilities.push_notifications)
-        if self.version != "1.0" and not self.t.PUSH_AT_03:
-            self.add("push config", "skip", "switchboard speaks push configs at 0.3 over JSON-RPC only")
-            return
-        going = self.task is not None and not self.task.status.state.is_terminal
-        if declared and not going:
-            self.add("push config", "skip", "the probe's task ended before a push config could be set on it")
-            return
-        task_id = self.task.id if going and self.task else f"switchboard-conformance-{uuid.uuid4()}"
-        config_id = f"switchboard-conformance-{uuid.uuid4().hex[:8]}"
-        try:
-            await self.t.create_push_config(task_id, PUSH_URL, token=uuid.uuid4().hex, config_id=config_id)
-        except ProtocolError as exc:
-            answered = f"error {exc.rpc_code} {exc.code}"
-            if declared:
-                said = f"declared, yet create answered {exc.code} ({exc.rpc_code}): {exc.message}"
-                self.judge("push config", False, said, op="push_set", answered=answered)
-                return
-            ok = exc.rpc_code == PUSH_NOT_SUPPORTED
-            said = "not declared, and refused: PushNotificationNotSupportedError" if ok else (
-                f"not declared, and refused, but as {exc.code} ({exc.rpc_code}), not PushNotificationNotSupported"
-            )  # fmt: skip
-            self.judge("push config: refused", ok, said, op="push_set", answered=answered, scenario="push config")
-            return
-        if not declared:
-            said = "push configs work, but the card does not declare push notifications"
-            self.judge("push config: refused", False, said, op="push_set", answered="a config",
-                       scenario="push config")  # fmt: skip
-            await self.t.delete_push_config(task_id, config_id)
-            return
-        got = await self.t.get_push_config(task_id, config_id)
-        listed = {c.get("id") for c in await self.t.list_push_configs(task_id)}
-        await self.t.delete_push_config(task_id, config_id)
-        after = {c.get("id") for c in await self.t.list_push_configs(task_id)}
-        problems = []
-        if got.get("url") != PUSH_URL:
-            problems.append(f"get gave the url {got.get('url')!r}")
-        if config_id not in listed:
-            problems.append("list left the config out")
-        if config_id in after:
-            problems.append("the config was still listed after delete")
-        said = "; ".join(problems) or "create, get, list, delete"
-        self.judge("push config", not problems, said, op="push_set", answered="create, get, list, delete answered")
 
 
 async def _bounded(events: AsyncIterator[StreamEvent]) -> AsyncIterator[StreamEvent]:

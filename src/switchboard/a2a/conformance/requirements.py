@@ -94,7 +94,10 @@ _TABLE: dict[str, tuple[Requirement, Requirement | None]] = {
         _must("§3.3.4 Capability Validation (PushNotificationNotSupportedError)", "CORE-CAP-001"),
         _v03("§7.5 tasks/pushNotificationConfig/set (PushNotificationNotSupportedError)", "SHOULD"),
     ),
-    "history length": (_must("§3.2.4 History Length Semantics", "CORE-HIST-002"), _v03("§7.3.1 TaskQueryParams")),
+    "history length": (
+        _must("§3.2.4 History Length Semantics", "CORE-HIST-002"),
+        _v03("§7.3.1 TaskQueryParams", "SHOULD"),
+    ),
     "timestamps": (_must("§5.6.1 Timestamps: ISO 8601 in UTC", "DM-SERIAL-003"), _v03("§6.2 TaskStatus", "SHOULD")),
     "error data": (
         _must("§9.5 Error Handling (JSON-RPC): ErrorInfo in error.data", "JSONRPC-ERR-003"),
