@@ -60,6 +60,7 @@ async def _report(args: Any, ref: str) -> Report:
     # Whatever the agent said goes through the redactor: an error message may echo a credential.
     for check in report.checks:
         check.detail = tap.redactor.text(strip_controls(check.detail))
+        check.answered = tap.redactor.text(strip_controls(check.answered))
     report.name = strip_controls(report.name)
     return report
 
@@ -71,18 +72,23 @@ def _text(report: Report) -> None:
     interface_width = max((len(c.interface) for c in report.checks), default=0)
     for check in report.checks:
         line = f"{check.outcome:<4}  {check.scenario:<{scenario_width}}  {check.interface or '-':<{interface_width}}"
-        line += f"  {check.detail}"
+        line += f"  {_one_line(check.detail)}"
         if check.outcome in ("fail", "warn") and check.section:
             line += f"  [{check.cited}]"
         print(line, file=sys.stdout)
         if check.outcome in ("fail", "warn") and check.sent:
             said = f"      sent {check.sent} over {check.interface}" + (
-                f"; answered {check.answered}" if check.answered else ""
+                f"; answered {_one_line(check.answered)}" if check.answered else ""
             )
             print(said, file=sys.stdout)
     counts = report.counts()
     summary = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
     print(f"Result: {'fail' if report.failed else 'pass'} ({summary})", file=sys.stdout)
+
+
+def _one_line(text: str) -> str:
+    """What an agent said, kept on its line: a newline in it cannot start a line of the report."""
+    return " ".join(text.split("\n"))
 
 
 def compare(baseline: Report, candidate: Report) -> list[dict[str, str]]:

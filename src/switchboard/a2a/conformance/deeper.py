@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..client import new_message
 from ..errors import ProtocolError, SwitchboardError
 from ..model import StatusUpdate, StreamEvent, Task
-from .streams import summary
+from .streams import Finding, summary
 
 if TYPE_CHECKING:
     from .probe import Probe
@@ -138,32 +138,39 @@ def error_info(p: Probe) -> None:
     if p.version != "1.0" or exchange is None or exchange.grpc or exchange.truncated:
         p.add(key, "skip", "v1.0 over JSON-RPC or HTTP+JSON only, after an A2A error")
         return
+    judged = judge_error_info(exchange.body, p.binding)
+    if isinstance(judged, str):
+        p.add(key, "skip", judged)
+    else:
+        p.judge(key, judged.ok, judged.detail, op="get", answered=judged.answered)
+
+
+def judge_error_info(text: str, binding: str) -> Finding | str:
+    """The ErrorInfo in an error's body (JSON-RPC `error.data`, HTTP+JSON `error.details`): a Finding, or why
+    there is nothing to judge."""
     try:
-        body: Any = json.loads(exchange.body)
+        body: Any = json.loads(text)
     except (ValueError, RecursionError):
-        p.add(key, "skip", "the error's body was not JSON")
-        return
+        return "the error's body was not JSON"
     error = body.get("error") if isinstance(body, dict) else None
     code = error.get("code") if isinstance(error, dict) else None
-    if not isinstance(error, dict) or (
-        p.binding == "JSONRPC" and not (isinstance(code, int) and -32099 <= code <= -32001)
-    ):
-        p.add(key, "skip", "the answer to the unknown task was no A2A error: no ErrorInfo to read")
-        return
-    items = error.get("data" if p.binding == "JSONRPC" else "details")
+    jsonrpc = binding == "JSONRPC"
+    if not isinstance(error, dict) or (jsonrpc and not (type(code) is int and -32099 <= code <= -32001)):
+        return "the answer to the unknown task was no A2A error: no ErrorInfo to read"
+    where = "error.data" if jsonrpc else "error.details"
+    items = error.get("data" if jsonrpc else "details")
     infos = (
         [i for i in items if isinstance(i, dict) and i.get("@type") == ERROR_INFO] if isinstance(items, list) else []
     )
-    where = "error.data" if p.binding == "JSONRPC" else "error.details"
     if not infos:
         said = f"the A2A error (TaskNotFoundError) carries no google.rpc.ErrorInfo in {where}"
-        p.judge(key, False, said, op="get", answered=f"{where}: {json.dumps(items)[:80] if items else 'none'}")
-        return
-    reason = infos[0].get("reason")
-    ok = isinstance(reason, str) and reason.isupper() and infos[0].get("domain") == "a2a-protocol.org"
-    said = f"ErrorInfo reason {reason!r}, domain {infos[0].get('domain')!r}"
-    p.judge(key, ok, said + ("" if ok else ": UPPER_SNAKE_CASE reason, domain a2a-protocol.org expected"), op="get",
-            answered=f"{where}: ErrorInfo")  # fmt: skip
+        held = f"{type(items).__name__}" + (f" of {len(items)}" if isinstance(items, list) else "")
+        return Finding("", False, said, f"{where}: {held if items is not None else 'none'}")
+    reason, domain = infos[0].get("reason"), infos[0].get("domain")
+    ok = isinstance(reason, str) and reason.isupper() and domain == "a2a-protocol.org"
+    said = f"ErrorInfo reason {_brief(reason)}, domain {_brief(domain)}"
+    return Finding("", ok, said + ("" if ok else ": UPPER_SNAKE_CASE reason, domain a2a-protocol.org expected"),
+                   f"{where}: ErrorInfo")  # fmt: skip
 
 
 async def push_config(p: Probe) -> None:
@@ -214,6 +221,11 @@ async def push_config(p: Probe) -> None:
         problems.append("the config was still listed after delete")
     said = "; ".join(problems) or "create, get, list, delete"
     p.judge("push config", not problems, said, op="push_set", answered="create, get, list, delete answered")
+
+
+def _brief(value: Any) -> str:
+    """A value an agent sent, shown short: a string quoted and cut, anything else by its type."""
+    return repr(value[:60]) if isinstance(value, str) else f"(a {type(value).__name__})"
 
 
 @dataclass
