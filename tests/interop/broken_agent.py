@@ -3,11 +3,12 @@ makes on demand. One server, one agent per mode: the default at `/`, each other 
 `/MODE/.well-known/agent-card.json`). Its cards are sound; its answers are not.
 
 default: a stream begins with a status update, not the Task (§3.1.2); GetTask of an unknown id answers
-  InternalError, not TaskNotFoundError (§3.1.3); CancelTask of an unknown id answers with a task (§3.1.5); the
+  InternalError, not TaskNotFoundError (§3.1.3); CancelTask of an unknown id, or of its completed task, answers
+  with a task (§3.1.5); the
   extended card is served although the card does not declare one (§3.3.4); push configs are refused with
   MethodNotFound, not PushNotificationNotSupportedError (§3.3.4); any A2A-Version is served, an empty one too
-  (§3.6.2); a message or a subscription naming an unknown task is served (§3.4.2, §3.1.6); its A2A errors carry no
-  ErrorInfo (§9.5).
+  (§3.6.2); a message or a subscription naming an unknown task is served, and a message to the ended task
+  (§3.4.2, §3.1.6, §3.1.1); its A2A errors carry no ErrorInfo (§9.5).
 Every other mode answers all of that right, and breaks one thing:
   json-stream: a stream answered `application/json`, one JSON-RPC result (§9.4.2);
   pondering: a stream carrying the state TASK_STATE_PONDERING (§4.1.3);
@@ -126,8 +127,9 @@ async def _rpc(request: Request) -> Response:
     kept = 3 if mode == "history-ignored" or not isinstance(asked, int) else min(3, asked)
     known = params.get("id") == "task-1"
     named = (params.get("message") or {}).get("taskId")
-    if mode != "default" and method in ("SendMessage", "SendStreamingMessage") and named not in (None, "task-1"):
-        return error(-32001, "no such task")
+    if mode != "default" and method in ("SendMessage", "SendStreamingMessage") and named is not None:
+        # the probe names task-1 once it has ended (its cancel ends it), or a task it never was given
+        return error(-32004, "the task has ended") if named == "task-1" else error(-32001, "no such task")
     if method == "SendMessage":
         return result({"task": task(state, stamp=stamp)})
     if method == "SendStreamingMessage":
@@ -166,7 +168,8 @@ def app() -> Starlette:
         mode = request.path_params.get("mode")
         if mode is not None and mode not in MODES:
             return Response(status_code=404)
-        return JSONResponse(card(str(request.url).removesuffix(".well-known/agent-card.json")))
+        served = card(str(request.url).removesuffix(".well-known/agent-card.json"))
+        return JSONResponse(served, headers={"Cache-Control": "max-age=60", "ETag": '"broken-1"'})
 
     return Starlette(
         routes=[

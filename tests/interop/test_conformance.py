@@ -105,6 +105,8 @@ async def test_a_broken_agent_fails_and_each_failure_names_its_section(broken):
         "push config",  # refused as MethodNotFound, not PushNotificationNotSupported: a MUST (§3.3.4)
         "unknown task: send",
         "unknown task: subscribe",
+        "ended task: send",
+        "cancel",  # a completed task answered canceled, not TaskNotCancelableError (§3.1.5)
         "version: empty",
     }  # its A2A errors lack ErrorInfo too, but its unknown task is an InternalError: no A2A error to judge
     assert not [c for c in report.checks if c.outcome == "warn"]
@@ -161,7 +163,7 @@ def test_the_command_prints_a_table_exits_1_on_a_failure_and_speaks_json(broken,
     assert lines[-1].startswith("Result: fail (")
     assert "\x1b" not in text.stdout
     doc = json.loads(_cli(tmp_path, broken, "-o", "json").stdout)
-    assert doc["result"] == "fail" and doc["summary"]["fail"] == 10
+    assert doc["result"] == "fail" and doc["summary"]["fail"] == 12
     check = next(c for c in doc["checks"] if c["scenario"] == "unknown task: get")
     assert check == {
         "scenario": "unknown task: get",

@@ -18,12 +18,15 @@ from typing import TYPE_CHECKING, Any
 from ..client import new_message
 from ..errors import ProtocolError, SwitchboardError
 from ..model import StatusUpdate, StreamEvent, Task
+from .report import Check
+from .requirements import requirement
 from .streams import Finding, summary
+from .wire_log import WireLog
 
 if TYPE_CHECKING:
     from .probe import Probe
 
-TASK_NOT_FOUND = -32001
+TASK_NOT_FOUND, UNSUPPORTED = -32001, -32004
 PUSH_NOT_SUPPORTED = -32003
 PUSH_URL = "https://push.invalid/switchboard-conformance"  # `.invalid` never resolves (RFC 2606)
 WATCH_BOUND = 3.0  # seconds a subscription is given to show the task's end after the cancel answered
@@ -48,6 +51,41 @@ async def unknown_send(p: Probe) -> None:
         return
     said = "a message naming a task id it never gave was taken as a new one, not TaskNotFoundError"
     p.judge("unknown task: send", False, said, op="send", answered=f"a {type(result).__name__}")
+
+
+async def send_to_ended_task(p: Probe) -> None:
+    """A message to the probe's task once it ended (the cancel ends it): UnsupportedOperationError (§3.1.1)."""
+    task = p.task
+    if task is None or not task.status.state.is_terminal:
+        p.add("ended task: send", "skip", "the probe's task did not end: no ended task to write to", op="send")
+        return
+    message = new_message("hello again from switchboard conformance", task_id=task.id, context_id=task.context_id)
+    try:
+        result = await p.t.send(message, blocking=False)
+    except ProtocolError as exc:
+        answered = f"error {exc.rpc_code} {exc.code}"
+        ok = exc.rpc_code == UNSUPPORTED
+        said = f"a message to a {task.status.state.value} task: " + (
+            "UnsupportedOperationError" if ok else f"answered {exc.code}, not UnsupportedOperationError (-32004)"
+        )
+        p.judge("ended task: send", ok, said, op="send", answered=answered)
+        return
+    said = f"a message to a {task.status.state.value} task was taken (UnsupportedOperationError is expected)"
+    p.judge("ended task: send", False, said, op="send", answered=f"a {type(result).__name__}")
+
+
+def card_caching(wire: WireLog, card_url: str) -> list[Check]:
+    """The card's answer carries Cache-Control and an ETag (§8.6.1, SHOULD: a warning when either is missing)."""
+    answer = next((e for e in wire.since(0) if e.url == card_url and e.status == 200), None)
+    if answer is None:
+        return []
+    missing = [name for name in ("cache-control", "etag") if not answer.headers.get(name)]
+    said = f"the card's answer lacks {' and '.join(missing)}" if missing else "Cache-Control and ETag"
+    present = ", ".join(f"{k}: {answer.headers[k][:40]}" for k in ("cache-control", "etag") if answer.headers.get(k))
+    return [
+        Check("card caching", "", "warn" if missing else "pass", said, requirement("card caching", "1.0"),
+              "GET agent card", present or "neither header")
+    ]  # fmt: skip
 
 
 async def unknown_subscribe(p: Probe) -> None:

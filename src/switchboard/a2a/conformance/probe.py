@@ -80,6 +80,8 @@ async def probe(
     card_version = "0.3" if card.shape == "legacy" else "1.0"
     said = f"a {card.shape} card, {len(card.interfaces)} interface(s)"
     checks.append(Check("card", "", "pass", said, requirement("card", card_version), "GET agent card", "HTTP 200"))
+    if card.shape == "v1.0":
+        checks += deeper.card_caching(wire, resolved.card_url)
     lint = requirement("card lint", card_version)
     checks += [Check("card lint", "", "warn", w, lint) for w in [*resolved.notes, *lint_card(card, resolved.card_url)]]
     spoken, unspoken = offered_interfaces(resolved)
@@ -176,6 +178,7 @@ class Probe:
             ("subscribe", "subscribe", self.subscribe),
             ("history length", "get", lambda: deeper.history_length(self)),
             ("cancel", "cancel", self.cancel),
+            ("ended task: send", "send", lambda: deeper.send_to_ended_task(self)),
             ("unknown task: get", "get", self.unknown_get),
             ("unknown task: cancel", "cancel", self.unknown_cancel),
             ("unknown task: send", "send", lambda: deeper.unknown_send(self)),
@@ -235,14 +238,18 @@ class Probe:
                 raise
             going = True
         except ProtocolError as exc:
-            if not declared and exc.rpc_code == UNSUPPORTED:
-                said = "UnsupportedOperationError, as the card declares no streaming"
-                self.judge("stream", True, said, op="stream", answered=f"error {exc.rpc_code} {exc.code}")
+            if not declared:
+                ok = exc.rpc_code == UNSUPPORTED
+                said = "UnsupportedOperationError, as the card declares no streaming" if ok else (
+                    f"the card declares no streaming; answered {exc.code}, not UnsupportedOperationError"
+                )  # fmt: skip
+                answered = f"error {exc.rpc_code} {exc.code}"
+                self.judge("stream: undeclared", ok, said, op="stream", answered=answered, scenario="stream")
                 return
             raise
         if not declared:
             said = "streams although the card does not declare capabilities.streaming (UnsupportedOperationError)"
-            self.judge("stream", False, said, op="stream", answered=f"{len(events)} event(s)")
+            self.judge("stream: undeclared", False, said, op="stream", answered=summary(events), scenario="stream")
             return
         exchange = next(iter(self.wire.since(mark)), None)
         findings = judge_transport(exchange, self.binding, self.version)
@@ -364,11 +371,13 @@ class Probe:
                 await deeper.close_watch(watch)
             raise
         state = answered_task.status.state
+        if state.is_terminal and answered_task.id == self.task.id:
+            self.task = answered_task  # an ended task: what "ended task: send" writes to
         if watch:
             await deeper.judge_watch(self, watch, canceled=state is TaskState.CANCELED)
         answered = f"a Task, {state.value}"
-        if terminal and state is not TaskState.CANCELED:
-            said = f"an ended task ({before}) answered with a task, not TaskNotCancelableError"
+        if terminal:  # even "canceled": a task that had ended cannot be canceled (§3.1.5)
+            said = f"an ended task ({before}) answered with a task ({state.value}), not TaskNotCancelableError"
             self.judge("cancel: ended task", False, said, op="cancel", answered=answered, scenario="cancel")
         elif state is TaskState.CANCELED:
             self.judge("cancel", True, f"the task, {state.value}", op="cancel", answered=answered)

@@ -54,6 +54,15 @@ _TABLE: dict[str, tuple[Requirement, Requirement | None]] = {
         _must("§11.7 Streaming (HTTP+JSON): Server-Sent Events", "HTTP_JSON-SSE-001"),
         _v03("§3.3 Streaming Transport (Server-Sent Events)"),
     ),
+    "stream: undeclared": (
+        _must("§3.3.4 Capability Validation (UnsupportedOperationError)", "CORE-CAP-002"),
+        _v03("§7.2 message/stream (UnsupportedOperationError)", "SHOULD"),
+    ),
+    "ended task: send": (
+        _must("§3.1.1 Send Message (UnsupportedOperationError for an ended task)", "CORE-SEND-002"),
+        _v03("§6.3 TaskState (terminal states)", "SHOULD"),
+    ),
+    "card caching": (Requirement("§8.6.1 Caching: Cache-Control and ETag", "SHOULD", "CARD-CACHE-001"), None),
     "get": (_must("§3.1.3 Get Task", "CORE-GET-001"), _v03("§7.3 tasks/get")),
     "list": (_must("§3.1.4 List Tasks", "CORE-LIST-001"), None),
     "subscribe": (_must("§3.1.6 Subscribe to Task", "STREAM-SUB-001"), _v03("§7.9 tasks/resubscribe", "SHOULD")),

@@ -19,6 +19,7 @@ class Exchange:
     rpc: str | None = None  # the JSON-RPC method of the request
     status: int | None = None
     content_type: str = ""
+    headers: dict[str, str] = field(default_factory=dict)  # the response's, as the tap kept them (redacted)
     body: str = ""
     truncated: bool = False  # the tap kept only the start of the body
     frames: list[tuple[str, bool]] = field(default_factory=list)  # each SSE frame's data, and whether it was cut
@@ -53,6 +54,7 @@ class WireLog:
         if record.kind == "response":
             exchange.status = record.status
             exchange.content_type = _header(record.headers, "content-type")
+            exchange.headers = {key.lower(): value for key, value in record.headers.items()}
             exchange.body, exchange.truncated = record.body, record.truncated
         elif record.kind == "sse":
             exchange.frames.append((record.body, record.truncated))
