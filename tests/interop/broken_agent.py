@@ -3,12 +3,12 @@ makes on demand. One server, one agent per mode: the default at `/`, each other 
 `/MODE/.well-known/agent-card.json`). Its cards are sound; its answers are not.
 
 default: a stream begins with a status update, not the Task (§3.1.2); GetTask of an unknown id answers
-  InternalError, not TaskNotFoundError (§3.1.3); CancelTask of an unknown id, or of its completed task, answers
-  with a task (§3.1.5); the
-  extended card is served although the card does not declare one (§3.3.4); push configs are refused with
-  MethodNotFound, not PushNotificationNotSupportedError (§3.3.4); any A2A-Version is served, an empty one too
-  (§3.6.2); a message or a subscription naming an unknown task is served, and a message to the ended task
-  (§3.4.2, §3.1.6, §3.1.1); its A2A errors carry no ErrorInfo (§9.5).
+  InternalError, not TaskNotFoundError (§3.1.3), whatever its A2A-Version (99.0, 1.1, 1.0.3: §3.6.2, §3.6), and an
+  empty one is served as 1.0 (§3.6.2); CancelTask of an unknown id, of its completed task, of a task it canceled
+  answers with a task (§3.1.5); the extended card is served although the card does not declare one (§3.3.4); push
+  configs are refused with MethodNotFound, not PushNotificationNotSupportedError (§3.3.4); a message or a
+  subscription naming an unknown task is served, and a message to the ended task (§3.4.2, §3.1.6, §3.1.1); its A2A
+  errors carry no ErrorInfo (§9.5).
 Every other mode answers all of that right, and breaks one thing:
   json-stream: a stream answered `application/json`, one JSON-RPC result (§9.4.2);
   pondering: a stream carrying the state TASK_STATE_PONDERING (§4.1.3);
@@ -54,6 +54,9 @@ ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 REASONS = {-32001: "TASK_NOT_FOUND", -32002: "TASK_NOT_CANCELABLE", -32003: "PUSH_NOTIFICATION_NOT_SUPPORTED",
            -32004: "UNSUPPORTED_OPERATION", -32009: "VERSION_NOT_SUPPORTED"}  # fmt: skip
 COMPLETED, WORKING, INPUT = "TASK_STATE_COMPLETED", "TASK_STATE_WORKING", "TASK_STATE_INPUT_REQUIRED"
+
+
+_canceled: set[str] = set()  # the modes whose task-1 a cancel ended (a second cancel is TaskNotCancelableError)
 
 
 def task(state: str, task_id: str = "task-1", *, stamp: str = "2026-11-27T10:00:00Z", history: int = 0) -> dict:
@@ -119,8 +122,8 @@ async def _rpc(request: Request) -> Response:
             body["data"] = [{"@type": ERROR_INFO, "reason": REASONS.get(code, "UNKNOWN"), "domain": "a2a-protocol.org"}]
         return JSONResponse({"jsonrpc": "2.0", "id": rid, "error": body})
 
-    if mode != "default" and request.headers.get("a2a-version", "") != "1.0":
-        return error(-32009, "version not supported")
+    if mode != "default" and request.headers.get("a2a-version", "").split(".")[:2] != ["1", "0"]:
+        return error(-32009, "version not supported")  # matched on Major.Minor: 1.0.3 is 1.0
     state = INPUT if mode in ("cancel-input-required", "subscription-closes") else COMPLETED
     stamp = "2026-11-27T12:00:00+02:00" if mode == "local-time" else "2026-11-27T10:00:00Z"
     asked = params.get("historyLength")
@@ -131,6 +134,7 @@ async def _rpc(request: Request) -> Response:
         # the probe names task-1 once it has ended (its cancel ends it), or a task it never was given
         return error(-32004, "the task has ended") if named == "task-1" else error(-32001, "no such task")
     if method == "SendMessage":
+        _canceled.discard(mode)  # a new task-1
         return result({"task": task(state, stamp=stamp)})
     if method == "SendStreamingMessage":
         return _stream(mode, rid)
@@ -150,6 +154,9 @@ async def _rpc(request: Request) -> Response:
         if not known:
             return error(-32001, "no such task")
         if mode == "subscription-closes":
+            if mode in _canceled:
+                return error(-32002, "the task has ended")
+            _canceled.add(mode)
             return result(task("TASK_STATE_CANCELED", stamp=stamp))
         return result(task(INPUT)) if state == INPUT else error(-32002, "the task has ended")
     if method == "ListTasks":

@@ -38,22 +38,30 @@ def _by_scenario(report) -> dict[str, str]:
     return {c.scenario: c.outcome for c in report.checks if c.scenario != "card lint"}
 
 
-# What the official SDKs break, found by the probe, each a MUST of the v1.0 specification: (stack, interface, scenario).
+# What the official SDKs break, found by the probe, each a MUST of the v1.0 specification: (stack, interface or
+# None for every v1.0 interface, scenario).
 KNOWN_BREACHES = {
+    # a2a-sdk 1.3 serves A2A-Version 1.1 as 1.0; §3.6.2: a version the interface does not support (1.0 only, matched
+    # on Major.Minor) is VersionNotSupportedError.
+    ("sdk13", None, "version: minor"),
+    # @a2a-js/sdk refuses A2A-Version 1.0.3 (VersionNotSupportedError); §3.6: a patch number MUST NOT be considered.
+    ("js", None, "version: patch"),
+    # @a2a-js/sdk answers a cancel of a task it already canceled with the task; §3.1.5: TaskNotCancelableError.
+    ("js", None, "cancel: again"),
     # @a2a-js/sdk's REST handler serves a request with an empty A2A-Version as 1.0; §3.6.2: empty means 0.3 (its
     # JSON-RPC handler refuses it, as a2a-sdk's handlers do).
     ("js", "HTTP+JSON 1.0", "version: empty"),
 }
 
 
+def known(stack: str, check) -> bool:
+    return (stack, check.interface, check.scenario) in KNOWN_BREACHES or (stack, None, check.scenario) in KNOWN_BREACHES
+
+
 async def test_every_reference_server_passes(reference_server):
     async with new_http_client() as http:
         report = await probe(reference_server.url, http=http)
-    failures = [
-        c
-        for c in report.checks
-        if c.outcome == "fail" and (reference_server.stack, c.interface, c.scenario) not in KNOWN_BREACHES
-    ]
+    failures = [c for c in report.checks if c.outcome == "fail" and not known(reference_server.stack, c)]
     assert not failures, failures
     # Each server's card leads to the interface the matrix names; it is among those probed, with every scenario.
     label = BINDING_NAMES[reference_server.binding]
@@ -82,7 +90,8 @@ async def test_an_agent_behind_a_key_passes_with_it_and_is_not_judged_without(se
     async with new_http_client() as http:
         keyed = await probe(server.url, http=http, credentials=Credentials(api_key=AUTH_API_KEY))
         bare = await probe(server.url, http=http)
-    assert not keyed.failed and _by_scenario(keyed)["send"] == "pass"
+    assert not [c for c in keyed.checks if c.outcome == "fail" and not known("sdk13", c)]
+    assert _by_scenario(keyed)["send"] == "pass"
     assert not bare.failed and _by_scenario(bare)["interfaces"] == "skip"
     assert "requires credentials" in next(c.detail for c in bare.checks if c.scenario == "interfaces")
     assert AUTH_API_KEY not in json.dumps(keyed.as_json())
@@ -107,7 +116,10 @@ async def test_a_broken_agent_fails_and_each_failure_names_its_section(broken):
         "unknown task: subscribe",
         "ended task: send",
         "cancel",  # a completed task answered canceled, not TaskNotCancelableError (§3.1.5)
+        "cancel: again",
         "version: empty",
+        "version: minor",
+        "version: patch",
     }  # its A2A errors lack ErrorInfo too, but its unknown task is an InternalError: no A2A error to judge
     assert not [c for c in report.checks if c.outcome == "warn"]
     assert "§3.6.2" in failed["version"].section
@@ -163,7 +175,7 @@ def test_the_command_prints_a_table_exits_1_on_a_failure_and_speaks_json(broken,
     assert lines[-1].startswith("Result: fail (")
     assert "\x1b" not in text.stdout
     doc = json.loads(_cli(tmp_path, broken, "-o", "json").stdout)
-    assert doc["result"] == "fail" and doc["summary"]["fail"] == 12
+    assert doc["result"] == "fail" and doc["summary"]["fail"] == 15
     check = next(c for c in doc["checks"] if c["scenario"] == "unknown task: get")
     assert check == {
         "scenario": "unknown task: get",
@@ -179,14 +191,14 @@ def test_the_command_prints_a_table_exits_1_on_a_failure_and_speaks_json(broken,
 
 
 def test_a_passing_agent_exits_0_and_against_lists_the_changes(server_pool, broken, tmp_path):
-    good = server_pool.get("sdk13-v10").url
-    alone = _cli(tmp_path, good, "-o", "json")
+    alone = _cli(tmp_path, server_pool.get("sdk03-native").url, "-o", "json")
     assert alone.returncode == 0, alone.stderr
     assert json.loads(alone.stdout)["result"] == "pass"
+    good = server_pool.get("sdk13-v10").url  # its one failure is a2a-sdk's own (KNOWN_BREACHES)
     both = _cli(tmp_path, good, "--against", broken, "-o", "json")
     assert both.returncode == 1
     doc = json.loads(both.stdout)
-    assert doc["baseline"]["result"] == "pass" and doc["candidate"]["result"] == "fail"
+    assert doc["candidate"]["result"] == "fail"
     changed = {(c["scenario"], c["interface"]): (c["baseline"], c["candidate"]) for c in doc["changes"]}
     assert changed[("stream", "JSON-RPC 1.0")] == ("pass", "fail")
     assert changed[("unknown task: get", "JSON-RPC 1.0")] == ("pass", "fail")

@@ -77,8 +77,10 @@ def _text(report: Report) -> None:
             line += f"  [{check.cited}]"
         print(line, file=sys.stdout)
         if check.outcome in ("fail", "warn") and check.sent:
-            said = f"      sent {check.sent} over {check.interface}" + (
-                f"; answered {_one_line(check.answered)}" if check.answered else ""
+            said = (
+                f"      sent {check.sent}"
+                + (f" over {check.interface}" if check.interface else "")
+                + (f"; answered {_one_line(check.answered)}" if check.answered else "")
             )
             print(said, file=sys.stdout)
     counts = report.counts()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..client import new_message
 from ..errors import ProtocolError, SwitchboardError
-from ..model import StatusUpdate, StreamEvent, Task
+from ..model import StatusUpdate, StreamEvent, Task, TaskState
 from .report import Check
 from .requirements import requirement
 from .streams import Finding, summary
@@ -26,7 +26,7 @@ from .wire_log import WireLog
 if TYPE_CHECKING:
     from .probe import Probe
 
-TASK_NOT_FOUND, UNSUPPORTED = -32001, -32004
+TASK_NOT_FOUND, NOT_CANCELABLE, UNSUPPORTED = -32001, -32002, -32004
 PUSH_NOT_SUPPORTED = -32003
 PUSH_URL = "https://push.invalid/switchboard-conformance"  # `.invalid` never resolves (RFC 2606)
 WATCH_BOUND = 3.0  # seconds a subscription is given to show the task's end after the cancel answered
@@ -51,6 +51,25 @@ async def unknown_send(p: Probe) -> None:
         return
     said = "a message naming a task id it never gave was taken as a new one, not TaskNotFoundError"
     p.judge("unknown task: send", False, said, op="send", answered=f"a {type(result).__name__}")
+
+
+async def cancel_again(p: Probe) -> None:
+    """A second cancel of the probe's task, which the first one ended: TaskNotCancelableError (§3.1.5)."""
+    task = p.task
+    if task is None or task.status.state is not TaskState.CANCELED:
+        p.add("cancel: again", "skip", "the first cancel did not end the task", op="cancel")
+        return
+    try:
+        again = await p.t.cancel_task(task.id)
+    except ProtocolError as exc:
+        answered = f"error {exc.rpc_code} {exc.code}"
+        ok = exc.rpc_code == NOT_CANCELABLE
+        said = "TaskNotCancelableError" if ok else f"answered {exc.code}, not TaskNotCancelableError (-32002)"
+        p.judge("cancel: ended task", ok, said, op="cancel", answered=answered, scenario="cancel: again")
+        return
+    said = f"a canceled task canceled again answered with the task ({again.status.state.value})"
+    p.judge("cancel: ended task", False, said + ", not TaskNotCancelableError", op="cancel",
+            answered=f"a Task, {again.status.state.value}", scenario="cancel: again")  # fmt: skip
 
 
 async def send_to_ended_task(p: Probe) -> None:

@@ -178,6 +178,7 @@ class Probe:
             ("subscribe", "subscribe", self.subscribe),
             ("history length", "get", lambda: deeper.history_length(self)),
             ("cancel", "cancel", self.cancel),
+            ("cancel: again", "cancel", lambda: deeper.cancel_again(self)),
             ("ended task: send", "send", lambda: deeper.send_to_ended_task(self)),
             ("unknown task: get", "get", self.unknown_get),
             ("unknown task: cancel", "cancel", self.unknown_cancel),
@@ -185,6 +186,8 @@ class Probe:
             ("unknown task: subscribe", "subscribe", lambda: deeper.unknown_subscribe(self)),
             ("extended card", "extended_card", self.extended_card),
             ("version", "get", self.version_header),
+            ("version: minor", "get", lambda: self.version_header("version: minor", "1.1")),
+            ("version: patch", "get", lambda: self.version_header("version: patch", "1.0.3")),
             ("version: empty", "list", lambda: deeper.empty_version(self)),
         ):
             await self._guarded(scenario, op, step)
@@ -431,30 +434,33 @@ class Probe:
         else:
             self.judge("extended card", True, f"{extended.name}, {answered}", op="extended_card", answered=answered)
 
-    async def version_header(self) -> None:
-        """A request that asks for a protocol version the interface does not speak: VersionNotSupportedError."""
+    async def version_header(self, scenario: str = "version", asked: str = UNSPOKEN_VERSION) -> None:
+        """A request whose A2A-Version the interface does not speak (another major, or another minor: `asked`):
+        VersionNotSupportedError; one naming a patch of its version (`version: patch`) is served as that version
+        (the versions match on Major.Minor, §3.6.2). The request is GetTask of an id the agent never gave: served,
+        it is TaskNotFoundError."""
         headers = getattr(self.t, "_headers", None)  # the header every request of the transport carries
         if self.version != "1.0":
-            self.add("version", "skip", "v0.3 has no A2A-Version negotiation")
+            self.add(scenario, "skip", "v0.3 has no A2A-Version negotiation")
             return
         if headers is None:
-            self.add("version", "skip", "not probed over this binding (its version travels in gRPC metadata)")
+            self.add(scenario, "skip", "not probed over this binding (its version travels in gRPC metadata)")
             return
-        headers["A2A-Version"] = UNSPOKEN_VERSION
+        served = scenario == "version: patch"
+        want = "served as 1.0 (TaskNotFoundError)" if served else "VersionNotSupportedError"
+        headers["A2A-Version"] = asked
         try:
             await self.t.get_task(f"switchboard-conformance-{uuid.uuid4()}")
         except ProtocolError as exc:
             answered = f"error {exc.rpc_code} {exc.code}"
-            ok = exc.rpc_code == VERSION_NOT_SUPPORTED
-            said = f"A2A-Version {UNSPOKEN_VERSION}: " + (
-                "VersionNotSupportedError" if ok else f"answered {exc.code}, not VersionNotSupportedError"
-            )
-            self.judge("version", ok, said, op="get", answered=answered)
+            ok = exc.rpc_code == (TASK_NOT_FOUND if served else VERSION_NOT_SUPPORTED)
+            said = f"A2A-Version {asked}: " + (want if ok else f"answered {exc.code}, not {want}")
+            self.judge(scenario, ok, said, op="get", answered=answered)
             return
         finally:
             headers["A2A-Version"] = "1.0"
-        said = f"A2A-Version {UNSPOKEN_VERSION} was served as if it were spoken"
-        self.judge("version", False, said, op="get", answered="a Task")
+        said = f"A2A-Version {asked} answered with a task for an id it never gave"
+        self.judge(scenario, False, said, op="get", answered="a Task")
 
 
 async def _bounded(events: AsyncIterator[StreamEvent]) -> AsyncIterator[StreamEvent]:

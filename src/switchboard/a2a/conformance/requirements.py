@@ -94,6 +94,11 @@ _TABLE: dict[str, tuple[Requirement, Requirement | None]] = {
         _v03("§7.10 agent/getAuthenticatedExtendedCard", "SHOULD"),
     ),
     "version": (_must("§3.6.2 Versioning: Server Responsibilities", "VER-SERVER-002"), None),
+    "version: minor": (
+        _must("§3.6.2 Versioning: another Major.Minor is VersionNotSupportedError", "VER-SERVER-002"),
+        None,
+    ),
+    "version: patch": (_must("§3.6 Versioning: a patch number is not negotiated", "VER-CLIENT-002"), None),
     "version: empty": (_must("§3.6.2 Versioning: an empty A2A-Version is 0.3", "VER-SERVER-003"), None),
     "push config": (
         _must("§3.1.7-3.1.10 Push Notification Configs", "PUSH-CREATE-001"),
