@@ -202,8 +202,36 @@ def test_a_passing_agent_exits_0_and_against_lists_the_changes(server_pool, brok
     changed = {(c["scenario"], c["interface"]): (c["baseline"], c["candidate"]) for c in doc["changes"]}
     assert changed[("stream", "JSON-RPC 1.0")] == ("pass", "fail")
     assert changed[("unknown task: get", "JSON-RPC 1.0")] == ("pass", "fail")
+    assert changed[("interfaces", "JSON-RPC 0.3")] == ("offered", "absent")  # one change, not one per scenario
+    assert doc["differ"] and {"streams", "errors", "versions", "interfaces"} <= set(doc["sections"])
     text = _cli(tmp_path, good, "--against", broken)
     assert "Changes: " in text.stdout and "stream over JSON-RPC 1.0: pass -> fail" in text.stdout
+
+
+def test_against_shows_how_the_two_official_sdks_differ_and_exits_1(server_pool, tmp_path):
+    """The differences a curl finds between a2a-sdk and @a2a-js/sdk, and nothing else: no count, no wording."""
+    python, javascript = server_pool.get("sdk13-v10").url, server_pool.get("js-v10").url
+    done = _cli(tmp_path, python, "--against", javascript, "-o", "json")
+    assert done.returncode == 1, done.stderr
+    doc = json.loads(done.stdout)
+    changed = {(c["scenario"], c["interface"]): c for c in doc["changes"]}
+    empty = changed[("version: empty", "JSON-RPC 1.0")]  # both pass, answering differently
+    assert (empty["baselineAnswered"], empty["candidateAnswered"]) == (
+        "error -32009 VersionNotSupportedError",
+        "error -32601 MethodNotFoundError",
+    )
+    assert changed[("version: minor", "JSON-RPC 1.0")]["candidateAnswered"] == "error -32009 VersionNotSupportedError"
+    assert changed[("cancel: again", "JSON-RPC 1.0")]["candidateAnswered"] == "a Task, canceled"
+    assert ("interfaces", "HTTP+JSON 1.0") in changed
+    assert not [k for k in changed if k[0] in ("stream", "get", "list", "send", "extended card")], changed
+    assert set(doc["sections"]) <= {"interfaces", "versions", "cancel", "capabilities", "other", "streams", "errors"}
+
+
+def test_an_agent_against_itself_has_no_changes_and_exits_0(server_pool, tmp_path):
+    url = server_pool.get("sdk03-native").url
+    done = _cli(tmp_path, url, "--against", url)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Changes: none" in done.stdout
 
 
 def test_an_agent_that_is_not_there_exits_3(tmp_path):
