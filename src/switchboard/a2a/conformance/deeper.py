@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 TASK_NOT_FOUND, NOT_CANCELABLE, UNSUPPORTED = -32001, -32002, -32004
 PUSH_NOT_SUPPORTED = -32003
 PUSH_URL = "https://push.invalid/switchboard-conformance"  # `.invalid` never resolves (RFC 2606)
-WATCH_BOUND = 3.0  # seconds a subscription is given to show the task's end after the cancel answered
+WATCH_BOUND = 5.0  # seconds a subscription is given to show the task's end after the cancel answered (a busy host)
 _UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$")
 _TIMESTAMP = re.compile(r'"timestamp"\s*:\s*"([^"\\]{0,64})"')
 ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
