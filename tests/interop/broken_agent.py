@@ -1,10 +1,27 @@
 """A deliberately broken A2A agent (JSON-RPC 1.0) for the conformance check's failures: faults no reference server
-makes on demand. Its card is sound; its answers are not:
+makes on demand. One server, one agent per mode: the default at `/`, each other mode at `/MODE/` (its card at
+`/MODE/.well-known/agent-card.json`). Its cards are sound; its answers are not.
 
-- a stream begins with a status update, not the Task (spec §3.1.2);
-- GetTask of an unknown id answers InternalError, not TaskNotFoundError (§3.1.3);
-- CancelTask of an unknown id answers with a task (§3.1.5);
-- the extended card is served although the card does not declare one (§3.3.4).
+default: a stream begins with a status update, not the Task (§3.1.2); GetTask of an unknown id answers
+  InternalError, not TaskNotFoundError (§3.1.3), whatever its A2A-Version (99.0, 1.1, 1.0.3: §3.6.2, §3.6), and an
+  empty one is served as 1.0 (§3.6.2); CancelTask of an unknown id, of its completed task, of a task it canceled
+  answers with a task (§3.1.5); the extended card is served although the card does not declare one (§3.3.4); push
+  configs are refused with MethodNotFound, not PushNotificationNotSupportedError (§3.3.4); a message or a
+  subscription naming an unknown task is served, and a message to the ended task (§3.4.2, §3.1.6, §3.1.1); its A2A
+  errors carry no ErrorInfo (§9.5).
+Every other mode answers all of that right, and breaks one thing:
+  json-stream: a stream answered `application/json`, one JSON-RPC result (§9.4.2);
+  pondering: a stream carrying the state TASK_STATE_PONDERING (§4.1.3);
+  backwards: a stream whose task goes on after it completed (§3.1.2);
+  other-task: a stream carrying events for another task (§3.1.2);
+  garbled: a stream with eleven frames that are not JSON among good ones (§9.4.2);
+  cancel-input-required: a cancel answered with the task still input-required (§3.1.5);
+  push-internal: push configs refused with InternalError (§3.3.4);
+  no-error-info: A2A errors without a google.rpc.ErrorInfo in error.data (§9.5);
+  local-time: status timestamps with a +02:00 offset, not UTC (§5.6.1);
+  history-ignored: GetTask's historyLength ignored, all three messages of history answered (§3.2.4);
+  subscription-closes: a subscription to a task waiting for input closes after the Task, before the task ends
+    (the cancel ends it) (§3.1.6).
 """
 
 from __future__ import annotations
@@ -20,7 +37,38 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-TASK = {"id": "task-1", "contextId": "ctx-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+MODES = (
+    "json-stream",
+    "pondering",
+    "backwards",
+    "other-task",
+    "garbled",
+    "cancel-input-required",
+    "push-internal",
+    "no-error-info",
+    "local-time",
+    "history-ignored",
+    "subscription-closes",
+)
+ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
+REASONS = {-32001: "TASK_NOT_FOUND", -32002: "TASK_NOT_CANCELABLE", -32003: "PUSH_NOTIFICATION_NOT_SUPPORTED",
+           -32004: "UNSUPPORTED_OPERATION", -32009: "VERSION_NOT_SUPPORTED"}  # fmt: skip
+COMPLETED, WORKING, INPUT = "TASK_STATE_COMPLETED", "TASK_STATE_WORKING", "TASK_STATE_INPUT_REQUIRED"
+
+
+_canceled: set[str] = set()  # the modes whose task-1 a cancel ended (a second cancel is TaskNotCancelableError)
+
+
+def task(state: str, task_id: str = "task-1", *, stamp: str = "2026-11-27T10:00:00Z", history: int = 0) -> dict:
+    said = [
+        {"messageId": f"m{n}", "role": "ROLE_USER" if n % 2 == 0 else "ROLE_AGENT", "parts": [{"text": f"turn {n}"}]}
+        for n in range(history)
+    ]
+    return {"id": task_id, "contextId": "ctx-1", "status": {"state": state, "timestamp": stamp}, "history": said}
+
+
+def update(state: str, task_id: str = "task-1") -> dict:
+    return {"statusUpdate": {"taskId": task_id, "contextId": "ctx-1", "status": {"state": state}}}
 
 
 def card(url: str) -> dict:
@@ -36,12 +84,32 @@ def card(url: str) -> dict:
     }
 
 
-def _sse(*events: dict) -> Response:
-    body = "".join(f"data: {json.dumps(e)}\n\n" for e in events)
-    return Response(body, media_type="text/event-stream")
+def _sse(rid: object, *results: dict | str) -> Response:
+    frames = [r if isinstance(r, str) else json.dumps({"jsonrpc": "2.0", "id": rid, "result": r}) for r in results]
+    return Response("".join(f"data: {f}\n\n" for f in frames), media_type="text/event-stream")
+
+
+def _stream(mode: str, rid: object) -> Response:
+    first = {"task": task(WORKING)}
+    if mode == "default":
+        return _sse(rid, update(COMPLETED))
+    if mode == "json-stream":
+        return JSONResponse({"jsonrpc": "2.0", "id": rid, "result": {"task": task(COMPLETED)}})
+    if mode == "pondering":
+        return _sse(rid, first, update("TASK_STATE_PONDERING"), update(COMPLETED))
+    if mode == "backwards":
+        return _sse(rid, first, update(COMPLETED), update(WORKING))
+    if mode == "other-task":
+        return _sse(rid, first, update(WORKING, "task-2"), update(COMPLETED))
+    if mode == "garbled":
+        return _sse(rid, first, *(["{not json at all"] * 11), update(COMPLETED))
+    return _sse(rid, first, update(COMPLETED))
 
 
 async def _rpc(request: Request) -> Response:
+    mode = request.path_params.get("mode", "default")
+    if mode != "default" and mode not in MODES:
+        return Response(status_code=404)
     call = await request.json()
     method, params, rid = call.get("method"), call.get("params") or {}, call.get("id")
 
@@ -49,35 +117,81 @@ async def _rpc(request: Request) -> Response:
         return JSONResponse({"jsonrpc": "2.0", "id": rid, "result": value})
 
     def error(code: int, message: str) -> Response:
-        return JSONResponse({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}})
+        body: dict = {"code": code, "message": message}
+        if mode not in ("default", "no-error-info") and -32099 <= code <= -32001:  # its ErrorInfo (§9.5)
+            body["data"] = [{"@type": ERROR_INFO, "reason": REASONS.get(code, "UNKNOWN"), "domain": "a2a-protocol.org"}]
+        return JSONResponse({"jsonrpc": "2.0", "id": rid, "error": body})
 
-    update = {"taskId": "task-1", "contextId": "ctx-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+    if mode != "default" and request.headers.get("a2a-version", "").split(".")[:2] != ["1", "0"]:
+        return error(-32009, "version not supported")  # matched on Major.Minor: 1.0.3 is 1.0
+    state = INPUT if mode in ("cancel-input-required", "subscription-closes") else COMPLETED
+    stamp = "2026-11-27T12:00:00+02:00" if mode == "local-time" else "2026-11-27T10:00:00Z"
+    asked = params.get("historyLength")
+    kept = 3 if mode == "history-ignored" or not isinstance(asked, int) else min(3, asked)
+    known = params.get("id") == "task-1"
+    named = (params.get("message") or {}).get("taskId")
+    if mode != "default" and method in ("SendMessage", "SendStreamingMessage") and named is not None:
+        # the probe names task-1 once it has ended (its cancel ends it), or a task it never was given
+        return error(-32004, "the task has ended") if named == "task-1" else error(-32001, "no such task")
     if method == "SendMessage":
-        return result({"task": TASK})
-    if method in ("SendStreamingMessage", "SubscribeToTask"):
-        frame = {"jsonrpc": "2.0", "id": rid, "result": {"statusUpdate": update}}
-        return _sse(frame)
+        _canceled.discard(mode)  # a new task-1
+        return result({"task": task(state, stamp=stamp)})
+    if method == "SendStreamingMessage":
+        return _stream(mode, rid)
+    if method == "SubscribeToTask":
+        if mode == "default":
+            return _sse(rid, update(COMPLETED))
+        if known and state == INPUT:
+            return _sse(rid, {"task": task(INPUT)})
+        return error(-32004, "the task has ended") if known else error(-32001, "no task")
     if method == "GetTask":
-        return result(TASK) if params.get("id") == "task-1" else error(-32603, "something went wrong")
+        if known:
+            return result(task(state, stamp=stamp, history=kept))
+        return error(-32603, "something went wrong") if mode == "default" else error(-32001, "no such task")
     if method == "CancelTask":
-        return result({**TASK, "id": params.get("id"), "status": {"state": "TASK_STATE_CANCELED"}})
+        if mode == "default":
+            return result(task("TASK_STATE_CANCELED", params.get("id")))
+        if not known:
+            return error(-32001, "no such task")
+        if mode == "subscription-closes":
+            if mode in _canceled:
+                return error(-32002, "the task has ended")
+            _canceled.add(mode)
+            return result(task("TASK_STATE_CANCELED", stamp=stamp))
+        return result(task(INPUT)) if state == INPUT else error(-32002, "the task has ended")
     if method == "ListTasks":
-        return result({"tasks": [TASK], "nextPageToken": ""})
+        return result({"tasks": [task(state)], "nextPageToken": ""})
     if method == "GetExtendedAgentCard":
-        return result(card(str(request.base_url)))
+        return result(card(str(request.base_url))) if mode == "default" else error(-32004, "no extended card")
+    if "PushNotificationConfig" in method:
+        if mode == "push-internal":
+            return error(-32603, "internal error")
+        return error(-32601, f"no method {method}") if mode == "default" else error(-32003, "no push")
     return error(-32601, f"no method {method}")
 
 
 def app() -> Starlette:
     async def agent_card(request: Request) -> Response:
-        return JSONResponse(card(str(request.base_url)))
+        mode = request.path_params.get("mode")
+        if mode is not None and mode not in MODES:
+            return Response(status_code=404)
+        served = card(str(request.url).removesuffix(".well-known/agent-card.json"))
+        return JSONResponse(served, headers={"Cache-Control": "max-age=60", "ETag": '"broken-1"'})
 
-    return Starlette(routes=[Route("/.well-known/agent-card.json", agent_card), Route("/", _rpc, methods=["POST"])])
+    return Starlette(
+        routes=[
+            Route("/.well-known/agent-card.json", agent_card),
+            Route("/", _rpc, methods=["POST"]),
+            Route("/{mode}/.well-known/agent-card.json", agent_card),
+            Route("/{mode}/", _rpc, methods=["POST"]),
+        ]
+    )
 
 
 @contextmanager
 def broken_agent() -> Iterator[str]:
-    """Serve the broken agent on 127.0.0.1 (a free port) on a thread; its base URL."""
+    """Serve the broken agents on 127.0.0.1 (a free port) on a thread; the base URL (the default mode's agent; a
+    mode's is at BASE + MODE + "/")."""
     server = uvicorn.Server(uvicorn.Config(app(), host="127.0.0.1", port=0, log_config=None, lifespan="off"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -59,7 +59,7 @@ def auth_server(request: pytest.FixtureRequest, server_pool: ServerPool) -> Runn
 
 
 # The OpenID Provider and the agents behind it (tests/interop/oauth_fixtures.py).
-from oauth_fixtures import narrow_oauth_agent, oauth_agent, oidc_provider  # noqa: E402, F401
+from oauth_fixtures import merged_card_oauth_agent, narrow_oauth_agent, oauth_agent, oidc_provider  # noqa: E402, F401
 
 
 # For the tests that need switchboard as a real process (signals, a receiver attacked while a command runs): its

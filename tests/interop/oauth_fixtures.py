@@ -30,3 +30,11 @@ def narrow_oauth_agent(oidc_provider: Provider) -> Iterator[Process]:
     agent = start_oauth_agent(oidc_provider.issuer, card_scope="a2a:send", required_scope="a2a:admin")
     yield agent
     agent.stop()
+
+
+@pytest.fixture(scope="session")
+def merged_card_oauth_agent(oidc_provider: Provider) -> Iterator[Process]:
+    """The same agent serving v0.3 too: the SDK publishes each scheme in both shapes in its one card."""
+    agent = start_oauth_agent(oidc_provider.issuer, with_v03=True)
+    yield agent
+    agent.stop()

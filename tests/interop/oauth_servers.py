@@ -80,10 +80,13 @@ def start_provider(access_ttl: int = 600) -> Provider:
     return provider
 
 
-def start_oauth_agent(issuer: str, *, card_scope: str = "a2a:send", required_scope: str | None = None) -> Process:
+def start_oauth_agent(
+    issuer: str, *, card_scope: str = "a2a:send", required_scope: str | None = None, with_v03: bool = False
+) -> Process:
     """The a2a-sdk agent behind the issuer's tokens (see agents/oauth_server.py)."""
     argv = [sys.executable, str(AGENTS / "oauth_server.py"), "--issuer", issuer, "--port", "0", "--exit-on-stdin-eof"]
     argv += ["--card-scope", card_scope, "--required-scope", required_scope or card_scope]
+    argv += ["--with-v03"] if with_v03 else []
     url, (process, stderr) = _start(argv, "oauth agent")
     agent = Process(url, process, stderr)
     _running.add(agent)  # type: ignore[arg-type]

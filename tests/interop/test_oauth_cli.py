@@ -165,3 +165,23 @@ def test_authorization_code_login_a_workflow_step_and_a_refusal(pkce_home, oidc_
     assert code == 4, stderr
     error = json.loads(stdout or stderr)["error"]
     assert "consent denied" in error["message"] and error["hint"], error
+
+
+def test_device_login_on_the_merged_card_the_sdk_publishes(tmp_path, oidc_provider, merged_card_oauth_agent):
+    """a2a-sdk 1.3 serving v1.0 and v0.3 publishes each scheme twice in one card: the v1.0 oneof with the device
+    code flow and a v0.3 `type: oauth2` copy whose `flows` is empty. The sign-in reads the v1.0 shape. The scheme is
+    named: the card's OpenID Connect scheme would otherwise reach the device code through the issuer's discovery."""
+    card = httpx.get(f"{merged_card_oauth_agent.url.rstrip('/')}/.well-known/agent-card.json").json()
+    device = card["securitySchemes"]["device"]
+    assert device["type"] == "oauth2" and device["flows"] == {}, "the SDK's card is no longer the mixed one"
+    assert "deviceCode" in device["oauth2SecurityScheme"]["flows"]
+    (tmp_path / "agents.yaml").write_text(
+        f"agents:\n  - name: me\n    url: {merged_card_oauth_agent.url}\n"
+        "    oauth: {clientId: switchboard-cli, flow: deviceCode, scheme: device}\n"
+    )
+    code, stdout, stderr = login_with_device_code(tmp_path, oidc_provider, "me", "--remember")
+    assert code == 0, stderr
+    assert "Signed in: yes" in stdout and "Flow: deviceCode" in stdout
+    sent = switchboard(tmp_path, oidc_provider, "send", "me", "quick hi")
+    assert sent.returncode == 0, sent.stderr
+    assert "quick reply to: quick hi" in sent.stdout

@@ -406,3 +406,58 @@ def test_an_unusable_card_is_linted_not_raised(without_grpc_extra):
 def test_parse_card_tells_the_shapes_apart_by_supported_interfaces():
     assert parse_card(LEGACY_CARD).shape == "legacy"
     assert v10_card({"url": "http://h/"}).shape == "v1.0"
+
+
+# --- a card in both shapes (a2a-sdk 1.x serving v1.0 and v0.3 merges them) ----------------------------------------
+
+DEVICE_FLOW = {"deviceAuthorizationUrl": "https://id.example/device", "tokenUrl": "https://id.example/token"}
+# Byte for byte what a2a-sdk 1.3's agent_card_to_dict publishes for a device code scheme (v0.3 has no such flow).
+MERGED_DEVICE_SCHEME = {
+    "oauth2SecurityScheme": {"flows": {"deviceCode": {**DEVICE_FLOW, "scopes": {"a2a": "talk"}}}},
+    "flows": {},
+    "type": "oauth2",
+}
+MERGED_PKCE_SCHEME = {
+    "oauth2SecurityScheme": {
+        "flows": {"authorizationCode": {"authorizationUrl": "https://id.example/auth", "pkceRequired": True}}
+    },
+    "flows": {"authorizationCode": {"authorizationUrl": "https://id.example/auth"}},
+    "type": "oauth2",
+}
+IFACE = {"url": "http://h/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+
+
+@pytest.mark.parametrize(
+    "card_of",
+    [lambda **kw: v10_card(IFACE, **kw), lambda **kw: parse_card({**LEGACY_CARD, **kw})],
+    ids=["v10", "legacy"],
+)
+def test_a_scheme_in_both_shapes_is_read_from_the_v1_0_shape_which_says_more(card_of):
+    card = card_of(securitySchemes={"device": MERGED_DEVICE_SCHEME, "user": MERGED_PKCE_SCHEME})
+    assert card.security_schemes["device"].flows == {"deviceCode": {**DEVICE_FLOW, "scopes": {"a2a": "talk"}}}
+    assert card.security_schemes["user"].flows["authorizationCode"]["pkceRequired"] is True
+
+
+def test_a_scheme_in_the_v0_3_shape_alone_is_still_read_in_a_v1_0_card():
+    card = v10_card(IFACE, securitySchemes={"k": {"type": "apiKey", "in": "header", "name": "X-Key"}})
+    assert card.security_schemes["k"].type == "apiKey" and card.security_schemes["k"].param_name == "X-Key"
+
+
+def test_a_v1_0_card_falls_back_to_the_v0_3_extended_card_flag():
+    assert v10_card(IFACE, supportsAuthenticatedExtendedCard=True).capabilities.extended_card is True
+    assert v10_card(IFACE).capabilities.extended_card is None
+
+
+def test_the_v1_0_extended_card_flag_wins_over_the_v0_3_one():
+    card = v10_card(IFACE, capabilities={"extendedAgentCard": False}, supportsAuthenticatedExtendedCard=True)
+    assert card.capabilities.extended_card is False
+
+
+def test_v1_0_requirements_win_over_v0_3_security_in_a_merged_card():
+    card = v10_card(
+        IFACE,
+        securitySchemes={"a": {"type": "http", "scheme": "bearer"}, "b": {"type": "http", "scheme": "basic"}},
+        securityRequirements=[{"schemes": {"a": {"list": ["x"]}}}],
+        security=[{"b": []}],
+    )
+    assert card.security == [{"a": ["x"]}]

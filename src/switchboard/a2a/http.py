@@ -229,6 +229,12 @@ def retryable(failure: Exception | int, *, safe: bool) -> bool:
     return isinstance(failure, httpx.NetworkError | httpx.RemoteProtocolError)
 
 
+def dropped_unanswered(failure: httpx.HTTPError) -> bool:
+    """Whether a request failed because its connection broke before any answer came back (a reset, an end of
+    stream, a write to a closed socket); not a timeout, which may mean the agent is still at work."""
+    return isinstance(failure, httpx.ReadError | httpx.WriteError | httpx.RemoteProtocolError)
+
+
 def gateway_error(url: str, status: int, attempts: int) -> SwitchboardError:
     """A transient HTTP status that did not go away within the retry bound."""
     tries = f" {attempts} times in a row" if attempts > 1 else ""
@@ -360,6 +366,7 @@ async def open_response(
     bearer) sets its header as the request leaves, so the tap shows it by name only."""
     policy = retry or NO_RETRY
     attempt = 0
+    resent = False  # the one free try on a new connection after a dropped pooled one (see dropped_unanswered)
     while True:
         attempt += 1
         try:
@@ -382,10 +389,16 @@ async def open_response(
             ) from None
         recorded = header_pairs(request.headers) + ([("Authorization", "Bearer [redacted]")] if auth else [])
         exchange = tap.request(method, str(request.url), recorded, content) if tap else 0
+        headed = False  # the status line and headers came back
         try:
-            response = await http.send(request, stream=stream, auth=auth)
+            # Sent streaming, so that a failure before the answer's head can be told from one in its body.
+            response = await http.send(request, stream=True, auth=auth)
+            headed = True
             if not stream:
-                await response.aread()
+                try:
+                    await response.aread()
+                finally:
+                    await response.aclose()
         except (httpx.HTTPError, UnicodeError, OverflowError, BaseExceptionGroup) as exc:
             if tap:
                 tap.error(exchange, f"{type(exc).__name__}: {exc}")
@@ -395,6 +408,13 @@ async def open_response(
             if not isinstance(exc, httpx.HTTPError):
                 raise
             error = network_error(url, exc)
+            if safe and not resent and not headed and dropped_unanswered(exc):
+                # A kept-alive connection the agent had closed (after a 500, say): httpx dropped it from its
+                # pool, so the read goes again at once on another connection, whatever the retry policy.
+                resent, attempt = True, attempt - 1
+                if on_retry:
+                    on_retry(f"{error.message}; the connection was closed before any answer: sent again")
+                continue
             if attempt < policy.attempts and retryable(exc, safe=safe):
                 await _pause(policy, attempt, error.message, on_retry)
                 continue

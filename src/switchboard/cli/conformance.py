@@ -1,5 +1,6 @@
 """`switchboard conformance AGENT [--against CANDIDATE]`: the conformance report as text (one line per check) or
-one JSON document; exit 1 when a check fails (the tool did its job, and the job was to judge)."""
+one JSON document; exit 1 when a check fails, or when the two agents behave differently (the tool did its job, and
+the job was to judge). conformance_diff.py compares the two."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from ..a2a.errors import UsageError
 from ..conformance.probe import Report, probe
 from ..safe_text import strip_controls
+from .conformance_diff import as_json, compare, print_changes
 from .context import credentials_for, extra_headers, make_tap, split_target
 from .output import Out
 
@@ -20,18 +22,17 @@ async def conformance(args: Any) -> int:
     if args.against:
         reports.append(await _report(args, args.against))
     out = Out()
+    changes = compare(*reports) if len(reports) == 2 else []
     if args.output == "json":
-        doc = reports[0].as_json()
-        if len(reports) == 2:
-            doc = {"baseline": doc, "candidate": reports[1].as_json(), "changes": compare(*reports)}
-        out.json_doc(doc)
+        out.json_doc(as_json(reports[0], reports[1], changes) if len(reports) == 2 else reports[0].as_json())
     else:
         _text(reports[0])
         if len(reports) == 2:
             print(file=sys.stdout)
             _text(reports[1])
-            _changes(compare(*reports))
-    return 1 if any(r.failed for r in reports) else 0
+            print_changes(changes, _one_line)
+    # Exit 1 when a check fails, or when the two agents behave differently (--against's job is to say so).
+    return 1 if changes or any(r.failed for r in reports) else 0
 
 
 async def _report(args: Any, ref: str) -> Report:
@@ -60,6 +61,7 @@ async def _report(args: Any, ref: str) -> Report:
     # Whatever the agent said goes through the redactor: an error message may echo a credential.
     for check in report.checks:
         check.detail = tap.redactor.text(strip_controls(check.detail))
+        check.answered = tap.redactor.text(strip_controls(check.answered))
     report.name = strip_controls(report.name)
     return report
 
@@ -71,40 +73,22 @@ def _text(report: Report) -> None:
     interface_width = max((len(c.interface) for c in report.checks), default=0)
     for check in report.checks:
         line = f"{check.outcome:<4}  {check.scenario:<{scenario_width}}  {check.interface or '-':<{interface_width}}"
-        line += f"  {check.detail}"
+        line += f"  {_one_line(check.detail)}"
         if check.outcome in ("fail", "warn") and check.section:
-            line += f"  [{check.section}]"
+            line += f"  [{check.cited}]"
         print(line, file=sys.stdout)
+        if check.outcome in ("fail", "warn") and check.sent:
+            said = (
+                f"      sent {check.sent}"
+                + (f" over {check.interface}" if check.interface else "")
+                + (f"; answered {_one_line(check.answered)}" if check.answered else "")
+            )
+            print(said, file=sys.stdout)
     counts = report.counts()
     summary = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
     print(f"Result: {'fail' if report.failed else 'pass'} ({summary})", file=sys.stdout)
 
 
-def compare(baseline: Report, candidate: Report) -> list[dict[str, str]]:
-    """Scenario by scenario (and interface), where the candidate's result differs from the baseline's."""
-    before = {(c.scenario, c.interface): c for c in baseline.checks if c.scenario != "card lint"}
-    after = {(c.scenario, c.interface): c for c in candidate.checks if c.scenario != "card lint"}
-    changes = []
-    for key in [*before, *(k for k in after if k not in before)]:
-        old, new = before.get(key), after.get(key)
-        was, now = (old.outcome if old else "absent"), (new.outcome if new else "absent")
-        if was != now:
-            detail = new.detail if new else old.detail if old else ""
-            changes.append(
-                {"scenario": key[0], "interface": key[1], "baseline": was, "candidate": now, "detail": detail}
-            )
-    return changes
-
-
-def _changes(changes: list[dict[str, str]]) -> None:
-    print(file=sys.stdout)
-    if not changes:
-        print("Changes: none (every scenario has the same result)", file=sys.stdout)
-        return
-    print(f"Changes: {len(changes)}", file=sys.stdout)
-    for change in changes:
-        where = f" over {change['interface']}" if change["interface"] else ""
-        print(
-            f"  {change['scenario']}{where}: {change['baseline']} -> {change['candidate']}  {change['detail']}",
-            file=sys.stdout,
-        )
+def _one_line(text: str) -> str:
+    """What an agent said, kept on its line: a newline in it cannot start a line of the report."""
+    return " ".join(text.split("\n"))

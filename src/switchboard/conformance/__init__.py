@@ -1,4 +1,12 @@
-"""`switchboard conformance`'s logic: probe an agent with the scenarios a client relies on, over every binding and
-version its card offers, and report per scenario (probe.py). A command's logic on top of the client (a2a/), not
-part of the protocol; the command line renders its Report (cli/conformance.py).
+"""`switchboard conformance`'s logic, a command's logic on top of the client (a2a/), not part of the protocol: the
+probe (probe.py) runs the scenarios a client relies on over every binding and version a card offers; each finding
+is judged against a requirement (requirements.py: the spec's section, MUST or SHOULD, the TCK's id), from what was
+read off the wire (wire_log.py, streams.py, deeper.py), into a report (report.py) the command line renders
+(cli/conformance.py).
 """
+
+from .probe import PROBE_TEXT, offered_interfaces, probe
+from .report import Check, Outcome, Report
+from .requirements import Requirement, requirement
+
+__all__ = ["PROBE_TEXT", "Check", "Outcome", "Report", "Requirement", "offered_interfaces", "probe", "requirement"]

@@ -2,12 +2,15 @@
 PKCE, device code) and OpenID Connect schemes, and every call but the card's GETs needs a bearer JWT from the
 issuer, checked against its JWKS: issuer, audience (this agent's URL), expiry and scope.
 
-    python oauth_server.py --issuer URL [--port N] [--card-scope S] [--required-scope S] [--exit-on-stdin-eof]
+    python oauth_server.py --issuer URL [--port N] [--card-scope S] [--required-scope S] [--with-v03]
+                           [--exit-on-stdin-eof]
 
 A missing or bad token is a 401 with `WWW-Authenticate: Bearer ... error="invalid_token"`, a token without the
 required scope a 403 with `error="insufficient_scope"`, both naming the RFC 9728 protected-resource document
 (served at /.well-known/oauth-protected-resource) in `resource_metadata`. --required-scope beyond --card-scope
-makes an agent whose card asks for less than it needs (the 403 path).
+makes an agent whose card asks for less than it needs (the 403 path). --with-v03 also serves v0.3 (the SDK's compat
+mode, as sdk13_server.py's default mode does): the SDK then publishes each scheme twice in its one merged card, the
+v1.0 oneof and a v0.3 `type: oauth2` copy whose `flows` is empty for the device code (v0.3 has no such flow).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from starlette.routing import Route
 METADATA_PATH = "/.well-known/oauth-protected-resource"
 
 
-def build_card(url: str, issuer: str, scope: str) -> pb.AgentCard:
+def build_card(url: str, issuer: str, scope: str, with_v03: bool = False) -> pb.AgentCard:
     scopes = {scope: "talk to the agent"}
     flows = {
         "service": pb.OAuthFlows(
@@ -59,10 +62,13 @@ def build_card(url: str, issuer: str, scope: str) -> pb.AgentCard:
             )
         ),
     }
+    versions = ("1.0", "0.3") if with_v03 else ("1.0",)
     card = pb.AgentCard(
         name="OAuth Agent (sdk 1.3)",
         description="Answers like the reference agent, to callers holding a token from the test issuer.",
-        supported_interfaces=[pb.AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version="1.0")],
+        supported_interfaces=[
+            pb.AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version=v) for v in versions
+        ],
         version="1.0.0",
         capabilities=pb.AgentCapabilities(streaming=True),
         default_input_modes=["text/plain"],
@@ -164,14 +170,18 @@ class BearerGate:
         return 200, None, ""
 
 
-def build_app(url: str, issuer: str, card_scope: str, required_scope: str) -> hosting.ASGIApp:
-    card = build_card(url, issuer, card_scope)
+def build_app(url: str, issuer: str, card_scope: str, required_scope: str, with_v03: bool = False) -> hosting.ASGIApp:
+    card = build_card(url, issuer, card_scope, with_v03)
     handler = DefaultRequestHandler(agent_executor=VaultExecutor(), task_store=InMemoryTaskStore(), agent_card=card)
 
     async def metadata(_request):
         return JSONResponse({"resource": url, "authorization_servers": [issuer], "scopes_supported": [required_scope]})
 
-    routes = [Route(METADATA_PATH, metadata), *create_agent_card_routes(card), *create_jsonrpc_routes(handler, "/")]
+    routes = [
+        Route(METADATA_PATH, metadata),
+        *create_agent_card_routes(card),
+        *create_jsonrpc_routes(handler, "/", enable_v0_3_compat=with_v03),
+    ]
     return BearerGate(Starlette(routes=routes), url=url, issuer=issuer, scope=required_scope)
 
 
@@ -181,10 +191,12 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--card-scope", default="a2a:send", help="the scope the card's requirements name")
     parser.add_argument("--required-scope", default=None, help="the scope a token must carry (default: the card's)")
+    parser.add_argument("--with-v03", action="store_true", help="serve v0.3 too (the SDK's compat mode)")
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
     args = parser.parse_args()
     sock = hosting.bind(args.port)
-    app = build_app(hosting.base_url(sock), args.issuer, args.card_scope, args.required_scope or args.card_scope)
+    required = args.required_scope or args.card_scope
+    app = build_app(hosting.base_url(sock), args.issuer, args.card_scope, required, args.with_v03)
     hosting.serve(app, sock, exit_on_stdin_eof=args.exit_on_stdin_eof)
 
 

@@ -17,7 +17,7 @@ from .common import Notes, brief, obj, opt_bool, opt_dict, opt_list, opt_str, re
 def decode_openapi_scheme(o: Any, notes: Notes) -> SecurityScheme:
     """An OpenAPI-style scheme; a v1.0 oneof wrapper found in a legacy card is read too."""
     o = obj(o, "security scheme", notes)
-    if "type" not in o:  # a card mixing shapes
+    if "type" not in o or has_scheme_wrapper(o):  # a card mixing shapes; in both shapes, the v1.0 one says more
         return decode_wrapped_scheme(o, notes)
     kind = o.get("type")
     common = {"description": opt_str(o, "description", "securityScheme", notes)}
@@ -128,12 +128,19 @@ _SCHEME_WRAPPERS = {
 }
 
 
+def has_scheme_wrapper(o: dict[str, Any]) -> bool:
+    """Whether a scheme carries the v1.0 oneof wrapper (perhaps beside the v0.3 `type` shape)."""
+    return any(k in o for k in _SCHEME_WRAPPERS)
+
+
 def decode_wrapped_scheme(o: Any, notes: Notes) -> SecurityScheme:
-    """A oneof wrapper; an OpenAPI-style `type` scheme found in a v1.0 card is read too."""
+    """A oneof wrapper; an OpenAPI-style `type` scheme found in a v1.0 card is read too. A scheme in both shapes
+    (a2a-sdk 1.x publishes each twice) is read from the wrapper: the v0.3 shape cannot say everything (it has no
+    device code flow, no pkceRequired), so the copy made for v0.3 clients is the poorer one."""
     o = obj(o, "security scheme", notes)
-    if "type" in o:
-        return decode_openapi_scheme(o, notes)
     keys = [k for k in _SCHEME_WRAPPERS if k in o]
+    if not keys and "type" in o:
+        return decode_openapi_scheme(o, notes)
     if not keys:
         notes.add(f"security scheme of unknown shape ({', '.join(f'{k:.40}' for k in list(o)[:4])})")
         return SecurityScheme(type="unknown")

@@ -249,6 +249,10 @@ def decode_card(o: Any, notes: Notes) -> AgentCard:
             schemes[name] = decode_wrapped_scheme(scheme, notes)
         except WireFormatError as exc:
             notes.add(f"securitySchemes.{name}: {exc.message}")
+    capabilities = decode_capabilities(o.get("capabilities"), notes)
+    # The v0.3 flag a mixed card may carry alone: the older field a client falls back to (SPEC-NOTES §3).
+    if capabilities.extended_card is None and opt_bool(o, "supportsAuthenticatedExtendedCard", "card", notes):
+        capabilities.extended_card = True
     security = decode_schemes_requirements(o.get("securityRequirements"), "card.securityRequirements", notes)
     if not security and o.get("security"):
         security = decode_scope_lists(o.get("security"), "card.security", notes)
@@ -271,7 +275,7 @@ def decode_card(o: Any, notes: Notes) -> AgentCard:
         provider=decode_provider(o.get("provider"), notes),
         icon_url=opt_str(o, "iconUrl", "card", notes),
         documentation_url=opt_str(o, "documentationUrl", "card", notes),
-        capabilities=decode_capabilities(o.get("capabilities"), notes),
+        capabilities=capabilities,
         default_input_modes=str_list(o, "defaultInputModes", "card", notes) or [],
         default_output_modes=str_list(o, "defaultOutputModes", "card", notes) or [],
         skills=skills,

@@ -1,0 +1,60 @@
+"""Fuzz: what conformance reads off the wire (a2a/conformance/streams.py, deeper.judge_error_info): a stream's
+frames and content type, the state values in them, and an error's body, each as an agent might send them (broken
+JSON, damaged frames, noise, deep nesting). The judges never raise; what they say is text the report can print."""
+
+from __future__ import annotations
+
+from fuzz_inputs import answers
+from fuzz_support import fuzz
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from switchboard.conformance.deeper import judge_error_info
+from switchboard.conformance.streams import judge_transport, raw_states
+from switchboard.conformance.wire_log import Exchange
+
+FRAME = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "result": {"statusUpdate": {"taskId": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}},
+}
+ERROR = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "error": {
+        "code": -32001,
+        "message": "no such task",
+        "data": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND"}],
+    },
+}
+DEEP = b'{"result": ' * 5000 + b"1" + b"}" * 5000
+
+
+def text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+@fuzz(examples=150)
+@given(
+    frames=st.lists(st.tuples(answers(FRAME).map(text), st.booleans()), max_size=6),
+    body=answers(FRAME).map(text),
+    content_type=st.sampled_from(["text/event-stream", "application/json", "", "TEXT/EVENT-STREAM; charset=x"]),
+    binding=st.sampled_from(["JSONRPC", "HTTP+JSON"]),
+    version=st.sampled_from(["1.0", "0.3"]),
+)
+@example(frames=[(text(DEEP), False)], body=text(DEEP), content_type="text/event-stream", binding="JSONRPC",
+         version="1.0")  # fmt: skip
+def test_a_stream_of_anything_is_judged_without_raising(frames, body, content_type, binding, version):
+    exchange = Exchange(1, "POST", "http://agent/", status=200, content_type=content_type, body=body)
+    exchange.frames = frames
+    for finding in judge_transport(exchange, binding, version):
+        assert isinstance(finding.detail, str) and isinstance(finding.answered, str)
+    assert all(isinstance(state, str) for state in raw_states(exchange))
+
+
+@fuzz(examples=150)
+@given(body=answers(ERROR).map(text), binding=st.sampled_from(["JSONRPC", "HTTP+JSON"]))
+@example(body=text(DEEP), binding="JSONRPC")
+def test_an_error_body_of_anything_is_judged_without_raising(body, binding):
+    judged = judge_error_info(body, binding)
+    assert isinstance(judged, str) or (isinstance(judged.detail, str) and len(judged.detail) < 400)
