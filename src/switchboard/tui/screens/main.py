@@ -63,9 +63,12 @@ class MainScreen(Screen):
     BINDINGS = [
         Binding("f1", "show_agents", "Agents", id="tabs.agents"),
         Binding("f3", "show_workflows", "Workflows", id="tabs.workflows"),
-        # One footer entry for both, "alt+←→ Tabs" (the footer is full); ctrl+pageup/pagedown do the same.
-        Binding("alt+left,ctrl+pageup", "previous_tab", "Tabs", id="tabs.previous", key_display="alt+←→"),
-        Binding("alt+right,ctrl+pagedown", "next_tab", "Next tab", id="tabs.next", show=False),
+        # One footer entry for both, "alt+←→ Tabs" (the footer is full); ctrl+pageup/pagedown do the same. Priority:
+        # from any widget, as in a browser or a terminal (a table or a list binds ctrl+page keys to scroll sideways).
+        Binding(
+            "alt+left,ctrl+pageup", "previous_tab", "Tabs", id="tabs.previous", key_display="alt+←→", priority=True
+        ),
+        Binding("alt+right,ctrl+pagedown", "next_tab", "Next tab", id="tabs.next", show=False, priority=True),
         Binding("f4", "close_tab", "Close tab", id="tabs.close"),
         Binding("ctrl+o", "export", "Export", id="export", show=False),  # also in the palette
     ]
