@@ -18,11 +18,13 @@ from .visibility import in_shown_tab
 
 
 class MessageArea(TextArea):
-    """Enter sends; alt+enter or ctrl+j starts a new line."""
+    """Enter sends; ctrl+j or alt+enter starts a new line."""
 
     BINDINGS = [
         Binding("enter", "submit", "Send", id="composer.send", show=True),
-        Binding("alt+enter,ctrl+j", "newline", "New line", id="composer.newline", show=False),
+        # ctrl+j first, the one the footer shows: every terminal sends it (alt+enter arrives as escape then enter
+        # under tmux and in terminals without the kitty keyboard protocol; the app reads that as alt+enter too).
+        Binding("ctrl+j,alt+enter", "newline", "New line", id="composer.newline", show=True),
     ]
 
     class Submitted(Message):
@@ -74,7 +76,7 @@ class Composer(Vertical):
             options = [(f"{skill.name}: {example}", example) for skill in self.skills for example in skill.examples[:6]]
             yield Select(options, prompt="skill examples", id="skill-hint", allow_blank=True, compact=True)
             yield Static(
-                Content.styled("enter send · alt+enter new line · ctrl+g cancel task · f2 wire", "$text-muted"),
+                Content.styled("enter send · ctrl+j new line · ctrl+g cancel task · f2 wire", "$text-muted"),
                 classes="composer-hint",
             )
 
