@@ -497,9 +497,3 @@ class RunView(Vertical):
             return
         self.notify("run canceled")
         self._schedule()
-
-
-def age(seconds: float | None) -> str:
-    if seconds is None:
-        return ""
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
