@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -27,12 +29,20 @@ class MessageArea(TextArea):
         Binding("ctrl+j,alt+enter", "newline", "New line", id="composer.newline", show=True),
     ]
 
+    read_only_note = ""  # why nothing can be typed (a replay): said when the person types anyway
+    _noted_at = 0.0
+
     class Submitted(Message):
         def __init__(self, text: str) -> None:
             super().__init__()
             self.text = text
 
     async def _on_key(self, event: events.Key) -> None:
+        if self.read_only and (event.is_printable or event.key == "enter"):
+            event.prevent_default()
+            event.stop()
+            self.say_read_only()  # a read-only box that swallowed keys silently looked broken
+            return
         # TextArea inserts a newline for enter before bindings run (in this private handler, textual_private.py);
         # route it to our binding instead.
         if event.key == "enter":
@@ -42,7 +52,15 @@ class MessageArea(TextArea):
             return
         await text_area_key(self, event)
 
+    def say_read_only(self) -> None:
+        if self.read_only_note and time.monotonic() - self._noted_at > 3:  # once for a burst of keys
+            self._noted_at = time.monotonic()
+            self.notify(self.read_only_note, severity="warning", timeout=4, markup=False)
+
     def action_submit(self) -> None:
+        if self.read_only:
+            self.say_read_only()
+            return
         try:
             check_message_text(self.text)  # the rule of the command line and of workflows
         except UsageError as exc:
@@ -51,6 +69,9 @@ class MessageArea(TextArea):
         self.post_message(self.Submitted(self.text))
 
     def action_newline(self) -> None:
+        if self.read_only:
+            self.say_read_only()
+            return
         self.insert("\n")
 
 
@@ -105,3 +126,11 @@ class Composer(Vertical):
 
     def set_enabled(self, enabled: bool) -> None:
         self.query_one(MessageArea).disabled = not enabled
+
+    def make_read_only(self, note: str) -> None:
+        """Nothing typed here goes out (a replay): the box keeps the keyboard and says so, in its place of the
+        hint "enter send", and again when typed into."""
+        area = self.query_one(MessageArea)
+        area.read_only, area.read_only_note, area.placeholder = True, note, note
+        self.query_one("#skill-hint", Select).disabled = True
+        self.query_one(".composer-hint", Static).update(Content.styled(note, "$text-muted"))

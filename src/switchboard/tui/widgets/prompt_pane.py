@@ -154,6 +154,15 @@ class PromptPane(Vertical):
             self.future.set_result(text)
         self.post_message(self.Answered(self, text, self.secret))
 
+    def make_read_only(self, note: str) -> None:
+        """The question is shown and answered for the person (a replay): the field and its hint say so."""
+        for field in self.query(Input):
+            field.disabled, field.placeholder = True, note
+        for button in self.query(Button):
+            button.disabled = True
+        for hint in self.query(".prompt-hint").results(Static):
+            hint.update(Content.styled(note, "$text-muted italic"))
+
     @on(Button.Pressed, "#prompt-sign-in")
     def _sign_in(self) -> None:
         if self.sign_in is not None:
