@@ -134,6 +134,8 @@ async def test_a_replay_says_its_message_box_is_read_only_and_says_so_again_when
             box = view.query_one(MessageArea)
             await until(lambda: app.focused is box)  # the keyboard is somewhere the person can see
             assert box.read_only and box.placeholder == READ_ONLY  # not "Message the agent…", "enter sends"
+            footer = " ".join(str(w.render()) for w in app.screen.query_one("Footer").query("*"))
+            assert "Send" not in footer and "New line" not in footer  # not offered
             if size[1] >= 22:  # below, the composer's bar gives way: the placeholder says it
                 assert READ_ONLY in str(view.query_one(".composer-hint").render())
             turns = len(view.conversation.turns)

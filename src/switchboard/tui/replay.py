@@ -28,7 +28,7 @@ from .widgets.prompt_pane import PromptPane
 
 SECRET_STAND_IN = "(a secret: not in the recording)"
 READ_ONLY = "a replay is read-only: the recorded messages are sent for you"
-ANSWERED_FOR_YOU = "a replay: the recorded answer follows"
+ANSWERED_FOR_YOU = "a replay is read-only: the recorded answer, if there is one, is sent for you"
 
 
 @dataclass(frozen=True)

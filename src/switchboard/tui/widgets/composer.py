@@ -52,6 +52,10 @@ class MessageArea(TextArea):
             return
         await text_area_key(self, event)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Read-only: the footer does not offer Send and New line (enter and typing still get the notice).
+        return not (self.read_only and action in ("submit", "newline"))
+
     def say_read_only(self) -> None:
         if self.read_only_note and time.monotonic() - self._noted_at > 3:  # once for a burst of keys
             self._noted_at = time.monotonic()
@@ -132,5 +136,6 @@ class Composer(Vertical):
         hint "enter send", and again when typed into."""
         area = self.query_one(MessageArea)
         area.read_only, area.read_only_note, area.placeholder = True, note, note
+        area.refresh_bindings()
         self.query_one("#skill-hint", Select).disabled = True
         self.query_one(".composer-hint", Static).update(Content.styled(note, "$text-muted"))
