@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from textual.widgets import Input
 from tui_support import demo_fleet, until
 
 from switchboard.a2a.http import new_http_client
@@ -24,8 +25,8 @@ from switchboard.export import export_transcript
 from switchboard.export.json_doc import load
 from switchboard.export.transcript import Transcript, of_conversation
 from switchboard.link import open_link
-from switchboard.tui.replay import SECRET_STAND_IN, ReplayApp, steps_of
-from switchboard.tui.widgets.composer import Composer
+from switchboard.tui.replay import READ_ONLY, SECRET_STAND_IN, ReplayApp, steps_of
+from switchboard.tui.widgets.composer import Composer, MessageArea
 from switchboard.tui.widgets.prompt_pane import PromptPane
 from switchboard.tui.widgets.transcript import ArtifactBox
 
@@ -104,8 +105,8 @@ async def test_a_recorded_session_plays_again_tab_by_tab_read_only(recording, tm
             ]
             assert [t["sent"] for t in _turns(interviewer_view.conversation)] == [[m] for m in INTERVIEW]
             for view in (writer_view, interviewer_view):
-                assert all(c.disabled for c in view.query(Composer))
-                assert all(p.disabled for p in view.query(PromptPane))
+                assert all(c.query_one(MessageArea).read_only for c in view.query(Composer))
+                assert all(p.query_one(Input).disabled for p in view.query(PromptPane))
             assert "all 4 message(s) played" in app.sub_title
     finally:
         fleet.stop()
@@ -113,6 +114,39 @@ async def test_a_recorded_session_plays_again_tab_by_tab_read_only(recording, tm
     recorded = [_turns_of_exchange(e) for e in transcript.exchanges]
     shown = _turns(writer_view.conversation) + _turns(interviewer_view.conversation)
     assert shown == recorded
+
+
+@pytest.mark.parametrize("size", [(130, 40), (80, 24), (60, 15)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_a_replay_says_its_message_box_is_read_only_and_says_so_again_when_typed_into(
+    recording, tmp_path, monkeypatch, size
+):
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    transcript = load(json.loads(recording.read_text()))
+    fleet = start_in_background(
+        first_port=0, agents=replay_agents(transcript, recording, paced=False), write_file=False
+    )
+    try:
+        entries = [a.as_entry() for a in fleet.agents]
+        app = ReplayApp(steps_of(transcript), entries, recording, paced=False, steady=True)
+        async with app.run_test(size=size) as pilot:
+            await until(app.done.is_set, timeout=60)
+            view = app.views["interviewer"]
+            box = view.query_one(MessageArea)
+            await until(lambda: app.focused is box)  # the keyboard is somewhere the person can see
+            assert box.read_only and box.placeholder == READ_ONLY  # not "Message the agent…", "enter sends"
+            footer = " ".join(str(w.render()) for w in app.screen.query_one("Footer").query("*"))
+            assert "Send" not in footer and "New line" not in footer  # not offered
+            if size[1] >= 22:  # below, the composer's bar gives way: the placeholder says it
+                assert READ_ONLY in str(view.query_one(".composer-hint").render())
+            turns = len(view.conversation.turns)
+            app.clear_notifications()
+            await pilot.press(*"hello", "enter")
+            assert box.text == ""
+            await until(lambda: any(READ_ONLY in n.message for n in app._notifications))  # not silently ignored
+            await pilot.pause(0.2)
+            assert len(view.conversation.turns) == turns  # and nothing went out
+    finally:
+        fleet.stop()
 
 
 def _turns_of_exchange(exchange) -> dict:

@@ -20,6 +20,7 @@ from ..agents import AgentEntry, AgentsFile, load_agents
 from ..config import load_settings, save_settings
 from ..link import AgentLink, entry_credentials, known_secrets, open_link
 from .commands import SwitchboardCommands
+from .textual_private import read_escape_enter_as_alt_enter
 from .themes import load_themes, state_defaults
 from .widgets.wire_view import BODY_KEPT, TAP_BYTES
 
@@ -77,6 +78,7 @@ class SwitchboardApp(App):
         agents file's own, and never written to it. `tune_gc` (the real start, and the benchmarks): see
         `_tune_gc`; tests leave the collector of the process they share alone."""
         super().__init__()
+        read_escape_enter_as_alt_enter()  # a new line in the message box under tmux too (textual_private.py)
         self.agents_path = agents_path
         self.settings_path = settings_path
         self.settings, self.startup_warnings = load_settings(settings_path)

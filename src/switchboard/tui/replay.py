@@ -15,6 +15,7 @@ from functools import partial
 from pathlib import Path
 
 from textual import work
+from textual.widgets import TextArea
 
 from ..a2a.model import Part, TextPart
 from ..agents import AgentEntry
@@ -26,6 +27,8 @@ from .widgets.conversation_view import ConversationView
 from .widgets.prompt_pane import PromptPane
 
 SECRET_STAND_IN = "(a secret: not in the recording)"
+READ_ONLY = "a replay is read-only: the recorded messages are sent for you"
+ANSWERED_FOR_YOU = "a replay is read-only: the recorded answer, if there is one, is sent for you"
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,12 @@ class ReplayApp(SwitchboardApp):
         return view
 
     def _read_only(self, view: ConversationView) -> None:
-        for widget in [*view.query(Composer), *view.query(PromptPane)]:
-            if not widget.disabled:
-                widget.disabled = True
+        """Every box says it takes no typing (disabled, it looked editable, "enter sends", and dropped the keys)."""
+        for composer in view.query(Composer):
+            areas = composer.query("#message").results(TextArea)  # none yet while the composer is being composed
+            if any(not area.read_only for area in areas):
+                composer.make_read_only(READ_ONLY)
+        for pane in view.query(PromptPane):
+            if not pane.has_class("-replayed"):
+                pane.add_class("-replayed")
+                pane.make_read_only(ANSWERED_FOR_YOU)

@@ -8,9 +8,11 @@ upgrade that moves one fails that test instead of quietly costing memory or spee
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from enum import StrEnum
+from typing import Any, cast
 
 from textual import events
+from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
 from textual.dom import DOMNode
 from textual.geometry import Size
 from textual.signal import Signal
@@ -68,3 +70,23 @@ def set_size(widget: Widget, size: Size, virtual_size: Size, container_size: Siz
 def text_area_key(area: TextArea, event: events.Key) -> Awaitable[None]:
     """TextArea's own key handler, which inserts text (and a newline for enter) before bindings run."""
     return TextArea._on_key(area, event)
+
+
+# --- alt+enter sent as escape then enter (Textual's parser maps terminal bytes to keys there) ----------------
+# tmux, and terminals without the kitty keyboard protocol, send alt+enter as ESC CR. Textual reads that as the
+# escape key's "alt" flag on a key it then names "enter" without the flag, so alt+enter sent the message.
+
+
+class _ExtraKey(StrEnum):
+    """A key name the parser yields for a byte sequence (it reads `.value` of what the table gives)."""
+
+    ALT_ENTER = "alt+enter"
+
+
+ESCAPE_ENTER = "\x1b\r"
+
+
+def read_escape_enter_as_alt_enter() -> None:
+    """Teach Textual's key parser that ESC CR is alt+enter (once per process; the table is shared)."""
+    table = cast(dict[str, Any], ANSI_SEQUENCES_KEYS)
+    table.setdefault(ESCAPE_ENTER, (_ExtraKey.ALT_ENTER,))

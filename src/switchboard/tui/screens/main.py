@@ -51,9 +51,11 @@ class MainTabPane(TabPane):
 
     @on(TabPane.Focused)
     def _focused(self, event: TabPane.Focused) -> None:
+        # Never passed on: TabbedContent, which it would reach next, makes this tab the active one when it reads it,
+        # which may be after the person switched tabs (ctrl+pagedown right after a tab opened was undone).
+        event.stop()
         tabs = self.parent.parent if self.parent is not None else None
         if isinstance(tabs, TabbedContent) and tabs.active != self.id:
-            event.stop()  # TabbedContent, which it would reach next, would make this tab the active one
             self.post_message(self.FocusedHidden())
 
 
@@ -64,8 +66,12 @@ class MainScreen(Screen):
         Binding("f1", "show_agents", "Agents", id="tabs.agents"),
         Binding("f3", "show_workflows", "Workflows", id="tabs.workflows"),
         # One footer entry for both, "alt+←→ Tabs" (the footer is full); ctrl+pageup/pagedown do the same.
-        Binding("alt+left,ctrl+pageup", "previous_tab", "Tabs", id="tabs.previous", key_display="alt+←→"),
-        Binding("alt+right,ctrl+pagedown", "next_tab", "Next tab", id="tabs.next", show=False),
+        Binding("alt+left", "previous_tab", "Tabs", id="tabs.previous", key_display="alt+←→"),
+        Binding("alt+right", "next_tab", "Next tab", id="tabs.next", show=False),
+        # Priority: from any widget, as in a browser or a terminal (a table or a list binds them to scroll sideways).
+        # Not shown: a priority binding goes first in the footer, ahead of the keys of what has the focus.
+        Binding("ctrl+pageup", "previous_tab", "Previous tab", id="tabs.previous_page", show=False, priority=True),
+        Binding("ctrl+pagedown", "next_tab", "Next tab", id="tabs.next_page", show=False, priority=True),
         Binding("f4", "close_tab", "Close tab", id="tabs.close"),
         Binding("ctrl+o", "export", "Export", id="export", show=False),  # also in the palette
     ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,12 +20,17 @@ from .visibility import in_shown_tab
 
 
 class MessageArea(TextArea):
-    """Enter sends; alt+enter or ctrl+j starts a new line."""
+    """Enter sends; ctrl+j or alt+enter starts a new line."""
 
     BINDINGS = [
         Binding("enter", "submit", "Send", id="composer.send", show=True),
-        Binding("alt+enter,ctrl+j", "newline", "New line", id="composer.newline", show=False),
+        # ctrl+j first, the one the footer shows: every terminal sends it (alt+enter arrives as escape then enter
+        # under tmux and in terminals without the kitty keyboard protocol; the app reads that as alt+enter too).
+        Binding("ctrl+j,alt+enter", "newline", "New line", id="composer.newline", show=True),
     ]
+
+    read_only_note = ""  # why nothing can be typed (a replay): said when the person types anyway
+    _noted_at = 0.0
 
     class Submitted(Message):
         def __init__(self, text: str) -> None:
@@ -31,6 +38,11 @@ class MessageArea(TextArea):
             self.text = text
 
     async def _on_key(self, event: events.Key) -> None:
+        if self.read_only and (event.is_printable or event.key == "enter"):
+            event.prevent_default()
+            event.stop()
+            self.say_read_only()  # a read-only box that swallowed keys silently looked broken
+            return
         # TextArea inserts a newline for enter before bindings run (in this private handler, textual_private.py);
         # route it to our binding instead.
         if event.key == "enter":
@@ -40,7 +52,19 @@ class MessageArea(TextArea):
             return
         await text_area_key(self, event)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Read-only: the footer does not offer Send and New line (enter and typing still get the notice).
+        return not (self.read_only and action in ("submit", "newline"))
+
+    def say_read_only(self) -> None:
+        if self.read_only_note and time.monotonic() - self._noted_at > 3:  # once for a burst of keys
+            self._noted_at = time.monotonic()
+            self.notify(self.read_only_note, severity="warning", timeout=4, markup=False)
+
     def action_submit(self) -> None:
+        if self.read_only:
+            self.say_read_only()
+            return
         try:
             check_message_text(self.text)  # the rule of the command line and of workflows
         except UsageError as exc:
@@ -49,6 +73,9 @@ class MessageArea(TextArea):
         self.post_message(self.Submitted(self.text))
 
     def action_newline(self) -> None:
+        if self.read_only:
+            self.say_read_only()
+            return
         self.insert("\n")
 
 
@@ -74,7 +101,7 @@ class Composer(Vertical):
             options = [(f"{skill.name}: {example}", example) for skill in self.skills for example in skill.examples[:6]]
             yield Select(options, prompt="skill examples", id="skill-hint", allow_blank=True, compact=True)
             yield Static(
-                Content.styled("enter send · alt+enter new line · ctrl+g cancel task · f2 wire", "$text-muted"),
+                Content.styled("enter send · ctrl+j new line · ctrl+g cancel task · f2 wire", "$text-muted"),
                 classes="composer-hint",
             )
 
@@ -103,3 +130,12 @@ class Composer(Vertical):
 
     def set_enabled(self, enabled: bool) -> None:
         self.query_one(MessageArea).disabled = not enabled
+
+    def make_read_only(self, note: str) -> None:
+        """Nothing typed here goes out (a replay): the box keeps the keyboard and says so, in its place of the
+        hint "enter send", and again when typed into."""
+        area = self.query_one(MessageArea)
+        area.read_only, area.read_only_note, area.placeholder = True, note, note
+        area.refresh_bindings()
+        self.query_one("#skill-hint", Select).disabled = True
+        self.query_one(".composer-hint", Static).update(Content.styled(note, "$text-muted"))

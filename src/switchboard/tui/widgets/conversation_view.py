@@ -21,6 +21,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.css.query import NoMatches
 from textual.reactive import var
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ...a2a.auth.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
@@ -350,8 +351,12 @@ class ConversationView(Vertical):
         offer = None
         if state is TaskState.AUTH_REQUIRED and oauth_source(self.link) is not None:
             offer = sign_in_offer(self.link.card if self.link else None, question)
-        await transcript.mount(PromptPane(question, state, title=self.agent_name, sign_in=offer))
+        await transcript.mount(PromptPane(question, state, title=self.agent_name, sign_in=offer, back_to=self._box))
         transcript.scroll_end(animate=False)
+
+    def _box(self) -> Widget | None:
+        """Where esc in a question puts the keyboard (the pane says "esc answers later from the message box")."""
+        return next(iter(self.query("Composer #message")), None)
 
     # --- rendering -----------------------------------------------------------------------------------
 

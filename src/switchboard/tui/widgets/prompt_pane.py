@@ -3,11 +3,15 @@
 It shows the agent's question and takes the answer. The answer goes out as a Message to whoever hosts
 the pane, and, when the pane was given one, resolves a Future that protocol code awaits (the workflow
 engine's `ask`). A credential is typed masked and never shown again.
+
+Where the keyboard goes is the host's to say (`back_to`: where esc puts it, the message box or the list of
+steps); a new question takes the keyboard unless the person is typing the answer to another one.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from textual import on
 from textual.app import ComposeResult
@@ -15,6 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
 from ...a2a.auth.sign_in_offer import SignInOffer
@@ -25,7 +30,7 @@ from .visibility import in_shown_tab
 
 
 class PromptPane(Vertical):
-    BINDINGS = [Binding("escape", "dismiss", "Later", id="prompt.dismiss")]
+    BINDINGS = [Binding("escape", "dismiss", "Answer later", id="prompt.dismiss")]
 
     class Answered(Message):
         def __init__(self, pane: PromptPane, text: str, secret: bool) -> None:
@@ -51,8 +56,10 @@ class PromptPane(Vertical):
         title: str = "",
         later: str = "esc answers later from the message box",
         sign_in: SignInOffer | None = None,
+        back_to: Callable[[], Widget | None] | None = None,
     ) -> None:
-        """`later` tells how the question can wait: the host says (a conversation has a message box, a run not)."""
+        """`later` tells how the question can wait, and `back_to` gives the widget esc puts the keyboard in: the
+        host says (a conversation has a message box, a run its list of steps)."""
         super().__init__(classes="prompt-pane")
         self.question = question
         self.state = state
@@ -61,6 +68,7 @@ class PromptPane(Vertical):
         self.later = later
         self.secret = state is TaskState.AUTH_REQUIRED
         self.sign_in = sign_in  # a sign-in switchboard can run for this question, offered beside typing
+        self.back_to = back_to
 
     def compose(self) -> ComposeResult:
         asks = "needs a credential" if self.secret else "needs your input"
@@ -77,12 +85,17 @@ class PromptPane(Vertical):
                 elif isinstance(part, FilePart):
                     yield FileRow(part)
         with Horizontal(classes="prompt-row"):
+            # The field says whose question it answers: with several open, the title may be scrolled away.
+            to = f" for {self.title}" if self.title else ""
             yield Input(
-                placeholder="credential (masked, kept in memory only)" if self.secret else "your answer",
+                placeholder=f"credential{to} (masked, kept in memory only)" if self.secret else f"your answer{to}",
                 password=self.secret,
                 id="prompt-input",
             )
-            yield Button("Send", variant="primary", id="prompt-send")
+            # For the mouse: enter in the field sends. Left out of tab's round, which goes from question to question.
+            send = Button("Send", variant="primary", id="prompt-send")
+            send.can_focus = False
+            yield send
             if self.sign_in is not None:
                 yield Button("Sign in", id="prompt-sign-in")
         hint = f"enter sends · {self.later}"
@@ -97,10 +110,24 @@ class PromptPane(Vertical):
             return  # taken away (answered, signed in) before it was mounted: nothing to focus
         field = fields.first()
         field.cursor_blink = not getattr(self.app, "steady", False)
-        if in_shown_tab(self):
-            field.focus(scroll_visible=False)
-            # Once laid out: the answer field in view (on a short terminal the pane is taller than the transcript).
-            self.call_after_refresh(self._show_field)
+        # In a background tab the tab is marked instead; and the person typing another answer keeps the keyboard.
+        if in_shown_tab(self) and not self._typing_another_answer():
+            self.take_keyboard()
+
+    def _typing_another_answer(self) -> bool:
+        focused = self.screen.focused
+        return isinstance(focused, Input) and any(
+            isinstance(node, PromptPane) and node is not self for node in focused.ancestors
+        )
+
+    def take_keyboard(self) -> None:
+        """The keyboard in the answer field, and the pane in view from its title (who asks) down to the field."""
+        fields = self.query(Input)
+        if not fields:
+            return
+        fields.first().focus(scroll_visible=False)
+        # Once laid out: the answer field in view (on a short terminal the pane is taller than the transcript).
+        self.call_after_refresh(self._show_field)
 
     def on_resize(self) -> None:
         if self.query_one(Input).has_focus:  # the terminal changed size: the field it has stays in view
@@ -110,7 +137,8 @@ class PromptPane(Vertical):
         rows = self.query(".prompt-row")
         if not self.is_attached or not rows:
             return  # answered (and taken away) before it was laid out: a replay's answers come at once
-        # Immediate, both: a deferred scroll measures from where the view is now, so the second would undo the first
+        # The whole pane when it fits; else its top (the title, which says who asks), then the field, which wins.
+        # Both at once: a deferred scroll measures from where the view is now, so the second would undo the first
         # or not, depending on how soon the screen refreshes.
         self.scroll_visible(animate=False, immediate=True)
         rows.first().scroll_visible(animate=False, top=False, immediate=True)
@@ -128,10 +156,25 @@ class PromptPane(Vertical):
             self.future.set_result(text)
         self.post_message(self.Answered(self, text, self.secret))
 
+    def make_read_only(self, note: str) -> None:
+        """The question is shown and answered for the person (a replay): the field and its hint say so."""
+        for field in self.query(Input):
+            field.disabled, field.placeholder = True, note
+        for button in self.query(Button):
+            button.disabled = True
+        for hint in self.query(".prompt-hint").results(Static):
+            hint.update(Content.styled(note, "$text-muted italic"))
+
     @on(Button.Pressed, "#prompt-sign-in")
     def _sign_in(self) -> None:
         if self.sign_in is not None:
             self.post_message(self.SignInAsked(self, self.sign_in))
 
     def action_dismiss(self) -> None:
-        self.screen.focus_next()
+        """The question waits; the keyboard goes where the host says the person goes on (now: the next keys go
+        there, not to the button after the field, where they were lost)."""
+        target = self.back_to() if self.back_to is not None else None
+        if target is not None and target.is_attached and target.focusable:
+            target.focus()
+        else:
+            self.screen.focus_next()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
@@ -18,7 +19,7 @@ from textual.containers import Horizontal, ScrollableContainer, Vertical, Vertic
 from textual.content import Content
 from textual.css.query import NoMatches
 from textual.reactive import var
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...a2a.errors import SwitchboardError
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 FRAME = 1 / 20
 PICTURE_ROOM = 30  # rows: below, the graph makes way for a prompt
 OUTPUT_LINES = 3  # of each run output, under the run's head
-LATER = "the step waits for your answer; esc leaves it for now, tab comes back to it"
+LATER = "the step waits for your answer; esc leaves it for now, enter on the step comes back to it"
 STATUS_STYLE = {
     "pending": ("○", "$text-muted"),
     "running": ("●", "$state-working"),
@@ -191,7 +192,13 @@ class RunView(Vertical):
         self._questions[request.step] = (request, future)
         offer = request.sign_in.offer if request.sign_in is not None else None
         pane = PromptPane(
-            request.question, request.state, future=future, title=f"step {request.step}", later=LATER, sign_in=offer
+            request.question,
+            request.state,
+            future=future,
+            title=f"step {request.step}",
+            later=LATER,
+            sign_in=offer,
+            back_to=partial(self._step_list, request.step),
         )
         try:
             # Inside the try: an ask canceled while its pane mounts (answered elsewhere) still takes the pane away.
@@ -201,10 +208,42 @@ class RunView(Vertical):
             return await future
         finally:
             self._questions.pop(request.step, None)
+            had_keyboard = pane.is_attached and pane.has_focus_within
             if pane.is_attached:
                 await pane.remove()
+            if had_keyboard:
+                self._keyboard_to_next_question()
             self._state_changed()
             self._schedule()
+
+    def _step_list(self, at: str | None = None) -> OptionList | None:
+        """The list of steps, its highlight on step `at`: where esc in that step's question puts the keyboard (enter
+        there comes back to it)."""
+        steps = next(iter(self.query("#steps").results(OptionList)), None)
+        if steps is not None and at is not None:
+            index = next((i for i in range(steps.option_count) if steps.get_option_at_index(i).id == at), None)
+            if index is not None:
+                steps.highlighted = index
+        return steps
+
+    @on(OptionList.OptionSelected, "#steps")
+    def _back_to_question(self, event: OptionList.OptionSelected) -> None:
+        """Enter on a step that waits for the person: the keyboard in its question (the way back after esc)."""
+        pane = next((p for p in self.query(PromptPane) if p.title == f"step {event.option.id}"), None)
+        if pane is not None:
+            pane.take_keyboard()
+
+    def _keyboard_to_next_question(self) -> None:
+        """The question answered had the keyboard: it goes to the next one waiting (the oldest), in view with the
+        title that says which step asks; with none waiting, to the list of steps. (Left to Textual it landed on a
+        button: typing went nowhere, and enter said "type an answer first".)"""
+        if self._gone() or not in_shown_tab(self):
+            return
+        waiting = [pane for pane in self.query(PromptPane) if pane.is_attached and pane.query(Input)]
+        if waiting:
+            waiting[0].take_keyboard()
+        elif (steps := self._step_list()) is not None:
+            steps.focus()
 
     @on(PromptPane.Answered)
     def _answered(self, event: PromptPane.Answered) -> None:
@@ -427,9 +466,27 @@ class RunView(Vertical):
         self.notify(f"step {name} canceled")
         self._schedule()
 
-    async def action_cancel_run(self) -> None:
+    def action_cancel_run(self) -> None:
+        """Ask first: canceling a run cancels its steps' tasks at their agents, which cannot be taken back (f8 is
+        a key pressed by mistake as easily as any other)."""
         if self.run is None or self.run.status != "running":
             return
+        from ..screens.confirm import ConfirmScreen
+
+        going = sum(1 for step in self.steps.values() if step.status in ("running", "waiting"))
+        question = f"Cancel the whole run {self.run.run_id} ({strip_controls(self.title)})?"
+        if going:
+            question += f" The tasks of its {going} step{'s' if going != 1 else ''} still going are canceled too."
+
+        def chosen(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._cancel_run(), group="cancel-run", exclusive=True)
+
+        self.app.push_screen(ConfirmScreen(question, confirm="Cancel run", decline="Keep running", safe=True), chosen)
+
+    async def _cancel_run(self) -> None:
+        if self.run is None or self.run.status != "running":
+            return  # it ended while the question was open
         for _, future in list(self._questions.values()):
             if not future.done():
                 future.cancel()
@@ -440,9 +497,3 @@ class RunView(Vertical):
             return
         self.notify("run canceled")
         self._schedule()
-
-
-def age(seconds: float | None) -> str:
-    if seconds is None:
-        return ""
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))

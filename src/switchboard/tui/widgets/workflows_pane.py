@@ -125,7 +125,7 @@ class WorkflowsPane(Vertical):
             self.workflow = workflow
 
     def compose(self) -> ComposeResult:
-        yield Static(Content.styled("Workflows", "bold"), classes="section-title")
+        yield Static(Content.styled("Workflows", "bold"), id="workflows-title", classes="section-title")
         yield RowTable(id="workflows-table")
         yield Static(id="workflow-summary")
         yield Static(id="runs-title", classes="section-title")
