@@ -24,6 +24,7 @@ from ...agent_status import AgentStatus
 from ..release import forget_removed
 from ..typed_app import switchboard_app
 from ..widgets.agents_pane import AgentsPane
+from ..widgets.run_view import RunView
 from ..widgets.wire_view import WireView
 from ..widgets.workflows_pane import WorkflowsPane
 
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from ...workflow.spec import Workflow
     from ..open_work import OpenWork
     from ..widgets.conversation_view import ConversationView
-    from ..widgets.run_view import RunView
 
 _ids = itertools.count(1)
 RELEASE_EVERY = 5.0  # seconds
@@ -142,7 +142,6 @@ class MainScreen(Screen):
             if values is None:
                 return
             from ...workflow.engine import start_run
-            from ..widgets.run_view import RunView
             from .sign_in import TuiInteraction
 
             def start(ask):
@@ -162,7 +161,6 @@ class MainScreen(Screen):
     @on(WorkflowsPane.OpenRun)
     def _open_run(self, event: WorkflowsPane.OpenRun) -> None:
         from ...workflow.runs import read_run
-        from ..widgets.run_view import RunView
 
         if event.source == "temporal":
             self.run_worker(self._attach_run(event.run_id, event.workflow))
@@ -178,7 +176,6 @@ class MainScreen(Screen):
         """A run on the Temporal server, watched live; its questions are answered here (through the server)."""
         from ...a2a.errors import SwitchboardError, UsageError
         from ...workflow.temporal.attach import AttachedRun
-        from ..widgets.run_view import RunView
 
         try:
             client = await self.app.temporal_client()
@@ -244,6 +241,17 @@ class MainScreen(Screen):
             self.notify(f"{name} removed")
 
         self.app.push_screen(ConfirmScreen(f"Remove {name} from the agents file?", confirm="Remove"), confirmed)
+
+    @on(RunView.CancelRunRequested)
+    def _cancel_run(self, event: RunView.CancelRunRequested) -> None:
+        from .confirm import ConfirmScreen
+
+        def chosen(yes: bool | None) -> None:
+            if yes:
+                event.view.cancel_run()
+
+        confirm = ConfirmScreen(event.question, confirm="Cancel run", decline="Keep running", safe=True)
+        self.app.push_screen(confirm, chosen)
 
     @on(WorkflowsPane.ShowProblems)
     def _problems(self, event: WorkflowsPane.ShowProblems) -> None:

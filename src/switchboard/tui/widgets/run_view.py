@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.content import Content
 from textual.css.query import NoMatches
+from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -31,6 +32,7 @@ from ...safe_text import strip_controls
 from ...workflow.state import AskRequest, RunFinished, StepEvent, StepState
 from ..typed_app import switchboard_app
 from .prompt_pane import PromptPane
+from .step_lines import depths, step_line
 from .throttle import FrameThrottle
 from .transcript import TurnView
 from .visibility import being_removed, in_shown_tab
@@ -42,44 +44,6 @@ FRAME = 1 / 20
 PICTURE_ROOM = 30  # rows: below, the graph makes way for a prompt
 OUTPUT_LINES = 3  # of each run output, under the run's head
 LATER = "the step waits for your answer; esc leaves it for now, enter on the step comes back to it"
-STATUS_STYLE = {
-    "pending": ("○", "$text-muted"),
-    "running": ("●", "$state-working"),
-    "waiting": ("✱", "$state-input-required"),
-    "completed": ("✓", "$state-completed"),
-    "failed": ("✕", "$state-failed"),
-    "canceled": ("⊘", "$state-canceled"),
-    "skipped": ("–", "$text-muted"),
-}
-
-
-def depths(steps: dict[str, StepState]) -> dict[str, int]:
-    """How far each step is from the start: the longest chain of dependencies before it."""
-    memo: dict[str, int] = {}
-
-    def depth(name: str, seen: frozenset[str] = frozenset()) -> int:
-        if name not in memo:
-            deps = [d for d in steps[name].depends_on if d in steps and d not in seen]
-            memo[name] = 1 + max((depth(d, seen | {name}) for d in deps), default=-1)
-        return memo[name]
-
-    return {name: depth(name) for name in steps}
-
-
-def step_line(state: StepState, depth: int) -> Content:
-    mark, style = STATUS_STYLE.get(state.status, ("?", ""))
-    elapsed = f"{state.elapsed:5.1f}s" if state.elapsed is not None else "      "
-    who = state.agent or ("shell" if state.type == "shell" else "")
-    after = f"  ← {', '.join(state.depends_on)}" if state.depends_on else ""
-    return Content.assemble(
-        "  " * depth,
-        (f"{mark} ", style),
-        (state.name, "bold"),
-        (f"  {who}", "$accent"),
-        (f"  {state.status}", style),
-        (f"  {elapsed}", "$text-muted"),
-        (after, "$text-muted italic"),
-    )
 
 
 class RunView(Vertical):
@@ -466,23 +430,26 @@ class RunView(Vertical):
         self.notify(f"step {name} canceled")
         self._schedule()
 
+    class CancelRunRequested(Message):
+        """f8: the screen asks first (the steps' tasks at their agents cannot be taken back), then `cancel_run`."""
+
+        def __init__(self, view: RunView, question: str) -> None:
+            super().__init__()
+            self.view = view
+            self.question = question
+
     def action_cancel_run(self) -> None:
-        """Ask first: canceling a run cancels its steps' tasks at their agents, which cannot be taken back (f8 is
-        a key pressed by mistake as easily as any other)."""
         if self.run is None or self.run.status != "running":
             return
-        from ..screens.confirm import ConfirmScreen
-
         going = sum(1 for step in self.steps.values() if step.status in ("running", "waiting"))
         question = f"Cancel the whole run {self.run.run_id} ({strip_controls(self.title)})?"
         if going:
             question += f" The tasks of its {going} step{'s' if going != 1 else ''} still going are canceled too."
+        self.post_message(self.CancelRunRequested(self, question))
 
-        def chosen(yes: bool | None) -> None:
-            if yes:
-                self.run_worker(self._cancel_run(), group="cancel-run", exclusive=True)
-
-        self.app.push_screen(ConfirmScreen(question, confirm="Cancel run", decline="Keep running", safe=True), chosen)
+    def cancel_run(self) -> None:
+        """Cancel the run (the person said yes)."""
+        self.run_worker(self._cancel_run(), group="cancel-run", exclusive=True)
 
     async def _cancel_run(self) -> None:
         if self.run is None or self.run.status != "running":

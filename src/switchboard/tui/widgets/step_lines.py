@@ -1,0 +1,47 @@
+"""A run's list of steps, a line each: its mark and state in the theme's colours, its agent, time and
+dependencies, indented by how far it is from the start."""
+
+from __future__ import annotations
+
+from textual.content import Content
+
+from ...workflow.state import StepState
+
+STATUS_STYLE = {
+    "pending": ("○", "$text-muted"),
+    "running": ("●", "$state-working"),
+    "waiting": ("✱", "$state-input-required"),
+    "completed": ("✓", "$state-completed"),
+    "failed": ("✕", "$state-failed"),
+    "canceled": ("⊘", "$state-canceled"),
+    "skipped": ("–", "$text-muted"),
+}
+
+
+def depths(steps: dict[str, StepState]) -> dict[str, int]:
+    """How far each step is from the start: the longest chain of dependencies before it."""
+    memo: dict[str, int] = {}
+
+    def depth(name: str, seen: frozenset[str] = frozenset()) -> int:
+        if name not in memo:
+            deps = [d for d in steps[name].depends_on if d in steps and d not in seen]
+            memo[name] = 1 + max((depth(d, seen | {name}) for d in deps), default=-1)
+        return memo[name]
+
+    return {name: depth(name) for name in steps}
+
+
+def step_line(state: StepState, depth: int) -> Content:
+    mark, style = STATUS_STYLE.get(state.status, ("?", ""))
+    elapsed = f"{state.elapsed:5.1f}s" if state.elapsed is not None else "      "
+    who = state.agent or ("shell" if state.type == "shell" else "")
+    after = f"  ← {', '.join(state.depends_on)}" if state.depends_on else ""
+    return Content.assemble(
+        "  " * depth,
+        (f"{mark} ", style),
+        (state.name, "bold"),
+        (f"  {who}", "$accent"),
+        (f"  {state.status}", style),
+        (f"  {elapsed}", "$text-muted"),
+        (after, "$text-muted italic"),
+    )
