@@ -1,5 +1,6 @@
 """Raw bytes to an HTTP server on 127.0.0.1, as a hostile client sends them: what comes back, read to the server's
-close. For the push receiver's tests (tests/unit/test_push_receiver.py, tests/fuzz, tests/interop/test_push_attack.py).
+close. For the push receiver's tests (tests/unit/push/test_push_receiver.py, tests/fuzz,
+tests/interop/test_push_attack.py).
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ async def test_a_malformed_url_in_the_add_dialog_is_said_there_and_nothing_is_se
 
 
 # Each example starts a whole app (about a second of CPU): the checker the dialog calls has its own property test
-# with hundreds (tests/unit/test_user_input.py); here a few random texts show the dialog wires it up safely.
+# with hundreds (tests/unit/a2a/test_user_input.py); here a few random texts show the dialog wires it up safely.
 @settings(max_examples=10)
 @given(url=st.text(min_size=1, max_size=25) | st.from_regex(r"\A(https?://)?[\w.\[\]:%-]{1,15}(:\w{0,6})?/?\Z"))
 @example(url="127.0.0.1:47341ghost")

@@ -198,7 +198,7 @@ StreamEvent = Task | Message | StatusUpdate | ArtifactUpdate
 # A stream repeats a few plain shapes (a text chunk, a working status) tens of thousands of times a second,
 # and the codecs check every value of those shapes before building them. Validating them again would cost
 # more than decoding them, so these build the same objects without it: equal, and dumped, copied and printed
-# alike (tests/unit/test_model_built.py holds them to that).
+# alike (tests/unit/a2a/test_model_built.py holds them to that).
 
 _new = object.__new__
 _set_dict = BaseModel.__dict__["__dict__"].__set__

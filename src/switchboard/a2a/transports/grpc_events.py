@@ -5,7 +5,7 @@ ids, no metadata, no extensions. The general path turns each proto into ProtoJSO
 the ProtoJSON step costs more than grpc's own read of the message. For the plain shapes `plain_event` builds
 the same model objects from the proto's fields, the way the codec's own fast path does from JSON; anything
 else (a task, a message, metadata, a part that is not bare text, an empty id, an unknown enum value) gives
-None, and the caller takes the general path, which notes whatever is odd. tests/unit/test_grpc_events.py
+None, and the caller takes the general path, which notes whatever is odd. tests/unit/a2a/transports/test_grpc_events.py
 checks that both paths build equal events.
 """
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from tasks_api_server import ASK_CONTEXT, TOKEN, TasksApiServer
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+SRC = Path(__file__).resolve().parents[3] / "src"
 TOKEN_ENV = "ECHO_AGENT_TOKEN"
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from transcripts import ROOT
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def test_a_reader_that_closes_the_pipe_early_gets_no_error_and_exit_141(tmp_path):
