@@ -28,12 +28,9 @@ Secrets are never written here: only the names of the environment variables that
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import stat
-import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -444,50 +441,6 @@ def load_agents(path: Path | None, env: Mapping[str, str] | None = None) -> Agen
     return AgentsFile(path, agents, warnings)
 
 
-def write_atomically(path: Path, content: str | bytes) -> None:
-    """Write a file so that a crash leaves either the old or the new content, never a mix.
-
-    A uniquely named temp file in the same directory (so two writers never share one, and os.replace stays
-    on one file system) is written and fsync'd, then renamed over the target; the directory is fsync'd so
-    the rename itself survives a power cut. On any failure the temp file goes and the old file stands.
-    """
-    write_blocks_atomically(path, [content.encode("utf-8") if isinstance(content, str) else content])
-
-
-def write_blocks_atomically(path: Path, blocks: Iterable[str | bytes]) -> None:
-    """`write_atomically` for content written block by block (an artifact larger than memory should hold).
-    Text is encoded as UTF-8, lone surrogates kept (surrogatepass), so a saved artifact is what was sent."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            for block in blocks:
-                handle.write(block.encode("utf-8", "surrogatepass") if isinstance(block, str) else block)
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(OSError):  # keep the mode a person gave the file (mkstemp makes 0600)
-            os.chmod(temp, stat.S_IMODE(os.stat(path).st_mode))
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some file systems cannot fsync a directory; the rename is still atomic
-    finally:
-        os.close(fd)
-
-
 def new_entry_raw(
     name: str, url: str, *, api_key_env: str | None = None, bearer_env: str | None = None, protocol: str = "a2a"
 ) -> dict[str, Any]:
@@ -507,6 +460,7 @@ def save_agents(path: Path, entries: list[dict[str, Any]]) -> None:
     import yaml
 
     from .agents_yaml import HEADER
+    from .files import write_atomically
 
     write_atomically(path, HEADER + yaml.safe_dump({"agents": entries}, sort_keys=False, allow_unicode=True))
 
@@ -517,6 +471,7 @@ def add_agent(registry: AgentsFile, raw: dict[str, Any]) -> AgentsFile:
     if registry.path is None:
         raise UsageError("there is no agents file to save to", hint="Start with --agents FILE.")
     from .agents_yaml import appended
+    from .files import write_atomically
 
     path = registry.path
     entry_from_mapping(raw, 0, "the new agent")  # a bad url or header is refused before the file is touched
@@ -531,6 +486,7 @@ def add_agent(registry: AgentsFile, raw: dict[str, Any]) -> AgentsFile:
 def remove_agent(registry: AgentsFile, name: str) -> AgentsFile:
     """Remove the agent named `name` (the entry that wins) from the file, in place (see `add_agent`)."""
     from .agents_yaml import entries, removed
+    from .files import write_atomically
 
     path = registry.path
     found = load_agents(path).find(name) if path is not None and path.exists() else None
