@@ -12,24 +12,9 @@ from ..a2a.errors import UsageError
 from ..a2a.user_input import check_agent_url
 from ..agents import BINDINGS, AgentEntry, AgentsFile, entry_from_mapping
 from .checker import Checker, duration, suggest
+from .file_model import AGENT_KEYS, AGENT_OPTION_KEYS
 from .source import LineDict, LineList
 
-AGENT_KEYS = (
-    "name",
-    "url",
-    "apiKeyEnv",
-    "auth",
-    "headers",
-    "streaming",
-    "timeout",
-    "protocol",
-    "runtime",
-    "description",
-    "trustInterfaceOrigin",
-    "binding",
-    "tls",
-    "cardKeys",
-)
 # What an inline agent hands on to the agents-file reader.
 _COPIED_KEYS = (
     *("name", "url", "apiKeyEnv", "auth", "headers", "protocol", "runtime", "trustInterfaceOrigin", "binding"),
@@ -211,9 +196,7 @@ def _agent_options(
     reference: bool,
 ) -> None:
     if reference:
-        chk.unknown_keys(
-            definition, ("name", "streaming", "timeout", "description", "runtime", "protocol"), f"the agent {name}"
-        )
+        chk.unknown_keys(definition, AGENT_OPTION_KEYS, f"the agent {name}")
     value = definition.get("streaming", "auto")
     if value not in ("auto", True, False):
         chk.add(

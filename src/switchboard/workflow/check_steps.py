@@ -6,24 +6,9 @@ import re
 
 from ..agents import AgentEntry, AgentsFile
 from .checker import NAME_PATTERN, Checker, duration, suggest
+from .file_model import EXPECT_KEYS, RETRIES_KEYS, STEP_KEYS
 from .source import LineDict, LineList
 from .spec import Expect, Retries, Step
-
-STEP_KEYS = (
-    "name",
-    "type",
-    "agent",
-    "task",
-    "run",
-    "dependsOn",
-    "timeout",
-    "retries",
-    "expect",
-    "interactive",
-    "context",
-    "onError",
-    "description",
-)
 
 
 def steps_section(
@@ -189,7 +174,7 @@ def _retries(item: LineDict, what: str, chk: Checker) -> Retries:
     if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
         return Retries(count=raw)
     if isinstance(raw, LineDict):
-        chk.unknown_keys(raw, ("count", "backoff"), f"{what}: retries")
+        chk.unknown_keys(raw, RETRIES_KEYS, f"{what}: retries")
         count = raw.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             chk.add(
@@ -217,7 +202,7 @@ def _expect(item: LineDict, what: str, kind: str, chk: Checker) -> Expect:
             "Write expect: {output_contains: done}.",
         )
         return Expect()
-    chk.unknown_keys(raw, ("output_contains", "regex", "exit_code"), f"{what}: expect")
+    chk.unknown_keys(raw, EXPECT_KEYS, f"{what}: expect")
     expect = Expect()
     contains = raw.get("output_contains")
     if isinstance(contains, str):

@@ -13,10 +13,9 @@ from . import shell_script, template
 from .check_agents import agents_section
 from .check_steps import steps_section
 from .checker import NAME_PATTERN, Checker, suggest
+from .file_model import INPUT_KEYS, TOP_KEYS
 from .source import LineDict, LineList
 from .spec import InputSpec, Workflow
-
-TOP_KEYS = ("version", "name", "description", "inputs", "agents", "steps", "outputs", "maxConcurrency", "onError")
 
 
 def check_workflow(
@@ -92,7 +91,7 @@ def _inputs(doc: LineDict, chk: Checker) -> dict[str, InputSpec]:
         if spec is None:
             out[name] = InputSpec(required=True, line=line)
         elif isinstance(spec, LineDict):
-            chk.unknown_keys(spec, ("required", "default", "description"), f"the input {name}")
+            chk.unknown_keys(spec, INPUT_KEYS, f"the input {name}")
             required = spec.get("required", "default" not in spec)
             if not isinstance(required, bool):
                 chk.add(

@@ -1,0 +1,88 @@
+"""The workflow file's one declaration (workflow/file_model.py) gives its JSON Schema: every example workflow
+and every workflow the tests load as right is valid by it; the mistakes the checks refuse are invalid by it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from switchboard.agents import AgentEntry, AgentsFile
+from switchboard.workflow.file_model import StepSpec, WorkflowFileSpec, workflow_file_schema
+from switchboard.workflow.loader import load_workflow
+from switchboard.workflow.spec import WorkflowInvalid
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = workflow_file_schema()
+EXAMPLES = sorted((ROOT / "examples" / "workflows").glob("*.yaml"))
+
+
+def fixture_workflows() -> list[str]:
+    """Every workflow written out in the workflow tests (string constants that are YAML with steps)."""
+    found = []
+    for source in sorted((ROOT / "tests" / "workflow").glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and "steps" in node.value:
+                try:
+                    data = yaml.safe_load(node.value)
+                except yaml.YAMLError:
+                    continue
+                if isinstance(data, dict) and ("steps" in data or "workflows" in data):
+                    found.append(node.value)
+    return found
+
+
+def registry_for(data: dict[str, Any]) -> AgentsFile:
+    """An agents file holding every agent the workflow names, so only the workflow itself is judged."""
+    names = {s.get("agent") for w in [data, *data.get("workflows", [])] for s in w.get("steps") or []}
+    agents = data.get("agents") or []
+    names |= {a if isinstance(a, str) else a.get("name") for a in agents} if isinstance(agents, list) else set(agents)
+    return AgentsFile(None, [AgentEntry(n, "http://127.0.0.1:9/") for n in names if isinstance(n, str)], [])
+
+
+def test_the_schema_names_the_keys_people_write():
+    top = WorkflowFileSpec.model_json_schema(by_alias=True)
+    assert {"maxConcurrency", "onError", "steps", "inputs", "agents"} <= set(top["properties"])
+    assert top["required"] == ["steps"] and top["additionalProperties"] is False
+    step = StepSpec.model_json_schema(by_alias=True)
+    assert {"dependsOn", "onError", "task", "run"} <= set(step["properties"]) and step["required"] == ["name"]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_every_example_workflow_is_valid_by_the_schema(path):
+    jsonschema.validate(yaml.safe_load(path.read_text()), SCHEMA)
+
+
+def test_the_workflows_the_tests_load_as_right_are_valid_by_the_schema(tmp_path):
+    right = []
+    for i, text in enumerate(fixture_workflows()):
+        path = tmp_path / f"w{i}.yaml"
+        path.write_text(text)
+        try:
+            load_workflow(path, registry_for(yaml.safe_load(text)), env={})
+        except WorkflowInvalid:
+            continue  # a mistake a test shows: not a right file
+        right.append(text)
+    assert len(right) >= 10, "the workflow tests hold right workflows"
+    for text in right:
+        jsonschema.validate(yaml.safe_load(text), SCHEMA)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name: w\nstpes: []\n",  # a top key misspelt (and no steps)
+        "name: w\nsteps:\n  - {name: a, agent: x, task: t, dependson: [b]}\n",
+        "name: w\nsteps:\n  - {name: a, run: echo, interactive: sometimes}\n",
+        "name: w\nsteps:\n  - {name: a, run: echo, retries: {count: 2, backof: 5s}}\n",
+        "name: w\nonError: explode\nsteps:\n  - {name: a, run: echo}\n",
+        "name: w\nsteps:\n  - {name: 'a b', run: echo}\n",
+    ],
+)
+def test_the_mistakes_the_checks_refuse_are_invalid_by_the_schema(text):
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(yaml.safe_load(text), SCHEMA)
