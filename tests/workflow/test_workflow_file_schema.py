@@ -86,3 +86,41 @@ def test_the_workflows_the_tests_load_as_right_are_valid_by_the_schema(tmp_path)
 def test_the_mistakes_the_checks_refuse_are_invalid_by_the_schema(text):
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(yaml.safe_load(text), SCHEMA)
+
+
+def test_a_value_of_the_wrong_type_is_one_issue_at_its_own_line(tmp_path):
+    """StepSpec does the type checks: each wrong value is said once, at its line (inside retries: and expect:
+    too), and leaving it out does not add a second issue (a task that is a list is not also a missing task)."""
+    path = tmp_path / "w.yaml"
+    path.write_text(
+        "name: w\n"
+        "steps:\n"
+        "  - name: a\n"
+        "    agent: echo\n"
+        "    task: [not, text]\n"  # 5
+        "    interactive: sometimes\n"  # 6
+        "    context: 1.5\n"  # 7
+        "    retries:\n"
+        "      count: -1\n"  # 9
+        "      backoff: [1]\n"  # 10
+        "  - name: b\n"
+        "    run: echo\n"
+        "    expect: {exit_code: zero, output_contains: [1]}\n"  # 13
+        "    dependsOn: 5\n"  # 14
+        "    onError: explode\n"  # 15
+    )
+    registry = AgentsFile(None, [AgentEntry("echo", "http://127.0.0.1:9/")], [])
+    with pytest.raises(WorkflowInvalid) as caught:
+        load_workflow(path, registry, env={})
+    found = [(i.line, i.message) for i in caught.value.issues]
+    assert found == [
+        (5, "step a: task must be text"),
+        (6, "step a: interactive must be true or false"),
+        (7, "step a: context must be a key"),
+        (9, "step a: retries count must be a whole number"),
+        (10, "step a: retries: backoff [1] is not a duration"),
+        (13, "step b: output_contains must be text or a list of texts"),
+        (13, "step b: exit_code must be a whole number"),
+        (14, "step b: dependsOn must be a list of step names"),
+        (15, "step b: onError 'explode' is unknown"),
+    ]

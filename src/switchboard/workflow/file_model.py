@@ -70,7 +70,7 @@ class RetriesSpec(_Spec):
 
 class ExpectSpec(_Spec):
     output_contains: str | list[str] | None = None
-    regex: str | None = None
+    regex: str | int | float | None = None
     exit_code: int | None = Field(None, description="shell steps only")
 
 
