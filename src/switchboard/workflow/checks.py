@@ -8,12 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from ..agents import AgentsFile
 from . import shell_script, template
 from .check_agents import agents_section
 from .check_steps import steps_section
 from .checker import NAME_PATTERN, Checker, suggest
-from .file_model import INPUT_KEYS, TOP_KEYS
+from .file_model import INPUT_KEYS, TOP_KEYS, WorkflowFileSpec
 from .source import LineDict, LineList
 from .spec import InputSpec, Workflow
 
@@ -22,29 +24,12 @@ def check_workflow(
     doc: LineDict, chk: Checker, registry: AgentsFile, path: Path, layout: str, env: dict[str, str] | None
 ) -> Workflow | None:
     chk.unknown_keys(doc, TOP_KEYS, "the workflow")
-    version = doc.get("version", 1)
-    if str(version) not in ("1", "1.0"):
-        chk.add(
-            doc.line_of("version", value=True), f"version {version!r} is not one this tool reads", "Write version: 1."
-        )
-    name = doc.get("name") or path.stem
-    if not isinstance(name, str):
-        chk.add(doc.line_of("name", value=True), "name must be text", "Write name: my-workflow.")
-        name = path.stem
-    description = doc.get("description") or ""
-    if not isinstance(description, str):
-        chk.add(doc.line_of("description", value=True), "description must be text", "Quote it.")
-        description = ""
+    top = _top(doc, chk)
+    name = top.name or path.stem
+    description = top.description or ""
     inputs = _inputs(doc, chk)
     agents, streaming, agent_timeouts = agents_section(doc, chk, registry, env)
-    default_on_error = doc.get("onError", "fail")
-    if default_on_error not in ("fail", "continue"):
-        chk.add(doc.line_of("onError", value=True), f"onError {default_on_error!r} is unknown", "Use fail or continue.")
-        default_on_error = "fail"
-    max_concurrency = doc.get("maxConcurrency")
-    if max_concurrency is not None and (not isinstance(max_concurrency, int) or max_concurrency < 1):
-        chk.add(doc.line_of("maxConcurrency", value=True), "maxConcurrency must be a whole number from 1", "Write 4.")
-        max_concurrency = None
+    default_on_error, max_concurrency = top.on_error, top.max_concurrency
     steps = steps_section(doc, chk, agents, registry, agent_timeouts, default_on_error, env)
     for agent_name in {s.agent for s in steps if s.agent}:
         streaming.setdefault(agent_name, None)
@@ -68,6 +53,30 @@ def check_workflow(
     _graph(workflow, doc, chk)
     _references(workflow, doc, chk)
     return workflow
+
+
+# What the workflow says when a top-level value is not what WorkflowFileSpec declares: (message, fix).
+_TOP_WRONG = {
+    "version": ("version {value!r} is not one this tool reads", "Write version: 1."),
+    "name": ("name must be text", "Write name: my-workflow."),
+    "description": ("description must be text", "Quote it."),
+    "onError": ("onError {value!r} is unknown", "Use fail or continue."),
+    "maxConcurrency": ("maxConcurrency must be a whole number from 1", "Write 4."),
+}
+
+
+def _top(doc: LineDict, chk: Checker) -> WorkflowFileSpec:
+    """The file's own values (not its sections) as WorkflowFileSpec declares them; a wrong one is reported at its
+    line and its default stands in."""
+    given = {k: doc[k] for k in _TOP_WRONG if k in doc and (doc[k] or k not in ("name", "description"))}
+    try:
+        return WorkflowFileSpec.model_validate({**given, "steps": []})
+    except ValidationError as exc:
+        wrong = {str(error["loc"][0]) for error in exc.errors()}
+    for key in [k for k in _TOP_WRONG if k in wrong]:
+        text, fix = _TOP_WRONG[key]
+        chk.add(doc.line_of(key, value=True), text.format(value=doc[key]), fix)
+    return WorkflowFileSpec.model_validate({**{k: v for k, v in given.items() if k not in wrong}, "steps": []})
 
 
 # --- sections ----------------------------------------------------------------------------------------

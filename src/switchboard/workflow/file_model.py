@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from ..agents_model import TlsSpec
 
@@ -95,7 +95,7 @@ class StepSpec(_Spec):
 class WorkflowFileSpec(_Spec):
     """A workflow file in this tool's layout (workflow/spec.py shows one)."""
 
-    version: Literal[1, "1", "1.0"] | float = 1
+    version: Literal[1, "1", "1.0"] | Annotated[float, Field(ge=1, le=1)] = 1
     name: str | None = Field(None, description="default: the file's name")
     description: str | None = None
     inputs: dict[Name, InputDecl | str | int | float | bool | None] | None = None
@@ -104,6 +104,13 @@ class WorkflowFileSpec(_Spec):
     outputs: dict[str, str | int | float] | None = None
     max_concurrency: int | None = Field(None, ge=1, alias="maxConcurrency")
     on_error: OnError = Field("fail", alias="onError")
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _not_a_bool(cls, value: Any) -> Any:
+        if isinstance(value, bool):  # `true` equals 1 to Python, not to a person reading the file
+            raise ValueError("version is a number")
+        return value
 
 
 class _Relay(BaseModel):
