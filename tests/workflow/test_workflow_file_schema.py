@@ -161,3 +161,55 @@ def test_a_right_top_level_reads_as_before(tmp_path):
     path.write_text("version: 1.0\nname: ''\ndescription: 0\nmaxConcurrency: 3\nsteps:\n  - {name: a, run: echo}\n")
     workflow = load_workflow(path, AgentsFile(None, [], []), env={})
     assert (workflow.name, workflow.description, workflow.max_concurrency) == ("named-by-file", "", 3)
+
+
+AGENT_MISTAKES = """\
+name: w
+agents:
+  - name: one
+    url: http://127.0.0.1:9/
+    auth: {scheme: bearer, token: abc}
+    headers: [x]
+    trustInterfaceOrigin: yes please
+    protocol: grpc
+    binding: SOAP
+    streaming: sometimes
+  - name: two
+    url: http://127.0.0.1:9/
+    auth: just-a-string
+    headers: {Authorization: Bearer abc, X-Count: 5}
+    binding: REST
+    runtime: cli
+  - name: three
+    streaming: null
+  - name: four
+    url: http://127.0.0.1:9/
+    auth: {scheme: 5, env: TOKEN}
+    protocol: tasks
+    runtime: cli
+steps:
+  - {name: a, agent: one, task: t}
+"""
+
+
+def test_an_agents_wrong_values_are_each_one_issue_at_its_line(tmp_path):
+    """AgentDecl does the type checks of `agents:`; what the reader always let pass (binding: REST, a header's
+    number, a scheme it reads as bearer, runtime beside protocol) still passes."""
+    path = tmp_path / "w.yaml"
+    path.write_text(AGENT_MISTAKES)
+    registry = AgentsFile(None, [AgentEntry("three", "http://127.0.0.1:9/")], [])
+    with pytest.raises(WorkflowInvalid) as caught:
+        load_workflow(path, registry, env={})
+    assert [(i.line, i.message) for i in caught.value.issues] == [
+        (5, "agent one: auth takes scheme and env, not token"),
+        (5, "agent one: auth needs {scheme, env}"),
+        (6, "agent one: headers must be a mapping"),
+        (7, "agent one: trustInterfaceOrigin must be true or false"),
+        (8, "agent one: protocol must be a2a or tasks"),
+        (9, "agent one: binding must be jsonrpc, rest or grpc"),
+        (10, "agent one: streaming must be auto, true or false"),
+        (11, "agent two: protocol must be a2a or tasks"),
+        (13, "agent two: auth needs {scheme, env}"),
+        (14, "agent two: the Authorization header holds a literal credential"),
+        (18, "agent three: streaming must be auto, true or false"),
+    ]
