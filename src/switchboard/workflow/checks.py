@@ -15,7 +15,7 @@ from . import shell_script, template
 from .check_agents import agents_section
 from .check_steps import steps_section
 from .checker import NAME_PATTERN, Checker, suggest
-from .file_model import INPUT_KEYS, TOP_KEYS, WorkflowFileSpec
+from .file_model import INPUT_KEYS, TOP_KEYS, InputDecl, WorkflowFileSpec
 from .source import LineDict, LineList
 from .spec import InputSpec, Workflow
 
@@ -101,24 +101,11 @@ def _inputs(doc: LineDict, chk: Checker) -> dict[str, InputSpec]:
             out[name] = InputSpec(required=True, line=line)
         elif isinstance(spec, LineDict):
             chk.unknown_keys(spec, INPUT_KEYS, f"the input {name}")
-            required = spec.get("required", "default" not in spec)
-            if not isinstance(required, bool):
-                chk.add(
-                    spec.line_of("required", value=True),
-                    f"input {name}: required must be true or false",
-                    "Write required: true.",
-                )
-                required = True
-            default = spec.get("default")
-            if isinstance(default, LineDict | LineList):
-                chk.add(
-                    spec.line_of("default", value=True), f"input {name}: the default must be one value", "Quote it."
-                )
-                default = None
+            decl = _input(spec, name, chk)
             out[name] = InputSpec(
-                required=required,
-                default=None if default is None else _text(default),
-                description=str(spec.get("description") or ""),
+                required=("default" not in spec) if decl.required is None else decl.required,
+                default=None if decl.default is None else _text(decl.default),
+                description=decl.description or "",
                 line=line,
             )
         elif isinstance(spec, LineList):
@@ -126,6 +113,29 @@ def _inputs(doc: LineDict, chk: Checker) -> dict[str, InputSpec]:
         else:
             out[name] = InputSpec(required=False, default=_text(spec), line=line)
     return out
+
+
+_INPUT_WRONG = {
+    "required": ("required must be true or false", "Write required: true."),
+    "default": ("the default must be one value", "Quote it."),
+}
+
+
+def _input(spec: LineDict, name: str, chk: Checker) -> InputDecl:
+    """An input written as a mapping, as InputDecl declares it; a wrong value is reported at its line."""
+    given = {k: spec[k] for k in INPUT_KEYS if k in spec}
+    if "description" in given:
+        given["description"] = str(given["description"] or "")  # any value reads as its text, as it always has
+    wrong = {"required"} if "required" in given and given["required"] is None else set()  # written, not answered
+    try:
+        decl = InputDecl.model_validate({k: v for k, v in given.items() if k not in wrong})
+    except ValidationError as exc:
+        wrong |= {str(error["loc"][0]) for error in exc.errors()}
+        decl = InputDecl.model_validate({k: v for k, v in given.items() if k not in wrong})
+    for key in [k for k in _INPUT_WRONG if k in wrong]:
+        text, fix = _INPUT_WRONG[key]
+        chk.add(spec.line_of(key, value=True), f"input {name}: {text}", fix)
+    return decl
 
 
 def _text(value: Any) -> str:

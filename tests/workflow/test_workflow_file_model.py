@@ -1,5 +1,6 @@
-"""The workflow file's one declaration (workflow/file_model.py) gives its JSON Schema: every example workflow
-and every workflow the tests load as right is valid by it; the mistakes the checks refuse are invalid by it."""
+"""The workflow file's one declaration (workflow/file_model.py): every example workflow and every workflow the tests
+load as right is valid by its JSON Schema, the mistakes the checks refuse are not, and the type checks it does
+say each wrong value once, at its line, in the words the checks always used."""
 
 from __future__ import annotations
 
@@ -212,4 +213,37 @@ def test_an_agents_wrong_values_are_each_one_issue_at_its_line(tmp_path):
         (13, "agent two: auth needs {scheme, env}"),
         (14, "agent two: the Authorization header holds a literal credential"),
         (18, "agent three: streaming must be auto, true or false"),
+    ]
+
+
+def test_an_inputs_wrong_values_are_each_one_issue_at_its_line_and_right_ones_read_as_before(tmp_path):
+    path = tmp_path / "w.yaml"
+    body = "steps:\n  - {name: s, run: 'echo {{inputs.c}}{{inputs.d}}{{inputs.f}}{{inputs.g}}'}\n"
+    path.write_text(
+        "inputs:\n"
+        "  a: {required: maybe, default: [1, 2], description: 5}\n"  # 2
+        "  b: {required: null}\n"  # 3
+        "  e: [x]\n"  # 4
+        "  bad name: x\n" + body  # 5
+    )
+    with pytest.raises(WorkflowInvalid) as caught:
+        load_workflow(path, AgentsFile(None, [], []), env={})
+    assert [(i.line, i.message) for i in caught.value.issues if i.line and i.line <= 5] == [
+        (2, "input a: required must be true or false"),
+        (2, "input a: the default must be one value"),
+        (3, "input b: required must be true or false"),
+        (4, "input e: a list is not an input"),
+        (5, "the input name 'bad name' is not usable in templates"),
+    ]
+    path.write_text(
+        "inputs:\n  a: {description: 5}\n  c: {default: 3}\n  d:\n  f: plain\n"
+        "  g: {description: What, required: false}\n" + body
+    )
+    inputs = load_workflow(path, AgentsFile(None, [], []), env={}).inputs
+    assert [(n, i.required, i.default, i.description) for n, i in inputs.items()] == [
+        ("a", True, None, "5"),
+        ("c", False, "3", ""),
+        ("d", True, None, ""),
+        ("f", False, "plain", ""),
+        ("g", False, None, "What"),
     ]
