@@ -28,22 +28,37 @@ Secrets are never written here: only the names of the environment variables that
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import stat
-import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from .a2a.errors import UsageError
+from .agents_model import (
+    BINDINGS as BINDINGS,  # read by the workflow file's checks
+)
+from .agents_model import (
+    ENTRY_KEYS,
+    FILE_KEYS,
+    OAUTH_KEYS,
+    AgentsFileSpec,
+    AgentSpec,
+    OAuthSpec,
+    entry_errors,
+    oauth_problem,
+    tolerated,
+)
+
+if TYPE_CHECKING:
+    from .agents_yaml import Parsed
+
 
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-BINDINGS: tuple[Literal["jsonrpc", "rest", "grpc"], ...] = ("jsonrpc", "rest", "grpc")  # `binding:`, as --binding
-OAUTH_FLOWS = ("clientCredentials", "authorizationCode", "deviceCode")
-OAUTH_KEYS = ("clientId", "clientSecretEnv", "flow", "scopes", "resource", "scheme", "issuer")
 
 
 @dataclass
@@ -120,25 +135,8 @@ def interpolate(value: str, env: Mapping[str, str], warnings: list[str], where: 
     return _VAR.sub(sub, value)
 
 
-ENTRY_KEYS = (
-    "name",
-    "url",
-    "protocol",
-    "binding",
-    "apiKeyEnv",
-    "auth",
-    "headers",
-    "trustInterfaceOrigin",
-    "extensions",
-    "tls",
-    "cardKeys",
-    "oauth",
-    "skills",
-    "description",
-    "runtime",  # the workflow engine's word for protocol
-)
-FILE_KEYS = ("agents",)
 FORMAT_HINT = "See examples/agents.demo.yaml for the format."
+OAUTH_HINT = "oauth takes: " + ", ".join(OAUTH_KEYS) + " (clientId is required). " + FORMAT_HINT
 
 
 @dataclass
@@ -149,193 +147,164 @@ class Problem:
     hint: str
 
 
-def _entry(
-    raw: Any,
-    index: int,
-    env: Mapping[str, str],
-    warnings: list[str],
-    source: str,
-    problems: list[Problem],
-    lines: tuple[int | None, dict[str, int]] = (None, {}),
-) -> AgentEntry | None:
-    from .a2a.user_input import check_agent_ref, check_agent_url, check_header, did_you_mean
+Place = Callable[[str | None], str]  # `source line N: agents[i]`, at an entry's key (or the entry)
 
+
+def _place(source: str, index: int, lines: tuple[int | None, dict[str, int]] = (None, {})) -> Place:
     line, key_lines = lines
 
     def at(key: str | None = None) -> str:
         number = key_lines.get(key, line) if key else line
         return f"{source}{f' line {number}' if number else ''}: agents[{index}]"
 
-    where = at()
+    return at
+
+
+def _prepared(raw: Any, at: Place, warnings: list[str]) -> dict[str, Any] | None:
+    """The entry ready to validate, or None when it is skipped (with a warning), as the reader always has."""
+    where = at(None)
     if not isinstance(raw, dict):
         warnings.append(f"{where} is not a mapping; skipped")
         return None
+    if any(key not in ENTRY_KEYS for key in raw):
+        return raw  # the model names each unknown key
     name, url = raw.get("name"), raw.get("url")
-    named = f" ({name})" if isinstance(name, str) and name else ""
-    unknown = [key for key in raw if key not in ENTRY_KEYS]
-    for key in unknown:
-        problems.append(
-            Problem(
-                f"{at(str(key))}{named} has an unknown key {key!r}.{did_you_mean(str(key), ENTRY_KEYS)}",
-                "An agent takes: " + ", ".join(ENTRY_KEYS) + ".",
-            )
-        )
-    if unknown:
-        return None
     if not isinstance(name, str) or not name or not isinstance(url, str) or not url:
         missing = " and ".join(k for k, v in (("name", name), ("url", url)) if not isinstance(v, str) or not v)
         warnings.append(f"{where} needs a name and a url (it has no {missing}); skipped")
         return None
+    return tolerated(raw, lambda text: warnings.append(f"{where} ({name}): {text}"))
+
+
+def _problems(errors: list[ErrorDetails], raw: dict[str, Any], at: Place) -> list[Problem]:
+    """An entry's validation errors in the words the reader has always used, each at its line."""
+    from .a2a.user_input import did_you_mean
+
+    name = raw.get("name")
+    named = f" ({name})" if isinstance(name, str) and name else ""
+    unknown = [str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden" and len(e["loc"]) == 1]
+    if unknown:
+        return [
+            Problem(
+                f"{at(key)}{named} has an unknown key {key!r}.{did_you_mean(key, ENTRY_KEYS)}",
+                "An agent takes: " + ", ".join(ENTRY_KEYS) + ".",
+            )
+            for key in unknown
+        ]
+    by_key: dict[str, list[ErrorDetails]] = {}
+    for error in errors:
+        by_key.setdefault(str(error["loc"][0]) if error["loc"] else "", []).append(error)
+    out = []
+    for key, found in by_key.items():
+        if key == "tls":
+            text = "tls takes cert and key (the client certificate), and ca"
+            hint = "Write tls: {cert: client.pem, key: client.key} (ca: ca.pem for a private CA)."
+        elif key == "cardKeys":
+            text, hint = "cardKeys is a file or a list of files", "Write cardKeys: [k.json]."
+        elif key == "extensions":
+            text, hint = "extensions must be a list of URIs", "Write extensions: [https://example.com/ext/v1]."
+        elif key == "oauth":
+            inside = [ErrorDetails(**{**e, "loc": e["loc"][1:]}) for e in found]
+            where = f"{at(key)}{named}: oauth"
+            out.append(Problem(oauth_problem(inside, where, lambda k: did_you_mean(k, OAUTH_KEYS)), OAUTH_HINT))
+            continue
+        else:
+            text, hint = f"{key}: {found[0]['msg']}", FORMAT_HINT
+        out.append(Problem(f"{at(key or None)}{named}: {text}", hint))
+    return out
+
+
+def _built(
+    spec: AgentSpec,
+    raw: dict[str, Any],
+    at: Place,
+    env: Mapping[str, str],
+    base: Path | None,
+    warnings: list[str],
+    problems: list[Problem],
+) -> AgentEntry | None:
+    """The entry as the rest of the tool uses it: ${VAR} filled in, the url, headers and extensions checked,
+    paths made absolute beside the file. `raw` (as written) is kept so saving the file never writes a secret."""
+    from .a2a.extensions import check_extension_uri
+    from .a2a.user_input import check_agent_ref, check_agent_url, check_header
+
+    where, named = at(None), f" ({spec.name})"
     used: list[str] = []
-    url = interpolate(url, env, warnings, where, used)
-    spoken = raw.get("protocol") or raw.get("runtime") or "a2a"
-    protocol: Literal["a2a", "tasks"] = "tasks" if spoken == "tasks" else "a2a"
-    if spoken not in ("a2a", "tasks"):
-        warnings.append(f"{where} ({name}): protocol {spoken!r} is unknown; a2a assumed")
-    what = "the url" + (f" {raw['url']}, interpolated," if url != raw["url"] else "")
+    url = interpolate(spec.url, env, warnings, where, used)
+    what = "the url" + (f" {spec.url}, interpolated," if url != spec.url else "")
     try:
         # A REST task API agent has no card file, and its client needs the scheme written out.
-        url = check_agent_url(url, what) if protocol == "tasks" else check_agent_ref(url, what)
+        url = check_agent_url(url, what) if spec.protocol == "tasks" else check_agent_ref(url, what)
     except UsageError as exc:
         problems.append(Problem(f"{at('url')}{named}: {exc.message}", exc.hint or FORMAT_HINT))
         return None
-    entry = AgentEntry(name=name, url=url, protocol=protocol, raw=dict(raw))
-    binding = raw.get("binding")
-    chosen = next((b for b in BINDINGS if isinstance(binding, str) and binding.lower() == b), None)
-    if chosen is not None:
-        entry.binding = chosen
-    elif binding is not None:
-        warnings.append(f"{where} ({name}): binding {binding!r} is unknown (jsonrpc, rest or grpc); the card chooses")
-    if isinstance(raw.get("apiKeyEnv"), str):
-        entry.api_key_env = raw["apiKeyEnv"]
-    auth = raw.get("auth")
-    if isinstance(auth, dict) and isinstance(auth.get("env"), str):
-        scheme = str(auth.get("scheme", "bearer")).lower()
-        if scheme in ("apikey", "api_key", "api-key"):
-            entry.api_key_env = auth["env"]
-        elif scheme == "basic":
-            if isinstance(auth.get("user"), str) and auth["user"]:
-                entry.basic_user, entry.basic_env = auth["user"], auth["env"]
-            else:
-                warnings.append(f"{where} ({name}): auth with scheme basic needs a user; ignored")
+    entry = AgentEntry(
+        name=spec.name,
+        url=url,
+        protocol=spec.protocol,
+        binding=spec.binding,
+        api_key_env=spec.api_key_env,
+        trust_interface_origin=spec.trust_interface_origin,
+        skills=spec.skills,
+        raw=dict(raw),
+    )
+    if spec.auth is not None:
+        if spec.auth.scheme == "apiKey":
+            entry.api_key_env = spec.auth.env
+        elif spec.auth.scheme == "basic":
+            entry.basic_user, entry.basic_env = spec.auth.user, spec.auth.env
         else:
-            entry.bearer_env = auth["env"]
-    elif auth is not None:
-        warnings.append(f"{where} ({name}): auth needs {{scheme, env}}; ignored")
-    headers = raw.get("headers") or {}
-    if isinstance(headers, dict):
-        entry.headers = {
-            str(k): interpolate("" if v is None else str(v), env, warnings, where, used) for k, v in headers.items()
-        }
-        for header, value in entry.headers.items():
-            try:
-                check_header(header, value, f"{at('headers')}{named}: the header")
-            except UsageError as exc:
-                problems.append(Problem(exc.message, exc.hint or FORMAT_HINT))
-    else:
-        warnings.append(f"{where} ({name}): headers must be a mapping; ignored")
-    trust = raw.get("trustInterfaceOrigin", False)
-    if isinstance(trust, bool):
-        entry.trust_interface_origin = trust
-    else:
-        warnings.append(f"{where} ({name}): trustInterfaceOrigin must be true or false; false assumed")
-    _extensions(raw.get("extensions"), entry, problems, f"{at('extensions')}{named}: extensions")
-    _trust_keys(raw, entry, Path(source).parent if source.endswith((".yaml", ".yml")) else None, problems, at("tls"))
-    if raw.get("oauth") is not None:
+            entry.bearer_env = spec.auth.env
+    entry.headers = {k: interpolate(v, env, warnings, where, used) for k, v in spec.headers.items()}
+    for header, value in entry.headers.items():
         try:
-            entry.oauth = oauth_settings(raw["oauth"], f"{at('oauth')}{named}: oauth")
+            check_header(header, value, f"{at('headers')}{named}: the header")
         except UsageError as exc:
             problems.append(Problem(exc.message, exc.hint or FORMAT_HINT))
-    if isinstance(raw.get("skills"), list):
-        entry.skills = [s for s in raw["skills"] if isinstance(s, dict)]
-    entry.interpolated = [u for u in used if u]
-    return entry
+    uris = [spec.extensions] if isinstance(spec.extensions, str) else spec.extensions
+    try:
+        entry.extensions = [check_extension_uri(u, f"{at('extensions')}{named}: extensions") for u in uris]
+    except UsageError as exc:
+        problems.append(Problem(exc.message, exc.hint or FORMAT_HINT))
 
-
-def _trust_keys(raw: dict[str, Any], entry: AgentEntry, base: Path | None, problems: list[Problem], where: str) -> None:
-    """`tls:` and `cardKeys:`: file paths, relative to the file they are written in."""
-
-    def path(value: Any) -> str | None:
-        if not isinstance(value, str) or not value:
+    def path(value: str | None) -> str | None:
+        if not value:
             return None
         found = Path(value).expanduser()
         return str(base / found if base is not None and not found.is_absolute() else found)
 
-    tls = raw.get("tls")
-    if tls is not None:
-        if not isinstance(tls, dict) or set(tls) - {"cert", "key", "ca"} or not (tls.get("cert") or tls.get("ca")):
-            problems.append(
-                Problem(
-                    f"{where} ({entry.name}): tls takes cert and key (the client certificate), and ca",
-                    "Write tls: {cert: client.pem, key: client.key} (ca: ca.pem for a private CA).",
-                )
-            )
-        else:
-            entry.tls = ClientTls(path(tls.get("cert")), path(tls.get("key")), path(tls.get("ca")))
-    keys = raw.get("cardKeys")
-    keys = [keys] if isinstance(keys, str) else keys
-    if keys is not None:
-        if not isinstance(keys, list) or not all(isinstance(k, str) and k for k in keys):
-            problems.append(
-                Problem(f"{where} ({entry.name}): cardKeys is a file or a list of files", "Write cardKeys: [k.json].")
-            )
-        else:
-            entry.card_keys = [p for k in keys if (p := path(k))]
+    if spec.tls is not None:
+        entry.tls = ClientTls(path(spec.tls.cert), path(spec.tls.key), path(spec.tls.ca))
+    keys = [spec.card_keys] if isinstance(spec.card_keys, str) else spec.card_keys
+    entry.card_keys = [p for k in keys if (p := path(k))]
+    if spec.oauth is not None:
+        entry.oauth = _oauth(spec.oauth)
+    entry.interpolated = [u for u in used if u]
+    return entry
+
+
+def _oauth(spec: OAuthSpec) -> OAuthSettings:
+    return OAuthSettings(
+        client_id=spec.client_id.strip(),
+        client_secret_env=spec.client_secret_env,
+        flow=spec.flow,
+        scopes=spec.scopes.split() if isinstance(spec.scopes, str) else spec.scopes,
+        resource=spec.resource if isinstance(spec.resource, str) else None,
+        send_resource=spec.resource is not False,
+        scheme=spec.scheme,
+        issuer=spec.issuer,
+    )
 
 
 def oauth_settings(raw: Any, where: str) -> OAuthSettings:
     """An `oauth:` block read and checked (a UsageError naming `where` for a mistake)."""
     from .a2a.user_input import did_you_mean
 
-    hint = "oauth takes: " + ", ".join(OAUTH_KEYS) + " (clientId is required). " + FORMAT_HINT
-    if not isinstance(raw, dict):
-        raise UsageError(f"{where} must be a mapping", hint=hint)
-    for key in raw:
-        if key not in OAUTH_KEYS:
-            raise UsageError(f"{where} has an unknown key {key!r}.{did_you_mean(str(key), OAUTH_KEYS)}", hint=hint)
-    client_id = raw.get("clientId")
-    if not isinstance(client_id, str) or not client_id.strip():
-        raise UsageError(f"{where} needs a clientId", hint=hint)
-    flow = raw.get("flow")
-    if flow is not None and flow not in OAUTH_FLOWS:
-        raise UsageError(f"{where}.flow {flow!r} is not one of {', '.join(OAUTH_FLOWS)}", hint=hint)
-    scopes = raw.get("scopes")
-    if isinstance(scopes, str):
-        scopes = scopes.split()
-    if scopes is not None and not (isinstance(scopes, list) and all(isinstance(s, str) for s in scopes)):
-        raise UsageError(f"{where}.scopes must be a list of scope names", hint=hint)
-    resource = raw.get("resource")
-    if resource is not None and resource is not False and not isinstance(resource, str):
-        raise UsageError(f"{where}.resource must be a URL, or false to send none", hint=hint)
-    for key in ("clientSecretEnv", "scheme", "issuer"):
-        if raw.get(key) is not None and not isinstance(raw.get(key), str):
-            raise UsageError(f"{where}.{key} must be a string", hint=hint)
-    return OAuthSettings(
-        client_id=client_id.strip(),
-        client_secret_env=raw.get("clientSecretEnv"),
-        flow=flow,
-        scopes=scopes,
-        resource=resource if isinstance(resource, str) else None,
-        send_resource=resource is not False,
-        scheme=raw.get("scheme"),
-        issuer=raw.get("issuer"),
-    )
-
-
-def _extensions(raw: Any, entry: AgentEntry, problems: list[Problem], where: str) -> None:
-    """`extensions:`: the URIs of the extensions to activate, a list (or one)."""
-    from .a2a.extensions import check_extension_uri
-
-    if raw is None:
-        return
-    uris = [raw] if isinstance(raw, str) else raw
-    if not isinstance(uris, list) or not all(isinstance(u, str) for u in uris):
-        problems.append(Problem(f"{where} must be a list of URIs", "Write extensions: [https://example.com/ext/v1]."))
-        return
     try:
-        entry.extensions = [check_extension_uri(u, where) for u in uris]
-    except UsageError as exc:
-        problems.append(Problem(exc.message, exc.hint or FORMAT_HINT))
+        return _oauth(OAuthSpec.model_validate(raw))
+    except ValidationError as exc:
+        text = oauth_problem(exc.errors(), where, lambda key: did_you_mean(key, OAUTH_KEYS))
+        raise UsageError(text, hint=OAUTH_HINT) from None
 
 
 def _raise(problems: list[Problem], source: str) -> None:
@@ -346,6 +315,11 @@ def _raise(problems: list[Problem], source: str) -> None:
     raise UsageError(f"{len(problems)} problems in {source}:\n{listed}", hint=hints)
 
 
+def _base(source: str) -> Path | None:
+    """The folder relative paths in `source` are read from (None for a source that is not a file)."""
+    return Path(source).parent if source.endswith((".yaml", ".yml")) else None
+
+
 def entry_from_mapping(
     raw: Any, index: int, source: str, env: Mapping[str, str] | None = None
 ) -> tuple[AgentEntry | None, list[str]]:
@@ -353,13 +327,22 @@ def entry_from_mapping(
     warnings reading it gave (None when it has no name or url). A mistake (a bad url) is a UsageError."""
     warnings: list[str] = []
     problems: list[Problem] = []
-    entry = _entry(raw, index, os.environ if env is None else env, warnings, source, problems)
+    at = _place(source, index)
+    prepared = _prepared(raw, at, warnings)
+    if prepared is None:
+        return None, warnings
+    try:
+        spec = AgentSpec.model_validate(prepared)
+    except ValidationError as exc:
+        _raise(_problems(exc.errors(), raw, at), source)
+        raise  # unreachable: _raise always raises
+    entry = _built(spec, raw, at, os.environ if env is None else env, _base(source), warnings, problems)
     if problems:
         _raise(problems, source)
     return entry, warnings
 
 
-def _read(path: Path):
+def _read(path: Path) -> tuple[str, Parsed]:
     """The file's text and its parse; a file that cannot be read or is not YAML is a UsageError."""
     import yaml
 
@@ -398,83 +381,64 @@ def load_agents(path: Path | None, env: Mapping[str, str] | None = None) -> Agen
     from .a2a.user_input import did_you_mean
 
     _, parsed = _read(path)
-    data = parsed.data
+    source = str(path)
+    # A file that is only the list is read as the agents; an empty `agents:` is none.
+    document = dict(parsed.data) if isinstance(parsed.data, dict) else {"agents": parsed.data}
+    if document.get("agents", 0) is None:
+        del document["agents"]
+    raws = document.get("agents")
+    warnings: list[str] = []
+    places: list[Place] = []
+    kept: list[int] = []  # which entries (by index in the file) are validated: the others were skipped
+    if isinstance(raws, list):
+        prepared = []
+        for i, raw in enumerate(raws):
+            # (a key written twice can leave the layout describing the other one's list)
+            known = i < len(parsed.item_lines) and i < len(parsed.key_lines)
+            places.append(_place(source, i, (parsed.item_lines[i], parsed.key_lines[i]) if known else (None, {})))
+            item = _prepared(raw, places[i], warnings)
+            if item is not None:
+                kept.append(i)
+                prepared.append(item)
+        document["agents"] = prepared
     problems: list[Problem] = []
-    if isinstance(data, dict):
-        for key in data:
-            if key not in FILE_KEYS:
-                line = parsed.top_lines.get(str(key))
+    try:
+        specs = dict(zip(kept, AgentsFileSpec.model_validate(document).agents, strict=True))
+    except ValidationError as exc:
+        errors = entry_errors(exc)
+        top = errors.pop((), [])
+        for error in top:
+            key = str(error["loc"][0]) if error["loc"] else ""
+            if error["type"] == "extra_forbidden":
+                line = parsed.top_lines.get(key)
                 problems.append(
                     Problem(
                         f"{path}{f' line {line}' if line else ''}: unknown key {key!r} at the top of the file."
-                        + did_you_mean(str(key), FILE_KEYS),
+                        + did_you_mean(key, FILE_KEYS),
                         "The file holds one key, agents: a list of entries with a name and a url. " + FORMAT_HINT,
                     )
                 )
         if problems:
-            _raise(problems, str(path))
-    raw_agents = data.get("agents") if isinstance(data, dict) else data
-    warnings: list[str] = []
-    if raw_agents is None:
-        raw_agents = []
-    if not isinstance(raw_agents, list):
-        raise UsageError(f"{path}: `agents` must be a list", hint=FORMAT_HINT)
+            _raise(problems, source)
+        if top:
+            raise UsageError(f"{path}: `agents` must be a list", hint=FORMAT_HINT) from None
+        specs = {}
+        for k, i in enumerate(kept):
+            if (k,) in errors:
+                problems.extend(_problems(errors[(k,)], raws[i], places[i]))  # type: ignore[index]
+            else:
+                specs[i] = AgentSpec.model_validate(document["agents"][k])
     agents = []
-    for i, raw in enumerate(raw_agents):
-        lines = (parsed.item_lines[i], parsed.key_lines[i]) if i < len(parsed.item_lines) else (None, {})
-        entry = _entry(raw, i, env, warnings, str(path), problems, lines)
+    for i, spec in specs.items():
+        entry = _built(spec, raws[i], places[i], env, path.parent, warnings, problems)  # type: ignore[index]
         if entry is not None:
             agents.append(entry)
     if problems:
-        _raise(problems, str(path))
+        _raise(problems, source)
     names = [a.name for a in agents]
     for dup in sorted({n for n in names if names.count(n) > 1}):
         warnings.append(f"{path}: the name {dup} is used more than once; the first wins")
     return AgentsFile(path, agents, warnings)
-
-
-def write_atomically(path: Path, content: str | bytes) -> None:
-    """Write a file so that a crash leaves either the old or the new content, never a mix.
-
-    A uniquely named temp file in the same directory (so two writers never share one, and os.replace stays
-    on one file system) is written and fsync'd, then renamed over the target; the directory is fsync'd so
-    the rename itself survives a power cut. On any failure the temp file goes and the old file stands.
-    """
-    write_blocks_atomically(path, [content.encode("utf-8") if isinstance(content, str) else content])
-
-
-def write_blocks_atomically(path: Path, blocks: Iterable[str | bytes]) -> None:
-    """`write_atomically` for content written block by block (an artifact larger than memory should hold).
-    Text is encoded as UTF-8, lone surrogates kept (surrogatepass), so a saved artifact is what was sent."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            for block in blocks:
-                handle.write(block.encode("utf-8", "surrogatepass") if isinstance(block, str) else block)
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(OSError):  # keep the mode a person gave the file (mkstemp makes 0600)
-            os.chmod(temp, stat.S_IMODE(os.stat(path).st_mode))
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some file systems cannot fsync a directory; the rename is still atomic
-    finally:
-        os.close(fd)
 
 
 def new_entry_raw(
@@ -496,6 +460,7 @@ def save_agents(path: Path, entries: list[dict[str, Any]]) -> None:
     import yaml
 
     from .agents_yaml import HEADER
+    from .files import write_atomically
 
     write_atomically(path, HEADER + yaml.safe_dump({"agents": entries}, sort_keys=False, allow_unicode=True))
 
@@ -506,6 +471,7 @@ def add_agent(registry: AgentsFile, raw: dict[str, Any]) -> AgentsFile:
     if registry.path is None:
         raise UsageError("there is no agents file to save to", hint="Start with --agents FILE.")
     from .agents_yaml import appended
+    from .files import write_atomically
 
     path = registry.path
     entry_from_mapping(raw, 0, "the new agent")  # a bad url or header is refused before the file is touched
@@ -520,6 +486,7 @@ def add_agent(registry: AgentsFile, raw: dict[str, Any]) -> AgentsFile:
 def remove_agent(registry: AgentsFile, name: str) -> AgentsFile:
     """Remove the agent named `name` (the entry that wins) from the file, in place (see `add_agent`)."""
     from .agents_yaml import entries, removed
+    from .files import write_atomically
 
     path = registry.path
     found = load_agents(path).find(name) if path is not None and path.exists() else None

@@ -55,6 +55,6 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
 def save_settings(settings: Settings, path: Path | None = None) -> None:
     import yaml
 
-    from .agents import write_atomically
+    from .files import write_atomically
 
     write_atomically(path or settings_path(), yaml.safe_dump(settings.model_dump(), sort_keys=False))

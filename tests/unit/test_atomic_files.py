@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from switchboard import agents as agents_module
-from switchboard.agents import load_agents, save_agents, write_atomically
+from switchboard import files as files_module
+from switchboard.agents import load_agents, save_agents
 from switchboard.config import Settings, load_settings, save_settings
+from switchboard.files import write_atomically
 
 REPO = Path(__file__).resolve().parents[2]
 KILL_TRIALS = int(os.environ.get("SWITCHBOARD_KILL_TRIALS", "20"))  # more for a longer soak
@@ -86,8 +87,8 @@ def test_a_crash_while_writing_keeps_the_old_file(tmp_path: Path, monkeypatch: p
 
 def test_settings_are_written_with_the_same_helper_as_the_agents_file(tmp_path: Path, monkeypatch):
     calls: list[Path] = []
-    real = agents_module.write_atomically
-    monkeypatch.setattr(agents_module, "write_atomically", lambda path, text: (calls.append(path), real(path, text)))
+    real = files_module.write_atomically
+    monkeypatch.setattr(files_module, "write_atomically", lambda path, text: (calls.append(path), real(path, text)))
     save_settings(Settings(theme="x"), tmp_path / "settings.yaml")
     save_agents(tmp_path / "agents.yaml", [])
     assert calls == [tmp_path / "settings.yaml", tmp_path / "agents.yaml"]

@@ -202,7 +202,7 @@ class Workflow:
 
     def _save(self) -> Path:
         """The document on disk, named by its content: the same workflow built twice is one file."""
-        from ..agents import write_atomically
+        from ..files import write_atomically
         from ..paths import data_dir
 
         text = self.to_yaml()

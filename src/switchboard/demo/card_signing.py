@@ -27,7 +27,7 @@ def sign_card(card: Any, key: Any) -> Any:
 def write_public_key(folder: Path, key: Any) -> Path:
     from cryptography.hazmat.primitives import serialization
 
-    from ..agents import write_atomically
+    from ..files import write_atomically
 
     path = folder / KEY_FILE
     pem = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)

@@ -79,7 +79,7 @@ def attachments_dir_for(path: Path) -> str:
 
 def write_export(export: Export, path: Path) -> list[Path]:
     """Write the export (atomically) and its attachments beside it; the paths written."""
-    from ..agents import write_atomically
+    from ..files import write_atomically
 
     written = []
     for relative, content in export.attachments.items():

@@ -18,7 +18,7 @@ import httpx
 
 from ..a2a.model import FilePart
 from ..a2a.turn import ArtifactView
-from ..agents import write_atomically, write_blocks_atomically
+from ..files import write_atomically, write_blocks_atomically
 from ..paths import data_dir
 from ..safe_text import strip_controls
 

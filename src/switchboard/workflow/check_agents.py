@@ -7,29 +7,17 @@ header) is an error whose fix says which environment variable to name instead.
 from __future__ import annotations
 
 import re
+from typing import Any
+
+from pydantic import ValidationError
 
 from ..a2a.errors import UsageError
 from ..a2a.user_input import check_agent_url
-from ..agents import BINDINGS, AgentEntry, AgentsFile, entry_from_mapping
+from ..agents import AgentEntry, AgentsFile, entry_from_mapping
 from .checker import Checker, duration, suggest
+from .file_model import AGENT_KEYS, AGENT_OPTION_KEYS, AgentDecl
 from .source import LineDict, LineList
 
-AGENT_KEYS = (
-    "name",
-    "url",
-    "apiKeyEnv",
-    "auth",
-    "headers",
-    "streaming",
-    "timeout",
-    "protocol",
-    "runtime",
-    "description",
-    "trustInterfaceOrigin",
-    "binding",
-    "tls",
-    "cardKeys",
-)
 # What an inline agent hands on to the agents-file reader.
 _COPIED_KEYS = (
     *("name", "url", "apiKeyEnv", "auth", "headers", "protocol", "runtime", "trustInterfaceOrigin", "binding"),
@@ -134,29 +122,11 @@ def _inline_agent(
         except UsageError as exc:
             chk.add(definition.line_of("url", value=True), exc.message, exc.hint or "Write url: http://host:port/.")
             return None
-    auth = definition.get("auth")
-    if auth is not None:
-        for key in auth if isinstance(auth, LineDict) else ():
-            if key not in ("scheme", "env"):
-                chk.add(
-                    auth.line_of(key),
-                    f"agent {name}: auth takes scheme and env, not {key}",
-                    "Put the secret in an environment variable and name it with env:.",
-                )
-        if not isinstance(auth, LineDict) or not isinstance(auth.get("env"), str):
-            chk.add(
-                definition.line_of("auth", value=True),
-                f"agent {name}: auth needs {{scheme, env}}",
-                "Write auth: {scheme: bearer, env: MY_TOKEN}: the name of the variable, never the token.",
-            )
+    wrong = _declared(
+        definition, ("auth", "headers", "trustInterfaceOrigin", "protocol", "runtime", "binding"), name, chk
+    )
     headers = definition.get("headers")
-    if headers is not None and not isinstance(headers, LineDict):
-        chk.add(
-            definition.line_of("headers", value=True),
-            f"agent {name}: headers must be a mapping",
-            "Write headers: {X-Team: blue}.",
-        )
-    elif headers:
+    if isinstance(headers, LineDict):
         for header, value in headers.items():
             if str(header).lower() in SENSITIVE_HEADERS and "${" not in str(value):
                 chk.add(
@@ -164,32 +134,10 @@ def _inline_agent(
                     f"agent {name}: the {header} header holds a literal credential",
                     f'Take it from the environment: {header}: "${{MY_SECRET}}" (or use apiKeyEnv / auth).',
                 )
-    trust = definition.get("trustInterfaceOrigin", False)
-    if not isinstance(trust, bool):
-        chk.add(
-            definition.line_of("trustInterfaceOrigin", value=True),
-            f"agent {name}: trustInterfaceOrigin must be true or false",
-            "Write trustInterfaceOrigin: true only for an agent whose card may point at another origin you trust.",
-        )
-    if definition.get("protocol", definition.get("runtime", "a2a")) not in ("a2a", "tasks"):
-        chk.add(
-            definition.line_of("protocol", value=True),
-            f"agent {name}: protocol must be a2a or tasks",
-            "Write protocol: a2a.",
-        )
-    binding = definition.get("binding")
-    if binding is not None and not (isinstance(binding, str) and binding.lower() in BINDINGS):
-        chk.add(
-            definition.line_of("binding", value=True),
-            f"agent {name}: binding must be jsonrpc, rest or grpc",
-            "Write binding: rest to speak HTTP+JSON, or leave it out to use the card's first interface.",
-        )
     raw = {
         k: v
         for k, v in definition.items()
-        if k in _COPIED_KEYS
-        and not (k == "trustInterfaceOrigin" and not isinstance(v, bool))
-        and not (k == "binding" and not (isinstance(v, str) and v.lower() in BINDINGS))
+        if k in _COPIED_KEYS and not (k in ("trustInterfaceOrigin", "binding") and k in wrong)
     }
     try:
         entry, warnings = entry_from_mapping(raw, index, chk.file, env)
@@ -211,18 +159,64 @@ def _agent_options(
     reference: bool,
 ) -> None:
     if reference:
-        chk.unknown_keys(
-            definition, ("name", "streaming", "timeout", "description", "runtime", "protocol"), f"the agent {name}"
-        )
-    value = definition.get("streaming", "auto")
-    if value not in ("auto", True, False):
-        chk.add(
-            definition.line_of("streaming", value=True),
-            f"agent {name}: streaming must be auto, true or false",
-            "Write streaming: auto.",
-        )
-        value = "auto"
+        chk.unknown_keys(definition, AGENT_OPTION_KEYS, f"the agent {name}")
+    value: Any = "auto" if _declared(definition, ("streaming",), name, chk) else definition.get("streaming", "auto")
     streaming[name] = None if value == "auto" else value
     seconds = duration(chk, definition, "timeout", f"agent {name}")
     if seconds is not None:
         timeouts[name] = seconds
+
+
+# What an agent says when a value is not what AgentDecl declares: (message after "agent NAME: ", fix).
+_WRONG = {
+    "streaming": ("streaming must be auto, true or false", "Write streaming: auto."),
+    "trustInterfaceOrigin": (
+        "trustInterfaceOrigin must be true or false",
+        "Write trustInterfaceOrigin: true only for an agent whose card may point at another origin you trust.",
+    ),
+    "protocol": ("protocol must be a2a or tasks", "Write protocol: a2a."),
+    "binding": (
+        "binding must be jsonrpc, rest or grpc",
+        "Write binding: rest to speak HTTP+JSON, or leave it out to use the card's first interface.",
+    ),
+    "headers": ("headers must be a mapping", "Write headers: {X-Team: blue}."),
+    "auth": (
+        "auth needs {scheme, env}",
+        "Write auth: {scheme: bearer, env: MY_TOKEN}: the name of the variable, never the token.",
+    ),
+}
+
+
+def _declared(definition: LineDict, keys: tuple[str, ...], name: str, chk: Checker) -> set[str]:
+    """Validate these keys of an agent by AgentDecl; report each wrong value at its line. The keys found wrong."""
+    given = {k: definition[k] for k in keys if k in definition}
+    if isinstance(given.get("binding"), str):
+        given["binding"] = given["binding"].lower()  # REST is rest
+    if "protocol" in given:
+        given.pop("runtime", None)  # protocol, when both are written, is the one read
+    try:
+        AgentDecl.model_validate(given)
+        return set()
+    except ValidationError as exc:
+        errors = exc.errors()
+    wrong: set[str] = set()
+    said: set[str] = set()
+    for error in sorted(errors, key=lambda e: e["type"] != "extra_forbidden"):  # an unknown key first, as it is read
+        key, inside = str(error["loc"][0]), [str(p) for p in error["loc"][1:]]
+        if (key == "auth" and inside[:1] == ["scheme"]) or (key == "headers" and inside):
+            continue  # tolerated: a scheme is read as bearer, a header's number as its text
+        wrong.add(key)
+        if key == "auth" and error["type"] == "extra_forbidden":
+            auth: LineDict = definition["auth"]
+            chk.add(
+                auth.line_of(inside[0]),
+                f"agent {name}: auth takes scheme and env, not {inside[0]}",
+                "Put the secret in an environment variable and name it with env:.",
+            )
+            continue
+        shown = "protocol" if key == "runtime" else key
+        if shown not in said:
+            said.add(shown)
+            text, fix = _WRONG[shown]
+            chk.add(definition.line_of(shown, value=True), f"agent {name}: {text}", fix)
+    return wrong

@@ -4,26 +4,14 @@ from __future__ import annotations
 
 import re
 
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+
 from ..agents import AgentEntry, AgentsFile
-from .checker import NAME_PATTERN, Checker, duration, suggest
+from .checker import Checker, duration, suggest
+from .file_model import EXPECT_KEYS, RETRIES_KEYS, STEP_KEYS, ExpectSpec, RetriesSpec, StepSpec
 from .source import LineDict, LineList
 from .spec import Expect, Retries, Step
-
-STEP_KEYS = (
-    "name",
-    "type",
-    "agent",
-    "task",
-    "run",
-    "dependsOn",
-    "timeout",
-    "retries",
-    "expect",
-    "interactive",
-    "context",
-    "onError",
-    "description",
-)
 
 
 def steps_section(
@@ -63,6 +51,77 @@ def steps_section(
     return steps
 
 
+DURATION_FIX = "Give seconds (30) or a number with a unit: 500ms, 30s, 5m, 1h, 1m30s."
+FORMAT_FIX = "See the workflow file format in the README."
+# What a step says when a key's value is not what StepSpec declares: (message after "step NAME: ", fix).
+_WRONG = {
+    "task": ("task must be text", "Quote it, or use a | block."),
+    "run": ("run must be text", "Quote it, or use a | block."),
+    "dependsOn": ("dependsOn must be a list of step names", "Write dependsOn: [a, b]."),
+    "retries": (
+        "retries must be a count or {{count, backoff}}",
+        "Write retries: 2, or retries: {count: 2, backoff: 5s}.",
+    ),
+    "expect": ("expect must be a mapping", "Write expect: {output_contains: done}."),
+    "interactive": ("interactive must be true or false", "Write interactive: false."),
+    "context": ("context must be a key", "Write context: chat."),
+    "onError": (
+        "onError {value!r} is unknown",
+        "Use fail (the run fails) or continue (the run goes on; later steps see its state).",
+    ),
+    "timeout": ("timeout {value!r} is not a duration", DURATION_FIX),
+}
+_INSIDE = {  # a key inside retries: or expect: whose value is not what is declared
+    "count": ("retries count must be a whole number", "Write count: 2."),
+    "backoff": ("retries: backoff {value!r} is not a duration", DURATION_FIX),
+    "output_contains": ("output_contains must be text or a list of texts", "Quote it."),
+    "exit_code": ("exit_code must be a whole number", "Write exit_code: 0."),
+    "regex": ("the regex must be text", "Quote it."),
+}
+
+
+def _validated(item: LineDict, kind: str, chk: Checker) -> tuple[StepSpec | None, set[str]]:
+    """The step as StepSpec declares it, and the keys whose values were wrong: each reported at its line, then
+    left out so that the rest is still checked. None when the step has no usable name or type."""
+    known = {k: v for k, v in item.items() if k in STEP_KEYS and not (k == "type" and not v)}
+    try:
+        return StepSpec.model_validate(known), set()
+    except ValidationError as exc:
+        wrong: dict[str, list[ErrorDetails]] = {}
+        for error in exc.errors():
+            if error["type"] != "extra_forbidden":  # an unknown key inside: unknown_keys said so
+                wrong.setdefault(str(error["loc"][0]), []).append(error)
+    if "name" in wrong:
+        name = item.get("name")
+        shown = "has no name" if name is None else f"name {name!r} is not usable in templates"
+        chk.add(item.line_of("name", value=True), f"a step {shown}", "Give it name: with letters, digits, - and _.")
+        return None, set(wrong)
+    what = f"step {item['name']}"
+    if "type" in wrong:
+        chk.add(
+            item.line_of("type", value=True),
+            f"{what}: type {item['type']!r} is unknown",
+            "Use type: a2a (an agent) or type: shell (a command).",
+        )
+        return None, set(wrong)
+    for key, found in wrong.items():
+        value = item[key]
+        if key == "agent":
+            chk.add(item.line, f"{what} names no agent", "Add agent: NAME (from agents: or the agents file).")
+        elif key == "description":
+            pass  # read by no one: whatever it holds was always let pass
+        elif isinstance(value, LineDict):  # retries: or expect: as a mapping: say which of its values is wrong
+            for sub in dict.fromkeys(str(p) for e in found for p in e["loc"][1:] if str(p) in value):
+                if key == "expect" and sub == "exit_code" and kind != "shell":
+                    continue  # it applies to shell steps only: _expect says so
+                text, fix = _INSIDE.get(sub, (f"{key}: {sub} is not what it should be", FORMAT_FIX))
+                chk.add(value.line_of(sub, value=True), f"{what}: {text.format(value=value[sub])}", fix)
+        else:
+            text, fix = _WRONG.get(key, (f"{key} is not what it should be", FORMAT_FIX))
+            chk.add(item.line_of(key, value=True), f"{what}: {text.format(value=value)}", fix)
+    return StepSpec.model_validate({k: v for k, v in known.items() if k not in wrong}), set(wrong)
+
+
 def _step(
     item: LineDict,
     chk: Checker,
@@ -72,24 +131,17 @@ def _step(
     default_on_error: str,
 ) -> Step | None:
     chk.unknown_keys(item, STEP_KEYS, "a step")
-    name = item.get("name")
-    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
-        shown = "has no name" if name is None else f"name {name!r} is not usable in templates"
-        chk.add(item.line_of("name", value=True), f"a step {shown}", "Give it name: with letters, digits, - and _.")
-        return None
-    what = f"step {name}"
     kind = item.get("type") or ("shell" if "run" in item else "a2a")
-    if kind not in ("a2a", "shell"):
-        chk.add(
-            item.line_of("type", value=True),
-            f"{what}: type {kind!r} is unknown",
-            "Use type: a2a (an agent) or type: shell (a command).",
-        )
+    spec, wrong = _validated(item, kind, chk)
+    if spec is None:
         return None
-    step = Step(name=name, type="shell" if kind == "shell" else "a2a", line=item.line)
+    what = f"step {spec.name}"
+    step = Step(name=spec.name, type="shell" if kind == "shell" else "a2a", line=item.line)
     if kind == "a2a":
-        agent = item.get("agent")
-        if not isinstance(agent, str) or not agent:
+        agent = spec.agent
+        if "agent" in wrong:
+            pass
+        elif not agent:
             chk.add(item.line, f"{what} names no agent", "Add agent: NAME (from agents: or the agents file).")
         elif agent not in agents:
             found = registry.find(agent)
@@ -102,61 +154,42 @@ def _step(
                 )
             else:
                 agents[agent] = found
-        step.agent = agent if isinstance(agent, str) else None
-        step.task = _template_text(item, "task", what, chk, required=True)
+        step.agent = agent
+        step.task = _template_text(item, "task", spec.task, what, chk, wrong)
         if "run" in item:
             chk.add(
                 item.line_of("run"), f"{what}: an a2a step has a task, not run", "Drop run:, or make it type: shell."
             )
     else:
-        step.run = _template_text(item, "run", what, chk, required=True)
+        step.run = _template_text(item, "run", spec.run, what, chk, wrong)
         for key in ("agent", "task"):
             if key in item:
                 chk.add(item.line_of(key), f"{what}: a shell step has no {key}", "Drop it, or make the step type: a2a.")
-    step.depends_on = _depends_on(item, what, chk)
-    step.timeout = duration(chk, item, "timeout", what)
+    depends_on = [spec.depends_on] if isinstance(spec.depends_on, str) else spec.depends_on or []
+    step.depends_on = list(dict.fromkeys(depends_on))
+    step.timeout = None if "timeout" in wrong else duration(chk, item, "timeout", what)
     if step.timeout is None and step.agent in agent_timeouts:
         step.timeout = agent_timeouts[step.agent]
-    step.retries = _retries(item, what, chk)
-    step.expect = _expect(item, what, kind, chk)
-    interactive = item.get("interactive", True)
-    if not isinstance(interactive, bool):
-        chk.add(
-            item.line_of("interactive", value=True),
-            f"{what}: interactive must be true or false",
-            "Write interactive: false.",
-        )
-        interactive = True
-    step.interactive = interactive
-    context = item.get("context")
-    if context is not None and (not isinstance(context, str | int) or isinstance(context, bool)):
-        chk.add(item.line_of("context", value=True), f"{what}: context must be a key", "Write context: chat.")
-        context = None
+    step.retries = _retries(item, spec.retries, what, chk)
+    step.expect = _expect(item, spec.expect, what, kind, chk)
+    step.interactive = spec.interactive
+    context = spec.context
     if context is not None and kind == "shell":
         chk.add(item.line_of("context"), f"{what}: a shell step has no A2A context", "Drop context:.")
         context = None
     step.context = None if context is None else str(context)
-    on_error = item.get("onError", default_on_error)
-    if on_error not in ("fail", "continue"):
-        chk.add(
-            item.line_of("onError", value=True),
-            f"{what}: onError {on_error!r} is unknown",
-            "Use fail (the run fails) or continue (the run goes on; later steps see its state).",
-        )
-        on_error = "fail"
-    step.on_error = on_error
+    step.on_error = spec.on_error or ("continue" if default_on_error == "continue" else "fail")
     return step
 
 
-def _template_text(item: LineDict, key: str, what: str, chk: Checker, *, required: bool) -> str | None:
-    value = item.get(key)
-    if value is None:
-        if required:
-            example = 'task: "..."' if key == "task" else "run: echo hello"
-            chk.add(item.line, f"{what} has no {key}", f"Add {example}.")
+def _template_text(
+    item: LineDict, key: str, value: str | int | float | None, what: str, chk: Checker, wrong: set[str]
+) -> str | None:
+    if key in wrong:
         return None
-    if isinstance(value, LineDict | LineList | bool):
-        chk.add(item.line_of(key, value=True), f"{what}: {key} must be text", "Quote it, or use a | block.")
+    if value is None:
+        example = 'task: "..."' if key == "task" else "run: echo hello"
+        chk.add(item.line, f"{what} has no {key}", f"Add {example}.")
         return None
     if not str(value).strip():
         fix = "Write what the agent should do." if key == "task" else "Write the command to run."
@@ -165,94 +198,43 @@ def _template_text(item: LineDict, key: str, what: str, chk: Checker, *, require
     return str(value)
 
 
-def _depends_on(item: LineDict, what: str, chk: Checker) -> list[str]:
-    raw = item.get("dependsOn")
-    if raw is None:
-        return []
-    if isinstance(raw, str):
-        return [raw]
-    if not isinstance(raw, LineList) or not all(isinstance(d, str) for d in raw):
-        chk.add(
-            item.line_of("dependsOn", value=True),
-            f"{what}: dependsOn must be a list of step names",
-            "Write dependsOn: [a, b].",
-        )
-        return []
-    return list(dict.fromkeys(raw))
-
-
-def _retries(item: LineDict, what: str, chk: Checker) -> Retries:
+def _retries(item: LineDict, spec: int | RetriesSpec | None, what: str, chk: Checker) -> Retries:
     raw = item.get("retries")
-    if raw is None:
-        return Retries()
-    line = item.line_of("retries", value=True)
-    if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
-        return Retries(count=raw)
     if isinstance(raw, LineDict):
-        chk.unknown_keys(raw, ("count", "backoff"), f"{what}: retries")
-        count = raw.get("count", 1)
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            chk.add(
-                raw.line_of("count", value=True), f"{what}: retries count must be a whole number", "Write count: 2."
-            )
-            count = 0
-        backoff = duration(chk, raw, "backoff", f"{what}: retries")
-        return Retries(count=count, backoff=1.0 if backoff is None else backoff)
-    chk.add(
-        line,
-        f"{what}: retries must be a count or {{count, backoff}}",
-        "Write retries: 2, or retries: {count: 2, backoff: 5s}.",
-    )
-    return Retries()
+        chk.unknown_keys(raw, RETRIES_KEYS, f"{what}: retries")
+    if isinstance(spec, int):
+        return Retries(count=spec)
+    if spec is None:
+        return Retries()
+    backoff = duration(chk, raw, "backoff", f"{what}: retries") if isinstance(raw, LineDict) else None
+    return Retries(count=spec.count, backoff=1.0 if backoff is None else backoff)
 
 
-def _expect(item: LineDict, what: str, kind: str, chk: Checker) -> Expect:
+def _expect(item: LineDict, spec: ExpectSpec | None, what: str, kind: str, chk: Checker) -> Expect:
     raw = item.get("expect")
-    if raw is None:
-        return Expect()
-    if not isinstance(raw, LineDict):
-        chk.add(
-            item.line_of("expect", value=True),
-            f"{what}: expect must be a mapping",
-            "Write expect: {output_contains: done}.",
-        )
-        return Expect()
-    chk.unknown_keys(raw, ("output_contains", "regex", "exit_code"), f"{what}: expect")
+    if isinstance(raw, LineDict):
+        chk.unknown_keys(raw, EXPECT_KEYS, f"{what}: expect")
     expect = Expect()
-    contains = raw.get("output_contains")
-    if isinstance(contains, str):
-        expect.output_contains = [contains]
-    elif isinstance(contains, LineList) and all(isinstance(c, str) for c in contains):
-        expect.output_contains = list(contains)
-    elif contains is not None:
-        chk.add(
-            raw.line_of("output_contains", value=True),
-            f"{what}: output_contains must be text or a list of texts",
-            "Quote it.",
-        )
-    regex = raw.get("regex")
-    if regex is not None:
+    if spec is None or not isinstance(raw, LineDict):
+        return expect
+    contains = spec.output_contains
+    expect.output_contains = [contains] if isinstance(contains, str) else list(contains or [])
+    if spec.regex is not None:
         try:
-            re.compile(str(regex))
-            expect.regex = str(regex)
+            re.compile(str(spec.regex))
+            expect.regex = str(spec.regex)
         except (re.error, RecursionError, OverflowError) as exc:  # a pattern nested or repeated past re's limits
             chk.add(
                 raw.line_of("regex", value=True),
                 f"{what}: the regex does not compile ({getattr(exc, 'msg', None) or 'nested or repeated too far'})",
                 "Fix the pattern (Python re syntax).",
             )
-    code = raw.get("exit_code")
-    if code is not None:
-        if kind != "shell":
-            chk.add(
-                raw.line_of("exit_code"),
-                f"{what}: exit_code applies to shell steps only",
-                "Use output_contains or regex for an agent's output.",
-            )
-        elif not isinstance(code, int) or isinstance(code, bool):
-            chk.add(
-                raw.line_of("exit_code", value=True), f"{what}: exit_code must be a whole number", "Write exit_code: 0."
-            )
-        else:
-            expect.exit_code = code
+    if "exit_code" in raw and kind != "shell":
+        chk.add(
+            raw.line_of("exit_code"),
+            f"{what}: exit_code applies to shell steps only",
+            "Use output_contains or regex for an agent's output.",
+        )
+    elif kind == "shell":
+        expect.exit_code = spec.exit_code
     return expect

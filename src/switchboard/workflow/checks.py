@@ -8,44 +8,28 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from ..agents import AgentsFile
 from . import shell_script, template
 from .check_agents import agents_section
 from .check_steps import steps_section
 from .checker import NAME_PATTERN, Checker, suggest
+from .file_model import INPUT_KEYS, TOP_KEYS, InputDecl, WorkflowFileSpec
 from .source import LineDict, LineList
 from .spec import InputSpec, Workflow
-
-TOP_KEYS = ("version", "name", "description", "inputs", "agents", "steps", "outputs", "maxConcurrency", "onError")
 
 
 def check_workflow(
     doc: LineDict, chk: Checker, registry: AgentsFile, path: Path, layout: str, env: dict[str, str] | None
 ) -> Workflow | None:
     chk.unknown_keys(doc, TOP_KEYS, "the workflow")
-    version = doc.get("version", 1)
-    if str(version) not in ("1", "1.0"):
-        chk.add(
-            doc.line_of("version", value=True), f"version {version!r} is not one this tool reads", "Write version: 1."
-        )
-    name = doc.get("name") or path.stem
-    if not isinstance(name, str):
-        chk.add(doc.line_of("name", value=True), "name must be text", "Write name: my-workflow.")
-        name = path.stem
-    description = doc.get("description") or ""
-    if not isinstance(description, str):
-        chk.add(doc.line_of("description", value=True), "description must be text", "Quote it.")
-        description = ""
+    top = _top(doc, chk)
+    name = top.name or path.stem
+    description = top.description or ""
     inputs = _inputs(doc, chk)
     agents, streaming, agent_timeouts = agents_section(doc, chk, registry, env)
-    default_on_error = doc.get("onError", "fail")
-    if default_on_error not in ("fail", "continue"):
-        chk.add(doc.line_of("onError", value=True), f"onError {default_on_error!r} is unknown", "Use fail or continue.")
-        default_on_error = "fail"
-    max_concurrency = doc.get("maxConcurrency")
-    if max_concurrency is not None and (not isinstance(max_concurrency, int) or max_concurrency < 1):
-        chk.add(doc.line_of("maxConcurrency", value=True), "maxConcurrency must be a whole number from 1", "Write 4.")
-        max_concurrency = None
+    default_on_error, max_concurrency = top.on_error, top.max_concurrency
     steps = steps_section(doc, chk, agents, registry, agent_timeouts, default_on_error, env)
     for agent_name in {s.agent for s in steps if s.agent}:
         streaming.setdefault(agent_name, None)
@@ -71,6 +55,30 @@ def check_workflow(
     return workflow
 
 
+# What the workflow says when a top-level value is not what WorkflowFileSpec declares: (message, fix).
+_TOP_WRONG = {
+    "version": ("version {value!r} is not one this tool reads", "Write version: 1."),
+    "name": ("name must be text", "Write name: my-workflow."),
+    "description": ("description must be text", "Quote it."),
+    "onError": ("onError {value!r} is unknown", "Use fail or continue."),
+    "maxConcurrency": ("maxConcurrency must be a whole number from 1", "Write 4."),
+}
+
+
+def _top(doc: LineDict, chk: Checker) -> WorkflowFileSpec:
+    """The file's own values (not its sections) as WorkflowFileSpec declares them; a wrong one is reported at its
+    line and its default stands in."""
+    given = {k: doc[k] for k in _TOP_WRONG if k in doc and (doc[k] or k not in ("name", "description"))}
+    try:
+        return WorkflowFileSpec.model_validate({**given, "steps": []})
+    except ValidationError as exc:
+        wrong = {str(error["loc"][0]) for error in exc.errors()}
+    for key in [k for k in _TOP_WRONG if k in wrong]:
+        text, fix = _TOP_WRONG[key]
+        chk.add(doc.line_of(key, value=True), text.format(value=doc[key]), fix)
+    return WorkflowFileSpec.model_validate({**{k: v for k, v in given.items() if k not in wrong}, "steps": []})
+
+
 # --- sections ----------------------------------------------------------------------------------------
 
 
@@ -92,25 +100,12 @@ def _inputs(doc: LineDict, chk: Checker) -> dict[str, InputSpec]:
         if spec is None:
             out[name] = InputSpec(required=True, line=line)
         elif isinstance(spec, LineDict):
-            chk.unknown_keys(spec, ("required", "default", "description"), f"the input {name}")
-            required = spec.get("required", "default" not in spec)
-            if not isinstance(required, bool):
-                chk.add(
-                    spec.line_of("required", value=True),
-                    f"input {name}: required must be true or false",
-                    "Write required: true.",
-                )
-                required = True
-            default = spec.get("default")
-            if isinstance(default, LineDict | LineList):
-                chk.add(
-                    spec.line_of("default", value=True), f"input {name}: the default must be one value", "Quote it."
-                )
-                default = None
+            chk.unknown_keys(spec, INPUT_KEYS, f"the input {name}")
+            decl = _input(spec, name, chk)
             out[name] = InputSpec(
-                required=required,
-                default=None if default is None else _text(default),
-                description=str(spec.get("description") or ""),
+                required=("default" not in spec) if decl.required is None else decl.required,
+                default=None if decl.default is None else _text(decl.default),
+                description=decl.description or "",
                 line=line,
             )
         elif isinstance(spec, LineList):
@@ -118,6 +113,29 @@ def _inputs(doc: LineDict, chk: Checker) -> dict[str, InputSpec]:
         else:
             out[name] = InputSpec(required=False, default=_text(spec), line=line)
     return out
+
+
+_INPUT_WRONG = {
+    "required": ("required must be true or false", "Write required: true."),
+    "default": ("the default must be one value", "Quote it."),
+}
+
+
+def _input(spec: LineDict, name: str, chk: Checker) -> InputDecl:
+    """An input written as a mapping, as InputDecl declares it; a wrong value is reported at its line."""
+    given = {k: spec[k] for k in INPUT_KEYS if k in spec}
+    if "description" in given:
+        given["description"] = str(given["description"] or "")  # any value reads as its text, as it always has
+    wrong = {"required"} if "required" in given and given["required"] is None else set()  # written, not answered
+    try:
+        decl = InputDecl.model_validate({k: v for k, v in given.items() if k not in wrong})
+    except ValidationError as exc:
+        wrong |= {str(error["loc"][0]) for error in exc.errors()}
+        decl = InputDecl.model_validate({k: v for k, v in given.items() if k not in wrong})
+    for key in [k for k in _INPUT_WRONG if k in wrong]:
+        text, fix = _INPUT_WRONG[key]
+        chk.add(spec.line_of(key, value=True), f"input {name}: {text}", fix)
+    return decl
 
 
 def _text(value: Any) -> str:
