@@ -254,6 +254,17 @@ class SwitchboardApp(App):
             outcome = await leave_all(work)
         self.exit(message="\n".join(outcome))  # printed once the screen is given back to the shell
 
+    def confirm(self, question: str, then: Callable[[], object], *, confirm: str, decline: str) -> None:
+        """Ask a yes/no question whose yes cannot be taken back (the keyboard starts on `decline`); call `then` on
+        yes. For the widgets, which post or call up and never import a screen."""
+        from .screens.confirm import ConfirmScreen
+
+        def chosen(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.push_screen(ConfirmScreen(question, confirm=confirm, decline=decline, safe=True), chosen)
+
     def action_toggle_wire(self) -> None:
         from .screens.main import MainScreen
 

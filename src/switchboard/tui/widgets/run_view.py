@@ -471,18 +471,15 @@ class RunView(Vertical):
         a key pressed by mistake as easily as any other)."""
         if self.run is None or self.run.status != "running":
             return
-        from ..screens.confirm import ConfirmScreen
-
         going = sum(1 for step in self.steps.values() if step.status in ("running", "waiting"))
         question = f"Cancel the whole run {self.run.run_id} ({strip_controls(self.title)})?"
         if going:
             question += f" The tasks of its {going} step{'s' if going != 1 else ''} still going are canceled too."
 
-        def chosen(yes: bool | None) -> None:
-            if yes:
-                self.run_worker(self._cancel_run(), group="cancel-run", exclusive=True)
+        def cancel() -> None:
+            self.run_worker(self._cancel_run(), group="cancel-run", exclusive=True)
 
-        self.app.push_screen(ConfirmScreen(question, confirm="Cancel run", decline="Keep running", safe=True), chosen)
+        self.app.confirm(question, cancel, confirm="Cancel run", decline="Keep running")
 
     async def _cancel_run(self) -> None:
         if self.run is None or self.run.status != "running":
