@@ -107,6 +107,8 @@ class ConversationView(Vertical):
         """The turn started, ended, or began or stopped waiting for the person."""
         self.busy = self.running
         self.asking = self.waiting is not None
+        for composer in self.query(Composer):
+            composer.mask(self.waiting is TaskState.AUTH_REQUIRED, strip_controls(self.agent_name))
 
     def _gone(self) -> bool:
         """Closed, or being removed: a turn's worker can go on while its transcript or message box is gone."""
