@@ -247,3 +247,21 @@ async def test_adding_and_removing_an_agent_saves_the_agents_file(home):
         await settle(pilot)
         assert "weather-bot" not in (home / "agents.yaml").read_text()
         assert "writer" in (home / "agents.yaml").read_text()
+
+
+async def test_a_read_only_box_that_was_masked_says_it_is_read_only_again():
+    # A replayed task that waited at auth-required masked the box; unmasked, it said "Message the agent…" again.
+    from textual.app import App
+
+    class OneBox(App[None]):
+        def compose(self):
+            yield Composer([])
+
+    app = OneBox()
+    async with app.run_test(size=(80, 24)):
+        composer = app.query_one(Composer)
+        composer.make_read_only("a replay is read-only")
+        composer.mask(True, "gatekeeper")
+        assert "credential for gatekeeper" in composer.query_one(MessageArea).placeholder
+        composer.mask(False, "gatekeeper")
+        assert composer.query_one(MessageArea).placeholder == "a replay is read-only"

@@ -153,7 +153,8 @@ class Composer(Vertical):
         if area.masked is masked:
             return
         area.masked = masked
-        area.placeholder = f"credential for {agent} (masked, kept in memory only)" if masked else "Message the agent…"
+        unmasked = area.read_only_note or "Message the agent…"  # a replay's box keeps saying it is read-only
+        area.placeholder = f"credential for {agent} (masked, kept in memory only)" if masked else unmasked
         area.refresh()
 
     def make_read_only(self, note: str) -> None:
