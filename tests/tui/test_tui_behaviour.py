@@ -135,6 +135,31 @@ async def test_a_credential_typed_in_the_message_box_is_masked_and_redacted_too(
         assert view.conversation.last.view.state is TaskState.COMPLETED
 
 
+@pytest.mark.parametrize("size", [(130, 40), (80, 24), (60, 15)])
+async def test_the_message_box_draws_a_credential_as_dots_while_the_task_waits_at_auth_required(home, size):
+    # Typed in the message box after esc, the passcode was drawn in clear though the transcript masked it.
+    link = gatekeeper_asking_a_passcode()
+    app = build_app(home, links={"gatekeeper": link})
+    async with app.run_test(size=size) as pilot:
+        view = await talk(pilot, 2, "open the vault")
+        await pilot.press("escape")
+        area = view.query_one(Composer).query_one(MessageArea)
+        area.focus()
+        await settle(pilot, 0.2)
+        assert "credential for gatekeeper" in area.placeholder
+        await pilot.press(*"sesame-passcode")
+        await settle(pilot, 0.2)
+        drawn = "".join(area.render_line(y).text for y in range(area.size.height))
+        assert "sesame" not in drawn and "•" * 6 in drawn
+        await pilot.press("enter")
+        await settle(pilot, 0.5)
+        assert link.sent[-1].text == "sesame-passcode"
+        await pilot.press(*"thanks")  # the task ended: what is typed now is an ordinary message
+        await settle(pilot, 0.2)
+        assert "thanks" in "".join(area.render_line(y).text for y in range(area.size.height))
+        assert area.placeholder == "Message the agent…"
+
+
 async def test_agent_markup_and_escape_sequences_are_shown_literally(home):
     hostile = "[bold red]not bold[/] \x1b]0;pwned\x07\x1b[31mred?\x1b[0m"
     events = [
@@ -222,3 +247,21 @@ async def test_adding_and_removing_an_agent_saves_the_agents_file(home):
         await settle(pilot)
         assert "weather-bot" not in (home / "agents.yaml").read_text()
         assert "writer" in (home / "agents.yaml").read_text()
+
+
+async def test_a_read_only_box_that_was_masked_says_it_is_read_only_again():
+    # A replayed task that waited at auth-required masked the box; unmasked, it said "Message the agent…" again.
+    from textual.app import App
+
+    class OneBox(App[None]):
+        def compose(self):
+            yield Composer([])
+
+    app = OneBox()
+    async with app.run_test(size=(80, 24)):
+        composer = app.query_one(Composer)
+        composer.make_read_only("a replay is read-only")
+        composer.mask(True, "gatekeeper")
+        assert "credential for gatekeeper" in composer.query_one(MessageArea).placeholder
+        composer.mask(False, "gatekeeper")
+        assert composer.query_one(MessageArea).placeholder == "a replay is read-only"

@@ -93,3 +93,23 @@ async def test_the_tab_shows_while_the_runs_are_still_being_read(tmp_path, monke
         release.set()
         await until(lambda: runs.row_count == 3)
         assert str(note.render()) == ""
+
+
+async def test_runs_keep_being_followed_when_the_palette_read_the_workflows_before_the_tab_was_shown(
+    tmp_path, monkeypatch
+):
+    # The command palette lists workflows (workflow_files() reads them); the tab, shown afterwards, then never
+    # started following the journal: a run started in the TUI did not appear in Past runs until `r`.
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    first = make_runs(tmp_path, 1)
+    app = SwitchboardApp(tmp_path / "agents.yaml", steady=True)
+    async with app.run_test(size=(130, 40)) as pilot:
+        pane = app.screen.query_one(WorkflowsPane)
+        pane.workflow_files()  # what ctrl+p does, before f3
+        await pilot.press("f3")
+        runs = pane.query_one("#runs-table")
+        await until(lambda: row_keys(runs) == first)
+        later = "20260102T000000-000001"
+        journal = (tmp_path / "data" / "runs" / f"{first[0]}.jsonl").read_text().replace(first[0], later)
+        (tmp_path / "data" / "runs" / f"{later}.jsonl").write_text(journal)
+        await until(lambda: row_keys(runs) == [later, *first])

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import time
 
+from rich.cells import cell_len
+from rich.segment import Segment
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
+from textual.strip import Strip
 from textual.widgets import Select, Static, TextArea
 
 from ...a2a.errors import UsageError
@@ -17,6 +20,11 @@ from ...a2a.model import Skill
 from ...a2a.user_input import check_message_text
 from ..textual_private import text_area_key
 from .visibility import in_shown_tab
+
+
+def _dots(text: str) -> str:
+    """Each character shown as dots of its width; spaces and line ends stay (they pad the line, too)."""
+    return "".join(ch if ch.isspace() else "•" * cell_len(ch) for ch in text)
 
 
 class MessageArea(TextArea):
@@ -30,6 +38,7 @@ class MessageArea(TextArea):
     ]
 
     read_only_note = ""  # why nothing can be typed (a replay): said when the person types anyway
+    masked = False  # what is typed answers a task at auth-required, a credential: drawn as dots
     _noted_at = 0.0
 
     class Submitted(Message):
@@ -51,6 +60,12 @@ class MessageArea(TextArea):
             self.action_submit()
             return
         await text_area_key(self, event)
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        if not self.masked or not self.text:
+            return strip  # the placeholder is ours, not a secret
+        return Strip([Segment(_dots(seg.text), seg.style, seg.control) for seg in strip], strip.cell_length)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Read-only: the footer does not offer Send and New line (enter and typing still get the notice).
@@ -130,6 +145,17 @@ class Composer(Vertical):
 
     def set_enabled(self, enabled: bool) -> None:
         self.query_one(MessageArea).disabled = not enabled
+
+    def mask(self, masked: bool, agent: str) -> None:
+        """Draw what is typed as dots while the task waits at auth-required: the answer is a credential, like the
+        prompt pane's (the conversation redacts it everywhere else)."""
+        area = self.query_one(MessageArea)
+        if area.masked is masked:
+            return
+        area.masked = masked
+        unmasked = area.read_only_note or "Message the agent…"  # a replay's box keeps saying it is read-only
+        area.placeholder = f"credential for {agent} (masked, kept in memory only)" if masked else unmasked
+        area.refresh()
 
     def make_read_only(self, note: str) -> None:
         """Nothing typed here goes out (a replay): the box keeps the keyboard and says so, in its place of the

@@ -25,14 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ...a2a.auth.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
-from ...a2a.errors import (
-    CardInvalidError,
-    CardNotFoundError,
-    InvalidResponseError,
-    ProtocolUnsupportedError,
-    SwitchboardError,
-    UnreachableError,
-)
+from ...a2a.errors import SwitchboardError
 from ...a2a.follow import TurnEvent
 from ...a2a.model import FilePart, Part, TaskState, TextPart
 from ...agent_status import AgentStatus
@@ -45,6 +38,7 @@ from ..typed_app import switchboard_app
 from .composer import Composer
 from .markdown_pages import TranscriptScroll
 from .prompt_pane import PromptPane
+from .send_refusal import send_refusal
 from .throttle import FrameThrottle
 from .transcript import FileRow, NoteLine, TurnView, UserMessage, turn_state
 from .visibility import being_removed, in_shown_tab
@@ -113,6 +107,8 @@ class ConversationView(Vertical):
         """The turn started, ended, or began or stopped waiting for the person."""
         self.busy = self.running
         self.asking = self.waiting is not None
+        for composer in self.query(Composer):
+            composer.mask(self.waiting is TaskState.AUTH_REQUIRED, strip_controls(self.agent_name))
 
     def _gone(self) -> bool:
         """Closed, or being removed: a turn's worker can go on while its transcript or message box is gone."""
@@ -234,31 +230,12 @@ class ConversationView(Vertical):
     def send(self, parts: list[Part], *, secret: bool | None = None) -> bool:
         """Start a turn with `parts`; when it cannot start, say why and return False. `secret` unsaid: the
         conversation decides (an answer to a task at auth-required is a credential, from any box)."""
-        refused = self._refusal()
+        refused = send_refusal(self.conversation, self._link_error, canceling=self._canceling)
         if refused is not None:
             self.notify(f"Not sent: {refused}", title=self.agent_name, severity="warning", markup=False)
             return False
         self.run_turn(parts, secret)
         return True
-
-    def _refusal(self) -> str | None:
-        """Why a message cannot go out now, in a sentence; None when it can."""
-        if self.conversation is None:
-            error = self._link_error
-            if error is None:
-                return "still connecting to the agent. Send again in a moment."
-            if isinstance(error, UnreachableError):
-                return "the agent cannot be reached (see the message above). Check that it runs, then reopen the tab."
-            if isinstance(error, ProtocolUnsupportedError):
-                return "the agent offers no protocol binding switchboard speaks (see the message above)."
-            if isinstance(error, CardNotFoundError | CardInvalidError | InvalidResponseError):
-                return "this address does not answer as an A2A agent (see the message above)."
-            return f"could not connect to the agent: {strip_controls(error.message)}"
-        if self._canceling:
-            return "still canceling the task; wait for the agent's answer."
-        if self.conversation.running:
-            return "the agent is still answering. Wait, or press ctrl+g to cancel the task."
-        return None
 
     @work(exclusive=True, group="turn")
     async def run_turn(self, parts: list[Part], secret: bool | None) -> None:

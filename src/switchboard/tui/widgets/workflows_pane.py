@@ -133,10 +133,12 @@ class WorkflowsPane(Vertical):
         yield Static(id="runs-note")
 
     def on_show(self) -> None:
-        """Read the files and the journal when the tab is first shown: not while the app starts."""
+        """Read the files and the journal when the tab is first shown: not while the app starts. (The palette may
+        have read the files already: the journal is followed from the first show all the same.)"""
         if not hasattr(self, "files"):
             self.action_reload()
-            self.set_interval(RUNS_EVERY, self._follow_runs)
+        if not hasattr(self, "_following"):
+            self._following = self.set_interval(RUNS_EVERY, self._follow_runs)
 
     def workflow_files(self) -> list[WorkflowFile]:
         """The workflow files, read now if the tab has not been shown yet (the command palette lists them)."""
