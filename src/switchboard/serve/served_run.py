@@ -4,7 +4,8 @@ The run lives here, not in a request: the SDK calls the executor once per messag
 when the task needs the caller (input-required, auth-required) or ends. The run goes on between turns, so its
 events are published on the task's event queue from here, whichever turn (if any) is open: artifacts at once,
 while a question is shown too; status changes of other steps are held while the question is shown (a working
-update would hide it) and follow once it is answered.
+update would hide it) and follow once it is answered, first in the answer's turn: they are older than anything
+that turn says, and a stream's times never go backwards.
 
 Questions: every step that waits is queued, oldest first, and one is shown at a time. An answer goes to the
 step its metadata names (`{"step": NAME}`) when that step waits, else to the question shown.
@@ -232,14 +233,12 @@ class ServedRun:
             await self._publish(self.translator.question(self.shown.request))
             self._turn_over.set()
             return
+        await self._release_held()  # made before this answer came: they open its turn
         if any(not q.answer.done() for q in self.pending):
             await self._show_next()
             return
         self.state = pb.TaskState.TASK_STATE_WORKING
         await self._publish(self.translator.working(f"the answer went to step {step}", step=step, event="answered"))
-        held, self._held = self._held, []
-        for event in held:
-            await self._publish(event)
 
     async def _finish(self, event: RunFinished) -> None:
         t = self.translator
@@ -251,9 +250,7 @@ class ServedRun:
         if event.status == "interrupted":  # the server stops: the task stays as it is, to go on at the next start
             self._close()
             return
-        held, self._held = self._held, []
-        for update in held:
-            await self._publish(update)
+        await self._release_held()
         if event.status == "completed":
             await self._publish(t.outputs(event.outputs))
             await self._end(t.completed())
@@ -286,6 +283,12 @@ class ServedRun:
         if self.shown is not None:
             self._held.append(event)
         else:
+            await self._release_held()  # an answer freed the question: what waited for it goes first
+            await self._publish(event)
+
+    async def _release_held(self) -> None:
+        held, self._held = self._held, []
+        for event in held:
             await self._publish(event)
 
     async def _publish(self, event: Event) -> None:
