@@ -66,3 +66,26 @@ async def test_f8_then_cancel_run_cancels_the_run_and_its_question(app):
         await until(lambda: run.status == "canceled")
         await until(lambda: not view.query(PromptPane))
         assert not view.waiting
+
+
+def offers_f8(app) -> bool:
+    active = app.screen.active_bindings.get("f8")
+    return active is not None and active.enabled and active.binding.show
+
+
+async def test_f8_is_offered_while_the_run_goes_and_not_once_it_ended(app):
+    async with app.run_test(size=SIZE) as pilot:
+        view = await launch_workflow(pilot, "interview.yaml")
+        await until(lambda: bool(view.query("PromptPane Input")))
+        view.focus()
+        await pilot.pause()
+        assert offers_f8(app)
+        await pilot.press("f8")
+        await asked(pilot)
+        await pilot.click("#yes")
+        await until(lambda: view.run.status == "canceled")
+        view.focus()
+        await until(lambda: not offers_f8(app))
+        await pilot.press("f8")  # nothing to cancel: no question either
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, ConfirmScreen)

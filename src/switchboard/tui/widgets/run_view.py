@@ -92,6 +92,12 @@ class RunView(Vertical):
         self.busy = self.status == "running"
         self.asking = self.waiting
 
+    def watch_busy(self) -> None:
+        self.refresh_bindings()  # f8 is offered while there is a run to cancel
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.busy if action == "cancel_run" else True
+
     def _gone(self) -> bool:
         """Closed, or being removed: Textual takes the children away first, and a widget mounted into a view
         being removed is never composed (its parts are not there to update)."""
