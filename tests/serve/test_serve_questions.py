@@ -169,3 +169,12 @@ async def test_the_try_line_of_a_workflow_with_inputs_names_them_and_runs_as_pri
     done = cli(home, *argv)
     assert done.returncode == 0, done.stderr
     assert "State: completed" in done.stdout and "<greeting>, <name>" in done.stdout
+
+
+async def test_the_try_line_of_a_workflow_whose_inputs_all_have_defaults_runs_with_them_as_printed(serve, home):
+    served = serve(str(WORKFLOWS / "optional-input.yaml"))
+    argv = _try_send(served)
+    assert "--data" not in argv, argv  # nothing is required: no placeholder to fill in
+    done = cli(home, *argv)
+    assert done.returncode == 0, done.stderr
+    assert "State: completed" in done.stdout and "hello, world" in done.stdout

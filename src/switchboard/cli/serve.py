@@ -94,16 +94,16 @@ def print_startup(server: Any, out: TextIO, args: Any) -> None:
 
 
 def first_message(workflow: Any) -> str:
-    """What `send` gives to start a run of `workflow`, quoted for a shell: any text when it takes no inputs, the
-    one required input as text, else a data part naming its inputs (the required ones, or all when none is)."""
+    """What `send` gives to start a run of `workflow`, quoted for a shell: any text when it requires no input (the
+    defaults apply), the one required input as text, else a data part naming the required inputs."""
     from ..serve.card import required_inputs, text_input
 
-    if not workflow.inputs:
+    names = required_inputs(workflow)
+    if not names:
         return shlex.quote("go")
     single = text_input(workflow)
     if single:
         return shlex.quote(f"<{single}>")
-    names = required_inputs(workflow) or list(workflow.inputs)
     data = json.dumps({"inputs": {name: f"<{name}>" for name in names}}, ensure_ascii=False)
     return f"--data {shlex.quote(data)}"
 
