@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from serve_support import WORKFLOWS, ServeProcess, start_serve
+from serve_support import WORKFLOWS, ServeProcess, cli, start_serve
 
 V1 = {"A2A-Version": "1.0", "Content-Type": "application/json"}
 V03 = {"Content-Type": "application/json"}
@@ -108,3 +108,16 @@ def test_http_json_send_get_and_stream_carry_whole_numbers_as_integers(url: str)
     assert answer.status_code == 200, answer.text
     assert_whole(answer.content, attempt=True)
     assert_whole(post(url + "rest/message:send", json.dumps({"message": message_v1()}).encode(), V1))
+
+
+def test_the_command_line_shows_a_served_tasks_whole_numbers_as_integers(url: str, tmp_path):
+    """The issue as a user met it: `send` with {"n": 5}, then `task get -o json` printed "n": 5.0."""
+    sent = cli(tmp_path, "send", url, "--data", json.dumps({"inputs": {"text": VALUE}}), "-o", "json")
+    assert sent.returncode == 0, sent.stderr
+    task_id = json.loads(sent.stdout)["task"]["id"]
+    got = cli(tmp_path, "task", "get", url, task_id, "--history", "50", "-o", "json")
+    assert got.returncode == 0, got.stderr
+    assert not re.search(r'"(n|attempt)": \d+\.0\b', got.stdout), got.stdout
+    assert re.search(r'"n": 5[,}\n]', got.stdout), got.stdout
+    assert re.search(r'"attempt": 1[,}\n]', got.stdout), got.stdout
+    assert '"x": 2.5' in got.stdout, got.stdout
