@@ -68,8 +68,10 @@ async def test_a_fan_out_fan_in_run_streams_as_the_task_to_completed(serve, home
     run = read_run(view.task_id, served.journal_dir)
     assert run.status == "completed" and run.inputs == {"topic": "solar sails", "distance": "10 km"}
     said = statuses(events)
+    # Compared as the JSON text the caller got: `"attempt": 1`, not the Struct's 1.0 (which equals 1 in Python).
+    said_text = [json.dumps(m, sort_keys=True) for m in said]
     for step in ("research", "convert", "draft", "combine"):
-        assert {"step": step, "event": "started", "attempt": 1} in said
+        assert json.dumps({"step": step, "event": "started", "attempt": 1}, sort_keys=True) in said_text
         assert {"step": step, "event": "completed"} in said
     # The writer's chunks pass through under the step's own id, append and lastChunk as it sent them.
     chunks = [e for e in events if isinstance(e, ArtifactUpdate) and e.artifact.artifact_id.startswith("draft/")]

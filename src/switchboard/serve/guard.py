@@ -5,7 +5,7 @@ the key, or with another one, gets 401. A body over MAX_BODY gets 413 before it 
 any size), one that takes over BODY_TIMEOUT to arrive gets 408. Then request_check reads the body the way the
 spec says and refuses a malformed request with the spec's error: a JSON-RPC error object at a JSON-RPC path,
 a google.rpc.Status at an HTTP+JSON path. Only a request that passes reaches the SDK; its answers pass
-through answer_net on their way out.
+through whole_numbers (5, not the Struct's 5.0) and answer_net on their way out.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from .bounds import BODY_TIMEOUT, MAX_BODY
 from .card import API_KEY_HEADER, REST_PATH
 from .refusal import HttpStatus
 from .request_check import check_jsonrpc, check_rest
+from .whole_numbers import WholeNumbers
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -98,7 +99,7 @@ class Guard:
             return await receive()  # a disconnect, from here on
 
         net = AnswerNet(send, rest=rest is not None, rpc=rpc)
-        await self.app(scope, replay, net.send)
+        await self.app(scope, replay, WholeNumbers(net.send).send)
 
     async def _refused_rpc(self, scope: Scope, body: bytes, send: Send) -> bool:
         refused = check_jsonrpc(body, _header(scope, b"a2a-version"))
