@@ -22,6 +22,7 @@ from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.follow import FollowPolicy, Notice, follow_turn
 from switchboard.a2a.model import TaskState
 from switchboard.a2a.turn import TaskView
+from switchboard.workflow.runs import read_run
 
 JS = REPO / "tests" / "interop" / "agents" / "js"
 FAST = FollowPolicy(poll_interval=0.1, backoff=0.05, max_backoff=0.2)
@@ -261,6 +262,9 @@ async def test_javascript_sdk_sees_the_same_task_go_on_after_a_kill_9_and_restar
     [_, started] = await asyncio.to_thread(js, url, "send", "--text", "tides", "--return-immediately", "true")
     run_id = started["id"]
     wait_for(lambda: [r["type"] for r in records(served.journal_dir, run_id)].count("StepRequested") == 2)
+    # Killed once the research task is known: before its id is journaled, a restart finds the task by its message id
+    # only where the agent lists tasks, and otherwise sends the step again (by design: the test is of a known task).
+    wait_for(lambda: read_run(run_id, served.journal_dir).steps["research"].task_id)
     served.kill()
     again = await asyncio.to_thread(restart, served)
     lines = await asyncio.to_thread(js, url, "subscribe", "--task-id", run_id)
