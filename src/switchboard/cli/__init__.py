@@ -64,7 +64,6 @@ HANDLERS = {
     ("runs", "show"): ("workflow", "runs_show"),
     ("runs", "cancel"): ("temporal", "runs_cancel"),
     ("export", None): ("export", "export_run"),
-    ("replay", None): ("replay", "replay"),
     ("conformance", None): ("conformance", "conformance"),
     ("web", None): ("web", "serve_web"),
     ("serve", None): ("serve", "serve"),

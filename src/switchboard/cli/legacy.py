@@ -183,7 +183,6 @@ def _build(commands) -> None:
     _auth_commands(commands)
     _workflow_commands(commands)
     _export_command(commands)
-    _replay_command(commands)
     _conformance_command(commands)
     _web_command(commands)
     _serve_command(commands)
@@ -369,18 +368,6 @@ examples:
 """
 
 
-REPLAY_EPILOG = """\
-The recording (a JSON export: `send --record FILE.json`, a conversation exported from the TUI with ctrl+o, or
-`export RUN --out FILE.json`) is served by replay agents on 127.0.0.1 and its messages sent again through the TUI's
-conversation tabs: every turn drawn as it came, chunk for chunk. Nothing can be typed. To serve a recording to
-another client instead, use `switchboard demo --replay FILE`.
-
-examples:
-  switchboard replay tides.json
-  switchboard replay interview.json --pace original
-"""
-
-
 CONFORMANCE_EPILOG = """\
 Probes the agent over every binding and protocol version its card offers that switchboard speaks (JSON-RPC and
 HTTP+JSON, 1.0 and 0.3): card and lint, send, stream, get, list, subscribe, cancel, an unknown task, the extended
@@ -408,21 +395,6 @@ def _conformance_command(commands) -> None:
         "--against", metavar="CANDIDATE", help="probe this agent too and list the scenarios whose result changed"
     )
     connection_options(conformance)
-
-
-def _replay_command(commands) -> None:
-    replay = commands.add_parser(
-        "replay",
-        help="play a recorded conversation or run again in the TUI, read-only",
-        epilog=REPLAY_EPILOG,
-    )
-    replay.add_argument("file", metavar="FILE", help="the recording (a JSON export)")
-    replay.add_argument(
-        "--pace",
-        choices=("instant", "original"),
-        default="instant",
-        help="instant (default), or the recorded gaps between events and messages",
-    )
 
 
 def _export_command(commands) -> None:
