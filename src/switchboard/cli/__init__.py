@@ -63,7 +63,6 @@ HANDLERS = {
     ("runs", "list"): ("runs", "runs_list"),
     ("runs", "show"): ("workflow", "runs_show"),
     ("runs", "cancel"): ("temporal", "runs_cancel"),
-    ("export", None): ("export", "export_run"),
     ("conformance", None): ("conformance", "conformance"),
     ("web", None): ("web", "serve_web"),
     ("serve", None): ("serve", "serve"),

@@ -8,7 +8,7 @@ import shutil
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..a2a.auth import Credentials, credentials_from_env
 from ..a2a.errors import UsageError
@@ -139,7 +139,14 @@ def check_address(ref: str, registry: AgentsFile) -> None:
     )
 
 
-def registry_of(args: Any) -> AgentsFile:
+class NamesAgentsFile(Protocol):
+    """Options with --agents: the agents file named on the command line, if one was."""
+
+    @property
+    def agents(self) -> str | None: ...
+
+
+def registry_of(args: NamesAgentsFile) -> AgentsFile:
     """The agents file named by --agents (which must exist), else the default one; warnings to stderr."""
     path = Path(args.agents).expanduser() if args.agents else agents_file()
     if args.agents and not path.exists():

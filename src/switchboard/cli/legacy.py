@@ -182,7 +182,6 @@ def _build(commands) -> None:
 
     _auth_commands(commands)
     _workflow_commands(commands)
-    _export_command(commands)
     _conformance_command(commands)
     _web_command(commands)
     _serve_command(commands)
@@ -355,19 +354,6 @@ def _workflow_commands(commands) -> None:
     temporal.add_parser("key", help="print a new payload encryption key (for SWITCHBOARD_TEMPORAL_KEY)")
 
 
-EXPORT_EPILOG = """\
-formats: markdown (readable; inline files are written beside it, in NAME.files/), json (every exchange in
-the protocol's v1.0 shapes with ids and times: enough to replay it), html (one self-contained page that loads
-nothing from the network). Secrets are redacted in all of them. The wire's HAR archive comes from the TUI's
-wire view, or from `send --record FILE.har`.
-
-examples:
-  switchboard export 20260315T101500-3f9c2a --out briefing.md
-  switchboard export 20260315T101500 --format json > run.json
-  switchboard send writer "a poem" --record poem.html
-"""
-
-
 CONFORMANCE_EPILOG = """\
 Probes the agent over every binding and protocol version its card offers that switchboard speaks (JSON-RPC and
 HTTP+JSON, 1.0 and 0.3): card and lint, send, stream, get, list, subscribe, cancel, an unknown task, the extended
@@ -395,19 +381,6 @@ def _conformance_command(commands) -> None:
         "--against", metavar="CANDIDATE", help="probe this agent too and list the scenarios whose result changed"
     )
     connection_options(conformance)
-
-
-def _export_command(commands) -> None:
-    export = commands.add_parser(
-        "export",
-        help="export a workflow run (from its journal) as Markdown, JSON or HTML",
-        description="Export a run: every step's messages, states, questions, answers and artifacts.",
-        epilog=EXPORT_EPILOG,
-    )
-    export.add_argument("run_id", metavar="RUN_ID", help="the run id (a unique prefix is enough)")
-    export.add_argument("--format", choices=("markdown", "json", "html"), help="default: from --out, else markdown")
-    export.add_argument("--out", metavar="FILE", help="write here (default: stdout)")
-    export.add_argument("--agents", metavar="FILE", help="the agents file (for the agents' URLs and secrets)")
 
 
 WEB_EPILOG = """\

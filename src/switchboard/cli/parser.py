@@ -48,7 +48,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("runs", "workflow runs from the journal: list, show", "legacy"),
     Command("worker", "serve runs on a Temporal server: their workflow code and their steps", "legacy"),
     Command("temporal", "a local Temporal dev server; keys", "legacy"),
-    Command("export", "export a workflow run (from its journal) as Markdown, JSON or HTML", "legacy"),
+    Command("export", "export a workflow run (from its journal) as Markdown, JSON or HTML", "groups.export"),
     Command("replay", "play a recorded conversation or run again in the TUI, read-only", "groups.replay"),
     Command("conformance", "probe an agent with the scenarios a client relies on; pass/warn/fail per check", "legacy"),
     Command("web", "the TUI in a browser (needs the web extra: pip install 'a2a-switchboard[web]')", "legacy"),
