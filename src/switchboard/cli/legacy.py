@@ -183,7 +183,6 @@ def _build(commands) -> None:
     _auth_commands(commands)
     _workflow_commands(commands)
     _conformance_command(commands)
-    _web_command(commands)
     _serve_command(commands)
 
     demo = commands.add_parser(
@@ -381,33 +380,6 @@ def _conformance_command(commands) -> None:
         "--against", metavar="CANDIDATE", help="probe this agent too and list the scenarios whose result changed"
     )
     connection_options(conformance)
-
-
-WEB_EPILOG = """\
-Each browser tab runs its own switchboard on the agents file (and on the demo fleet, which starts once when
-asked for or when there are no agents). The printed link holds a random token: the page and every session
-need it, and a session opens only from this server's own page. Every asset is served from here.
-
-examples:
-  switchboard web
-  switchboard web --demo --port 0
-"""
-
-
-def _web_command(commands) -> None:
-    web = commands.add_parser(
-        "web",
-        help="the TUI in a browser (needs the web extra: pip install 'a2a-switchboard[web]')",
-        description="Serve the TUI to a browser through textual-serve, on 127.0.0.1 behind a secret link.",
-        epilog=WEB_EPILOG,
-    )
-    web.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1; others warn)")
-    web.add_argument("--port", type=port, default=8000, metavar="N", help="port (default 8000; 0 = any free port)")
-    web.add_argument("--demo", action="store_true", help="start the demo agent fleet and use it")
-    web.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
-    web.add_argument(
-        "--max-sessions", type=positive_int, default=4, metavar="N", help="browser tabs served at once (default 4)"
-    )
 
 
 SERVE_EPILOG = """\
