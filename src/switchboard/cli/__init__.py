@@ -64,7 +64,6 @@ HANDLERS = {
     ("runs", "show"): ("workflow", "runs_show"),
     ("runs", "cancel"): ("temporal", "runs_cancel"),
     ("conformance", None): ("conformance", "conformance"),
-    ("serve", None): ("serve", "serve"),
     ("worker", None): ("temporal", "worker"),
     ("temporal", "dev"): ("temporal", "temporal"),
     ("temporal", "key"): ("temporal", "temporal"),
