@@ -58,7 +58,6 @@ HANDLERS = {
     ("task", "list"): ("commands", "task_list"),
     ("task", "push"): ("push", "task_push"),
     ("task", "watch"): ("push", "task_watch"),
-    ("demo", None): ("demo", "run_demo"),
     ("run", None): ("workflow", "run"),
     ("runs", "list"): ("runs", "runs_list"),
     ("runs", "show"): ("workflow", "runs_show"),

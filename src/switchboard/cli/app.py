@@ -25,10 +25,9 @@ def run_app(args: Any) -> int:
             _tell(web, SwitchboardError(f"{type(exc).__name__}: {exc}", hint="Try `switchboard demo` to see why."))
             return 1
     if args.demo:
-        from .demo import run_demo
-        from .guard import run_async
+        from .groups.demo import DemoOptions, serve_demo
 
-        return run_async(run_demo, args, server=True)
+        return serve_demo(DemoOptions())  # the fleet on its default ports, as `switchboard demo`
     from .parser import build_parser
 
     build_parser().print_help()

@@ -6,12 +6,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..demo.defaults import API_KEY_ENV, DEFAULT_FIRST_PORT, DEFAULT_HOST, DEFAULT_WRITER_PACE_MS, TOKEN_ENV
 from .arguments import (
     PartAction,
     connection_options,
     from_zero,
-    non_negative_int,
     port,
     positive_int,
     push_receiver,
@@ -19,20 +17,6 @@ from .arguments import (
     temporal_options,
 )
 from .parser import EPILOG, Parser
-
-DEMO_EPILOG = f"""\
-agents: echo, writer, interviewer, researcher, gatekeeper, flaky, legacy, tasks (ports {DEFAULT_FIRST_PORT}.. in
-that order; an agent whose port is taken gets a free one). gatekeeper's API key is ${API_KEY_ENV}
-(default demo-key), the tasks agent's bearer token ${TOKEN_ENV} (default demo-token).
-
-examples:
-  switchboard demo
-  switchboard demo --port 0 --agents-out /tmp/demo-agents.yaml
-  switchboard --agents /tmp/demo-agents.yaml send writer "a short story about tides" --stream
-  switchboard send writer "tides" --stream --record tides.json    (then, offline:)
-  switchboard demo --replay tides.json --port 0
-"""
-
 
 PUSH_EPILOG = """\
 examples:
@@ -182,45 +166,6 @@ def _build(commands) -> None:
     _auth_commands(commands)
     _workflow_commands(commands)
     _conformance_command(commands)
-
-    demo = commands.add_parser(
-        "demo",
-        help="serve the demo agent fleet on 127.0.0.1 until Ctrl+C",
-        description="Serve eight demo agents (real A2A servers on the official SDK, plus one REST task API "
-        "agent), each on its own port, write an agents file for them, and print commands to try.",
-        epilog=DEMO_EPILOG,
-    )
-    demo.add_argument(
-        "--port",
-        type=port,
-        default=DEFAULT_FIRST_PORT,
-        metavar="N",
-        help=f"first port of the range, one port per agent (default {DEFAULT_FIRST_PORT}; 0 = any free ports)",
-    )
-    demo.add_argument(
-        "--host", default=DEFAULT_HOST, help=f"address to serve on (default {DEFAULT_HOST}; others get a warning)"
-    )
-    demo.add_argument(
-        "--writer-pace",
-        type=non_negative_int,
-        default=DEFAULT_WRITER_PACE_MS,
-        metavar="MS",
-        help=f"milliseconds between the writer's chunks (default {DEFAULT_WRITER_PACE_MS})",
-    )
-    demo.add_argument(
-        "--agents-out", metavar="FILE", help="where to write the agents file (default: DATA_DIR/demo/agents.yaml)"
-    )
-    demo.add_argument(
-        "--replay",
-        metavar="FILE",
-        help="serve a recording (a JSON export, `send --record FILE.json`) instead: its agents answer as recorded",
-    )
-    demo.add_argument(
-        "--pace",
-        choices=("original", "instant"),
-        default="original",
-        help="with --replay: the recorded gaps between events (default), or none",
-    )
 
 
 RUN_EPILOG = """\

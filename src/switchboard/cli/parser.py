@@ -53,7 +53,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("conformance", "probe an agent with the scenarios a client relies on; pass/warn/fail per check", "legacy"),
     Command("web", "the TUI in a browser (needs the web extra: pip install 'a2a-switchboard[web]')", "groups.web"),
     Command("serve", "serve workflows as A2A agents until Ctrl+C", "groups.serve"),
-    Command("demo", "serve the demo agent fleet on 127.0.0.1 until Ctrl+C", "legacy"),
+    Command("demo", "serve the demo agent fleet on 127.0.0.1 until Ctrl+C", "groups.demo"),
 )
 
 
