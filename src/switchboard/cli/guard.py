@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ..a2a.errors import SwitchboardError
+from ..a2a.errors import SwitchboardError, UsageError
 from .output import report
 
 
@@ -60,3 +60,10 @@ def guarded(call: Callable[[], int], args: Any) -> int:
             getattr(args, "output", "text"),
         )
         return 1
+
+
+def no_subcommand(command: str) -> int:
+    """`switchboard COMMAND` alone, where COMMAND has subcommands: a usage error naming its --help."""
+    error = UsageError(f"`{command}` needs a subcommand", hint=f"switchboard {command} --help")
+    report(error, "text")
+    return error.exit_code

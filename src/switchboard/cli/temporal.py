@@ -11,10 +11,14 @@ import contextlib
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..a2a.errors import SwitchboardError, UsageError
 from .output import Out
+
+if TYPE_CHECKING:
+    from .groups.temporal import TemporalDevOptions
+    from .groups.worker import WorkerOptions
 
 FOLLOW_EVERY = 0.25  # seconds between looks at a followed run's records
 ANSWER_WAIT = 60.0  # seconds a second --answer for a step waits for the step's next question
@@ -220,22 +224,22 @@ async def runs_cancel(args: Any) -> int:
     return 0
 
 
-async def worker(args: Any) -> int:
-    if not args.temporal:
+async def worker(options: WorkerOptions) -> int:
+    if not options.temporal:
         raise UsageError("a worker serves a Temporal server", hint="switchboard worker --temporal HOST:PORT")
     require_temporal()
     from ..workflow.temporal.worker import run_worker
 
-    where = f"{args.temporal} (namespace {args.namespace}, task queue {args.task_queue})"
-    shell = "; shell steps allowed" if args.allow_shell else ""
+    where = f"{options.temporal} (namespace {options.namespace}, task queue {options.task_queue})"
+    shell = "; shell steps allowed" if options.allow_shell else ""
     ready = asyncio.Event()
     serving = asyncio.create_task(
         run_worker(
-            args.temporal,
-            namespace=args.namespace,
-            task_queue=args.task_queue,
-            allow_shell=args.allow_shell,
-            max_concurrent=args.max_concurrent,
+            options.temporal,
+            namespace=options.namespace,
+            task_queue=options.task_queue,
+            allow_shell=options.allow_shell,
+            max_concurrent=options.max_concurrent,
             ready=ready,
         )
     )
@@ -250,20 +254,23 @@ async def worker(args: Any) -> int:
     return 0
 
 
-async def temporal(args: Any) -> int:
-    if args.subcommand == "key":
-        from cryptography.fernet import Fernet
+def temporal_key() -> int:
+    """`temporal key`: a new payload encryption key, for SWITCHBOARD_TEMPORAL_KEY."""
+    from cryptography.fernet import Fernet
 
-        print(Fernet.generate_key().decode())
-        return 0
+    print(Fernet.generate_key().decode())
+    return 0
+
+
+async def temporal_dev(options: TemporalDevOptions) -> int:
     from ..workflow.temporal.dev import start_dev_server
     from .context import invocation
     from .stop_signals import stop_on_signals
 
-    db = Path(args.db_filename) if args.db_filename else None
+    db = Path(options.db_filename) if options.db_filename else None
     stop = asyncio.Event()
     with stop_on_signals(stop):  # whatever stops this process stops the server first (it has a session of its own)
-        server = start_dev_server(host=args.ip, port=args.port, db_filename=db, quiet=False, die_with_parent=True)
+        server = start_dev_server(host=options.ip, port=options.port, db_filename=db, quiet=False, die_with_parent=True)
         try:
             me = invocation()
             print(
