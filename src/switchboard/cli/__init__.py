@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..a2a.errors import UsageError
-from .guard import guarded, reader_went_away, run_async
+from .guard import reader_went_away, run_async
 from .output import report
 from .parser import ArgumentError, build_parser, command_named, module_of
 
@@ -48,7 +48,7 @@ def _output_of(argv: list[str]) -> str:
 
 # (command, subcommand) -> (module of this package, handler): only the module of the command that runs is
 # imported, so `card get` does not pay for the workflow engine, nor `run` for the card renderer. Handlers are
-# coroutines, except those in SYNC: they need no event loop, and skip loading asyncio.
+# coroutines.
 HANDLERS = {
     ("card", "get"): ("commands", "card_get"),
     ("send", None): ("commands", "send"),
@@ -59,9 +59,6 @@ HANDLERS = {
     ("task", "push"): ("push", "task_push"),
     ("task", "watch"): ("push", "task_watch"),
     ("run", None): ("workflow", "run"),
-    ("runs", "list"): ("runs", "runs_list"),
-    ("runs", "show"): ("workflow", "runs_show"),
-    ("runs", "cancel"): ("temporal", "runs_cancel"),
     ("conformance", None): ("conformance", "conformance"),
     ("auth", "login"): ("auth", "login"),
     ("auth", "status"): ("auth", "status"),
@@ -70,12 +67,7 @@ HANDLERS = {
 # With --temporal HOST:PORT these commands act on runs kept by a Temporal server.
 ON_TEMPORAL = {
     ("run", None): ("temporal", "run"),
-    ("runs", "list"): ("temporal", "runs_list"),
-    ("runs", "show"): ("temporal", "runs_show"),
 }
-
-
-SYNC = {("runs", "list")}
 
 
 def _handler(args: Any) -> Callable[[Any], Any]:
@@ -137,8 +129,6 @@ def main(argv: list[str] | None = None) -> int:
     command = command_named(args.command)
     if command.module != "legacy":
         code = module_of(command).main(args)  # the command's module builds its options and runs its handler
-    elif (args.command, getattr(args, "subcommand", None)) in SYNC and not getattr(args, "temporal", None):
-        return guarded(lambda: _handler(args)(args), args)
     else:
         code = run_async(_dispatch, args, server=args.command in ("serve", "demo"))
     if "temporalio.bridge" in sys.modules and from_command_line:

@@ -9,7 +9,6 @@ from typing import Any
 from .arguments import (
     PartAction,
     connection_options,
-    from_zero,
     positive_int,
     push_receiver,
     seconds,
@@ -246,31 +245,6 @@ def _workflow_commands(commands) -> None:
         action="store_true",
         help="with --temporal: show the run's progress until it ends or waits for input",
     )
-
-    runs = commands.add_parser("runs", help="workflow runs from the journal: list, show").add_subparsers(
-        dest="subcommand", metavar="SUBCOMMAND"
-    )
-    listing = runs.add_parser("list", help="the runs, newest first (from the run index beside the journals)")
-    listing.add_argument("--limit", type=positive_int, metavar="N", help="only the newest N")
-    listing.add_argument("--offset", type=from_zero, default=0, metavar="N", help="skip the newest N first")
-    listing.add_argument(
-        "--status",
-        choices=("running", "completed", "failed", "canceled", "awaiting-input", "interrupted"),
-        help="only runs in this state",
-    )
-    listing.add_argument("--workflow", metavar="NAME", help="only runs of this workflow")
-    listing.add_argument("--waiting", action="store_true", help="only runs with a step waiting for input")
-    listing.add_argument("-o", "--output", choices=("text", "json"), default="text")
-    show = runs.add_parser("show", help="one run: every step's state, output, question")
-    show.add_argument("run_id", metavar="RUN_ID", help="the run id (a unique prefix is enough)")
-    show.add_argument("--records", action="store_true", help="print the journal's records as JSONL")
-    show.add_argument("-o", "--output", choices=("text", "json"), default="text")
-    cancel = runs.add_parser("cancel", help="cancel a run on Temporal (its steps' tasks are canceled at their agents)")
-    cancel.add_argument("run_id", metavar="RUN_ID", help="the run id")
-    cancel.add_argument("-o", "--output", choices=("text", "json"), default="text")
-    for sub in (listing, show, cancel):
-        sub.add_argument("--agents", metavar="FILE", help="the agents file (for the printed resume command)")
-        temporal_options(sub)
 
 
 CONFORMANCE_EPILOG = """\

@@ -17,6 +17,7 @@ from ..a2a.errors import SwitchboardError, UsageError
 from .output import Out
 
 if TYPE_CHECKING:
+    from .groups.runs import RunsCancelOptions, RunsListOptions, RunsShowOptions
     from .groups.temporal import TemporalDevOptions
     from .groups.worker import WorkerOptions
 
@@ -175,21 +176,21 @@ async def follow(client: Any, run_id: str, args: Any, out: Out) -> None:
         await asyncio.sleep(FOLLOW_EVERY)
 
 
-async def runs_list(args: Any) -> int:
+async def runs_list(options: RunsListOptions) -> int:
     from ..workflow.temporal.client import list_page
     from .runs import render_summaries, status_filter, summary_json
 
-    client = await _client(args)
+    client = await _client(options)
     page = await list_page(
         client,
-        status=status_filter(args.status),
-        workflow=args.workflow,
-        waiting=args.waiting,
-        limit=args.limit,
-        offset=args.offset,
+        status=status_filter(options.status),
+        workflow=options.workflow,
+        waiting=options.waiting,
+        limit=options.limit,
+        offset=options.offset,
     )
     out = Out()
-    if args.output == "json":
+    if options.output == "json":
         docs = [summary_json(r) for r in page.runs]
         out.json_doc({"runs": docs, "total": page.total, "offset": page.offset, "nextOffset": page.next_offset})
     else:
@@ -197,30 +198,30 @@ async def runs_list(args: Any) -> int:
     return 0
 
 
-async def runs_show(args: Any) -> int:
+async def runs_show(options: RunsShowOptions) -> int:
     from ..workflow.temporal import client as runs
 
-    client = await _client(args)
+    client = await _client(options)
     out = Out()
-    if args.records:
-        for item in await runs.records(client, args.run_id):
+    if options.records:
+        for item in await runs.records(client, options.run_id):
             out.json_line(item)
         return 0
-    await _print(out, client, args, args.run_id)
+    await _print(out, client, options, options.run_id)
     return 0
 
 
-async def runs_cancel(args: Any) -> int:
+async def runs_cancel(options: RunsCancelOptions) -> int:
     from ..workflow.temporal import client as runs
 
-    if not args.temporal:
+    if not options.temporal:
         raise UsageError(
             "a local run is canceled where it runs (Ctrl+C stops watching; the TUI cancels)",
             hint="runs cancel is for runs on Temporal: add --temporal HOST:PORT",
         )
-    client = await _client(args)
-    await runs.cancel(client, args.run_id)
-    await _print(Out(), client, args, args.run_id)
+    client = await _client(options)
+    await runs.cancel(client, options.run_id)
+    await _print(Out(), client, options, options.run_id)
     return 0
 
 

@@ -15,7 +15,7 @@ import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..a2a.errors import UsageError
 from ..a2a.tap import Tap, format_record
@@ -34,6 +34,9 @@ from .run_render import (
     run_json,
 )
 from .run_terminal import RunTerminal
+
+if TYPE_CHECKING:
+    from .groups.runs import RunsShowOptions
 
 
 def pairs(values: list[str], flag: str, what: str) -> list[tuple[str, str]]:
@@ -225,16 +228,16 @@ def _print_plan(out: Out, args: Any, workflow: Any) -> None:
     out.field("Valid", "yes")
 
 
-async def runs_show(args: Any) -> int:
+async def runs_show(options: RunsShowOptions) -> int:
     from ..workflow.runs import read_run
 
-    record = read_run(args.run_id)
+    record = read_run(options.run_id)
     out = Out()
-    if args.records:
+    if options.records:
         for item in record.records:
             out.json_line(item)
         return 0
     if record.skipped_lines:
         warn(f"{record.skipped_lines} unreadable line(s) in {record.journal} skipped (a torn last line after a crash)")
-    _print(out, args, RunView.of_record(record), base_command(args))
+    _print(out, options, RunView.of_record(record), base_command(options))
     return 0
