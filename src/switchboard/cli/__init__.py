@@ -58,15 +58,10 @@ HANDLERS = {
     ("task", "list"): ("commands", "task_list"),
     ("task", "push"): ("push", "task_push"),
     ("task", "watch"): ("push", "task_watch"),
-    ("run", None): ("workflow", "run"),
     ("conformance", None): ("conformance", "conformance"),
     ("auth", "login"): ("auth", "login"),
     ("auth", "status"): ("auth", "status"),
     ("auth", "logout"): ("auth", "logout"),
-}
-# With --temporal HOST:PORT these commands act on runs kept by a Temporal server.
-ON_TEMPORAL = {
-    ("run", None): ("temporal", "run"),
 }
 
 
@@ -74,7 +69,7 @@ def _handler(args: Any) -> Callable[[Any], Any]:
     import importlib
 
     key = (args.command, getattr(args, "subcommand", None))
-    target = (ON_TEMPORAL.get(key) if getattr(args, "temporal", None) else None) or HANDLERS.get(key)
+    target = HANDLERS.get(key)
     if target is None:
         raise UsageError(f"`{args.command}` needs a subcommand", hint=f"switchboard {args.command} --help")
     module, name = target

@@ -44,7 +44,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("send", "send a message to start or continue a task", "legacy"),
     Command("task", "tasks: get, cancel, subscribe, watch, list, push", "legacy"),
     Command("auth", "OAuth sign-in: login, status, logout", "legacy"),
-    Command("run", "run a workflow file (or continue a run with --resume)", "legacy"),
+    Command("run", "run a workflow file (or continue a run with --resume)", "groups.run"),
     Command("runs", "workflow runs from the journal: list, show", "groups.runs"),
     Command("worker", "serve runs on a Temporal server: their workflow code and their steps", "groups.worker"),
     Command("temporal", "a local Temporal dev server; keys", "groups.temporal"),

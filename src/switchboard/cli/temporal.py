@@ -17,6 +17,7 @@ from ..a2a.errors import SwitchboardError, UsageError
 from .output import Out
 
 if TYPE_CHECKING:
+    from .groups.run import RunOptions
     from .groups.runs import RunsCancelOptions, RunsListOptions, RunsShowOptions
     from .groups.temporal import TemporalDevOptions
     from .groups.worker import WorkerOptions
@@ -85,7 +86,7 @@ async def _print(out: Out, client: Any, args: Any, run_id: str) -> None:
             out.field("Question ID", f"{name}: {question['askId']}")
 
 
-async def run(args: Any) -> int:
+async def run(options: RunOptions) -> int:
     """`switchboard run FILE --temporal ...` (start), or `--resume RUN_ID --answer STEP=TEXT` (answer)."""
     from ..a2a.user_input import check_message_text
     from ..workflow.loader import load_workflow
@@ -94,63 +95,64 @@ async def run(args: Any) -> int:
     from .output import warn
     from .workflow import pairs
 
-    if args.exit_status and not args.follow:  # without it the command ends as the run starts: no outcome yet
+    if options.exit_status and not options.follow:  # without it the command ends as the run starts: no outcome yet
         raise UsageError("--exit-status on Temporal goes with --follow", hint="Add --follow to wait for the run's end.")
-    client = await _client(args)
+    client = await _client(options)
     out = Out()
     given = [
-        (step, check_message_text(text, f"--answer {step}=")) for step, text in pairs(args.answer, "--answer", "STEP")
+        (step, check_message_text(text, f"--answer {step}="))
+        for step, text in pairs(options.answer, "--answer", "STEP")
     ]
-    if args.question_id and (len(given) != 1 or not args.resume):
+    if options.question_id and (len(given) != 1 or not options.resume):
         raise UsageError("--question-id goes with --resume and one --answer", hint="Answer one question with it.")
-    if args.resume:
-        if args.input:
+    if options.resume:
+        if options.input:
             raise UsageError("a resumed run keeps its inputs", hint="Drop -i.")
-        run_id = args.resume
+        run_id = options.resume
     else:
-        if not args.file:
+        if not options.file:
             raise UsageError("no workflow file given", hint="switchboard run FILE --temporal HOST:PORT")
-        workflow = load_workflow(Path(args.file), registry_of(args), workflow=args.workflow)
+        workflow = load_workflow(Path(options.file), registry_of(options), workflow=options.workflow)
         for text in workflow.warnings:
             warn(text)
-        if args.validate:
+        if options.validate:
             raise UsageError("--validate checks a file without running it", hint="Drop --temporal to validate.")
         unknown = sorted({step for step, _ in given} - {s.name for s in workflow.steps})
         if unknown:
             raise UsageError(f"--answer names no step of the workflow: {', '.join(unknown)}")
-        inputs = dict(pairs(args.input, "-i", "NAME"))
+        inputs = dict(pairs(options.input, "-i", "NAME"))
         run_id = await runs.start(
-            client, workflow, inputs, task_queue=args.task_queue, max_concurrency=args.max_concurrency
+            client, workflow, inputs, task_queue=options.task_queue, max_concurrency=options.max_concurrency
         )
-        print(f"run {run_id} ({workflow.name}) started on {args.temporal}", file=sys.stderr, flush=True)
+        print(f"run {run_id} ({workflow.name}) started on {options.temporal}", file=sys.stderr, flush=True)
     answered: dict[str, str] = {}
     for step, text in given:
         # Each answer goes to the question asked after the one before it (the same step may ask again).
         asked: dict[str, Any] | None
-        if args.question_id:  # this question and no other: answered meanwhile, it is not answered twice
-            asked = {"askId": args.question_id}
+        if options.question_id:  # this question and no other: answered meanwhile, it is not answered twice
+            asked = {"askId": options.question_id}
         else:
             asked = await runs.question(client, run_id, step, after=answered.get(step), wait=ANSWER_WAIT)
         if asked is None:
             raise runs.AlreadyAnswered(
                 f"step {step} is not waiting for input: {ALREADY_ANSWERED}, or no further question came",
-                hint=_show_command(args, run_id),
+                hint=_show_command(options, run_id),
             )
         try:
             await runs.answer(client, run_id, step, text, asked["askId"])
         except SwitchboardError as exc:  # its hint names the run and the server, as a command that runs
-            exc.hint = _show_command(args, run_id)
+            exc.hint = _show_command(options, run_id)
             raise
         answered[step] = asked["askId"]
-        if not args.follow:  # following shows it with the rest
+        if not options.follow:  # following shows it with the rest
             print(f"{step}: answered", file=sys.stderr, flush=True)
-    if args.follow:
-        await follow(client, run_id, args, out)
-    await _print(out, client, args, run_id)
-    if args.exit_status:
+    if options.follow:
+        await follow(client, run_id, options, out)
+    await _print(out, client, options, run_id)
+    if options.exit_status:
         from .workflow import exit_status
 
-        return exit_status(args, run_id, (await runs.read(client, run_id)).status)
+        return exit_status(options, run_id, (await runs.read(client, run_id)).status)
     return 0
 
 

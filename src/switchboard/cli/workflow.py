@@ -36,6 +36,7 @@ from .run_render import (
 from .run_terminal import RunTerminal
 
 if TYPE_CHECKING:
+    from .groups.run import RunOptions
     from .groups.runs import RunsShowOptions
 
 
@@ -75,40 +76,40 @@ def sign_in_hint(request: AskRequest) -> str | None:
     )
 
 
-async def run(args: Any) -> int:
+async def run(options: RunOptions) -> int:
     from ..a2a.http import new_http_client
     from ..workflow.engine import resume_run, start_run
     from ..workflow.loader import load_workflow
     from ..workflow.runs import read_run
 
-    inputs = dict(pairs(args.input, "-i", "NAME"))
+    inputs = dict(pairs(options.input, "-i", "NAME"))
     answers: dict[str, list[str]] = {}
-    for step, text in pairs(args.answer, "--answer", "STEP"):
+    for step, text in pairs(options.answer, "--answer", "STEP"):
         answers.setdefault(step, []).append(check_message_text(text, f"--answer {step}="))
-    registry = registry_of(args)
+    registry = registry_of(options)
     out = Out()
     record = None
-    if args.resume:
+    if options.resume:
         if inputs:
             raise UsageError("a resumed run keeps its inputs", hint="Drop -i, or start a new run without --resume.")
-        record = read_run(args.resume)
+        record = read_run(options.resume)
         if record.status == "completed":
             warn(f"the run {record.run_id} completed already; nothing to do")
-            _print(out, args, RunView.of_record(record), base_command(args))
+            _print(out, options, RunView.of_record(record), base_command(options))
             return 0  # completed: --exit-status has nothing to say either
-        path = Path(args.file) if args.file else Path(record.path)
-        if not args.file and not path.exists():
+        path = Path(options.file) if options.file else Path(record.path)
+        if not options.file and not path.exists():
             raise UsageError(
                 f"the run {record.run_id} started from {path}, which is gone",
                 hint=f"Pass the file where it is now: switchboard run FILE --resume {record.run_id}",
             )
-        if args.file and path.resolve() != Path(record.path).resolve():
+        if options.file and path.resolve() != Path(record.path).resolve():
             warn(f"the run started from {record.path}; continuing it with {path}")
-        workflow = load_workflow(path, registry, workflow=args.workflow or record.workflow_name)
+        workflow = load_workflow(path, registry, workflow=options.workflow or record.workflow_name)
     else:
-        if not args.file:
+        if not options.file:
             raise UsageError("no workflow file given", hint="switchboard run FILE, or switchboard run --resume RUN_ID")
-        workflow = load_workflow(Path(args.file), registry, workflow=args.workflow)
+        workflow = load_workflow(Path(options.file), registry, workflow=options.workflow)
     for text in workflow.warnings:
         warn(text)
     unknown = sorted(set(answers) - {s.name for s in workflow.steps})
@@ -117,31 +118,31 @@ async def run(args: Any) -> int:
             f"--answer names no step of the workflow: {', '.join(unknown)}",
             hint="Its steps: " + ", ".join(s.name for s in workflow.steps) + ".",
         )
-    if args.validate:
-        _print_plan(out, args, workflow)
+    if options.validate:
+        _print_plan(out, options, workflow)
         return 0
     terminal = RunTerminal() if sys.stdin.isatty() else None
     ask = terminal.ask if terminal is not None else None
     tap = Tap()
-    if args.verbose:
+    if options.verbose:
         tap.listeners.append(lambda record: print(format_record(record), file=sys.stderr, flush=True))
     async with new_http_client() as http:
         # The steps' OAuth sign-ins show on stderr, as send's do.
         interaction = StderrInteraction(open_browser=sys.stdin.isatty())
         how: dict[str, Any] = dict(ask=ask, http=http, tap=tap, answers=answers, interaction=interaction)
         if record is not None:
-            live = resume_run(record.run_id, workflow=workflow, max_concurrency=args.max_concurrency, **how)
+            live = resume_run(record.run_id, workflow=workflow, max_concurrency=options.max_concurrency, **how)
         else:
-            live = start_run(workflow, inputs, max_concurrency=args.max_concurrency, **how)
+            live = start_run(workflow, inputs, max_concurrency=options.max_concurrency, **how)
         try:
-            await _follow(live, args, out, terminal)
+            await _follow(live, options, out, terminal)
         except asyncio.CancelledError:
             await live.interrupt()
-            resume = resume_command(base_command(args), RunView.of_run(live))
+            resume = resume_command(base_command(options), RunView.of_run(live))
             print(f"\nstopped watching; the tasks go on at their agents. Continue with:\n  {resume}", file=sys.stderr)
             raise
-    _print(out, args, RunView.of_run(live), base_command(args))
-    return exit_status(args, live.run_id, live.status)
+    _print(out, options, RunView.of_run(live), base_command(options))
+    return exit_status(options, live.run_id, live.status)
 
 
 async def _follow(live: Any, args: Any, out: Out, terminal: RunTerminal | None) -> None:
