@@ -59,9 +59,6 @@ HANDLERS = {
     ("task", "push"): ("push", "task_push"),
     ("task", "watch"): ("push", "task_watch"),
     ("conformance", None): ("conformance", "conformance"),
-    ("auth", "login"): ("auth", "login"),
-    ("auth", "status"): ("auth", "status"),
-    ("auth", "logout"): ("auth", "logout"),
 }
 
 

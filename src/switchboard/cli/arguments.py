@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from .parser import ArgumentError
 
 __all__ = [
+    "Connection",
     "PartAction",
     "connection_options",
     "from_zero",
@@ -55,6 +57,37 @@ def push_receiver(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--push-port", type=serve_port, default=0, metavar="N", help="the local receiver's port (default: a free one)"
     )
+
+
+@dataclass(frozen=True, kw_only=True)
+class Connection:
+    """What connection_options parses: the base of the options of every command that talks to one agent."""
+
+    agent_card: str | None = None
+    output: Literal["text", "json"] = "text"
+    verbose: bool = False
+    debug: bool = False
+    a2a_version: Literal["1.0", "0.3"] | None = None
+    binding: Literal["jsonrpc", "rest", "grpc"] | None = None
+    timeout: float | None = None
+    extension: list[str] = field(default_factory=list)
+    agents: str | None = None
+    bearer_env: str | None = None
+    api_key_env: str | None = None
+    bearer: str | None = None
+    api_key: str | None = None
+    basic_user: str | None = None
+    basic_password_env: str | None = None
+    client_cert: str | None = None
+    client_key: str | None = None
+    ca_cert: str | None = None
+    client_id: str | None = None
+    client_secret_env: str | None = None
+    oauth_flow: Literal["clientCredentials", "authorizationCode", "deviceCode"] | None = None
+    scope: list[str] | None = None
+    no_browser: bool = False
+    svc_param: list[str] = field(default_factory=list)
+    trust_interface_origin: bool = False
 
 
 def connection_options(p: argparse.ArgumentParser) -> None:

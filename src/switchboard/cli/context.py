@@ -8,7 +8,7 @@ import shutil
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..a2a.auth import Credentials, credentials_from_env
 from ..a2a.errors import UsageError
@@ -19,6 +19,9 @@ from ..demo_credentials import with_demo_defaults
 from ..paths import agents_file
 from ..safe_text import strip_controls
 from .output import warn
+
+if TYPE_CHECKING:
+    from .arguments import Connection
 
 
 @dataclass
@@ -95,7 +98,7 @@ def _command(args: Any, target: Target, command: list[str], after_agent: list[st
     return " ".join(bits)
 
 
-def split_target(args: Any, words: list[str], needs: int) -> Target:
+def split_target(args: Connection, words: list[str], needs: int) -> Target:
     """The agent is --agent-card, else the first positional; `needs` positionals must remain after it."""
     words = list(words)
     ref = args.agent_card or os.environ.get("A2ACLI_AGENT_CARD")
@@ -157,7 +160,7 @@ def registry_of(args: NamesAgentsFile) -> AgentsFile:
     return registry
 
 
-def credentials_for(args: Any, entry: AgentEntry | None) -> Credentials:
+def credentials_for(args: Connection, entry: AgentEntry | None) -> Credentials:
     """Literal flags, then named variables, then the agents file's variables, then A2ACLI_* defaults."""
     basic_user = getattr(args, "basic_user", None) or (entry.basic_user if entry else None)
     from_env = credentials_from_env(
@@ -214,7 +217,7 @@ class StderrInteraction:
         warn(text)
 
 
-def tls_for(args: Any, entry: AgentEntry | None) -> ClientTls | None:
+def tls_for(args: Connection, entry: AgentEntry | None) -> ClientTls | None:
     """The agent's `tls:` with --client-cert, --client-key and --ca-cert laid over it."""
     given = {k: getattr(args, f, None) for k, f in (("cert", "client_cert"), ("key", "client_key"), ("ca", "ca_cert"))}
     base = entry.tls if entry is not None else None
@@ -224,21 +227,21 @@ def tls_for(args: Any, entry: AgentEntry | None) -> ClientTls | None:
     return ClientTls(given["cert"] or base.cert, given["key"] or base.key, given["ca"] or base.ca)
 
 
-def entry_for(args: Any, target: Target) -> AgentEntry:
+def entry_for(args: Connection, target: Target) -> AgentEntry:
     """The agents-file entry (or one for the address typed), with the command line's TLS files on it."""
     entry = target.entry or AgentEntry(name=target.ref, url=target.ref)
     tls = tls_for(args, target.entry)
     return replace(entry, tls=tls) if tls != entry.tls else entry
 
 
-def http_client_for(args: Any, target: Target, timeout: Any = None):
+def http_client_for(args: Connection, target: Target, timeout: Any = None):
     """An HTTP client for one agent: with its client certificate (for its origin only) and CA when it has them."""
     from ..link import agent_http_client
 
     return agent_http_client(entry_for(args, target), timeout)
 
 
-def extra_headers(args: Any, entry: AgentEntry | None) -> dict[str, str]:
+def extra_headers(args: Connection, entry: AgentEntry | None) -> dict[str, str]:
     headers = dict(entry.headers) if entry else {}
     for item in args.svc_param:
         name, sep, value = item.partition(":")
@@ -252,7 +255,7 @@ def extra_headers(args: Any, entry: AgentEntry | None) -> dict[str, str]:
     return {**headers, **extension_headers(activated)}
 
 
-def make_tap(args: Any, entry: AgentEntry | None) -> Tap:
+def make_tap(args: Connection, entry: AgentEntry | None) -> Tap:
     """A tap whose records go to stderr under --verbose; header values from the agents file are redacted."""
     from ..link import known_secrets
 
@@ -263,7 +266,9 @@ def make_tap(args: Any, entry: AgentEntry | None) -> Tap:
     return tap
 
 
-async def open_agent(args: Any, target: Target, *, correlation_id: str | None = None, streaming: bool | None = None):
+async def open_agent(
+    args: Connection, target: Target, *, correlation_id: str | None = None, streaming: bool | None = None
+):
     """The link to the target, whatever it speaks (notes go to stderr as warnings): its card read and the transport
     it calls for built, as --a2a-version and --binding allow, or its REST task API when the agents file says so."""
     from ..link import open_link

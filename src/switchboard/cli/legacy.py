@@ -159,30 +159,7 @@ def _build(commands) -> None:
     push.add_argument("--config-id", metavar="ID", help="set: the config's id (default: the agent chooses)")
     connection_options(push)
 
-    _auth_commands(commands)
     _conformance_command(commands)
-
-
-def _auth_commands(commands) -> None:
-    auth = commands.add_parser("auth", help="OAuth sign-in: login, status, logout").add_subparsers(
-        dest="subcommand", metavar="SUBCOMMAND"
-    )
-    login = auth.add_parser(
-        "login", help="sign in to the issuer the agent's card names (device code, browser, or client secret)"
-    )
-    login.add_argument("agent", nargs="?", help="the agent")
-    login.add_argument(
-        "--remember",
-        action="store_true",
-        help="keep the token for later commands: OS keyring, else a 0600 file in the config dir (with a warning)",
-    )
-    connection_options(login)
-    status = auth.add_parser("status", help="whether a token is held for the agent, its scope and expiry")
-    status.add_argument("agent", nargs="?", help="the agent")
-    connection_options(status)
-    logout = auth.add_parser("logout", help="forget the agent's remembered token")
-    logout.add_argument("agent", nargs="?", help="the agent")
-    connection_options(logout)
 
 
 CONFORMANCE_EPILOG = """\

@@ -43,7 +43,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("card", "agent cards", "legacy"),
     Command("send", "send a message to start or continue a task", "legacy"),
     Command("task", "tasks: get, cancel, subscribe, watch, list, push", "legacy"),
-    Command("auth", "OAuth sign-in: login, status, logout", "legacy"),
+    Command("auth", "OAuth sign-in: login, status, logout", "groups.auth"),
     Command("run", "run a workflow file (or continue a run with --resume)", "groups.run"),
     Command("runs", "workflow runs from the journal: list, show", "groups.runs"),
     Command("worker", "serve runs on a Temporal server: their workflow code and their steps", "groups.worker"),
