@@ -58,7 +58,6 @@ HANDLERS = {
     ("task", "list"): ("commands", "task_list"),
     ("task", "push"): ("push", "task_push"),
     ("task", "watch"): ("push", "task_watch"),
-    ("conformance", None): ("conformance", "conformance"),
 }
 
 

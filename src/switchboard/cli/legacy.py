@@ -158,34 +158,3 @@ def _build(commands) -> None:
     push.add_argument("--token", help="set: the token the agent echoes in X-A2A-Notification-Token (a secret)")
     push.add_argument("--config-id", metavar="ID", help="set: the config's id (default: the agent chooses)")
     connection_options(push)
-
-    _conformance_command(commands)
-
-
-CONFORMANCE_EPILOG = """\
-Probes the agent over every binding and protocol version its card offers that switchboard speaks (JSON-RPC and
-HTTP+JSON, 1.0 and 0.3): card and lint, send, stream, get, list, subscribe, cancel, an unknown task, the extended
-card, and whether what the card declares is answered as declared. The probe sends a short text message and
-cancels the task it starts. Each check is pass, warn, fail or skip; a warning or failure names the section of the
-A2A specification it concerns. --timeout bounds each operation (default 20 s).
-
-exit codes: 0 no check failed, 1 a check failed, 2 usage, 3 unreachable / no card.
-
-examples:
-  switchboard conformance http://127.0.0.1:9101
-  switchboard conformance writer -o json
-  switchboard conformance http://old.example/ --against http://new.example/
-"""
-
-
-def _conformance_command(commands) -> None:
-    conformance = commands.add_parser(
-        "conformance",
-        help="probe an agent with the scenarios a client relies on; pass/warn/fail per check",
-        epilog=CONFORMANCE_EPILOG,
-    )
-    conformance.add_argument("agent", metavar="AGENT", help="the agent (URL, host:port, card, or agents-file name)")
-    conformance.add_argument(
-        "--against", metavar="CANDIDATE", help="probe this agent too and list the scenarios whose result changed"
-    )
-    connection_options(conformance)

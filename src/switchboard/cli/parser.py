@@ -50,7 +50,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("temporal", "a local Temporal dev server; keys", "groups.temporal"),
     Command("export", "export a workflow run (from its journal) as Markdown, JSON or HTML", "groups.export"),
     Command("replay", "play a recorded conversation or run again in the TUI, read-only", "groups.replay"),
-    Command("conformance", "probe an agent with the scenarios a client relies on; pass/warn/fail per check", "legacy"),
+    Command(
+        "conformance",
+        "probe an agent with the scenarios a client relies on; pass/warn/fail per check",
+        "groups.conformance",
+    ),
     Command("web", "the TUI in a browser (needs the web extra: pip install 'a2a-switchboard[web]')", "groups.web"),
     Command("serve", "serve workflows as A2A agents until Ctrl+C", "groups.serve"),
     Command("demo", "serve the demo agent fleet on 127.0.0.1 until Ctrl+C", "groups.demo"),
