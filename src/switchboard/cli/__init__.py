@@ -50,7 +50,6 @@ def _output_of(argv: list[str]) -> str:
 # imported, so `card get` does not pay for the workflow engine, nor `run` for the card renderer. Handlers are
 # coroutines.
 HANDLERS = {
-    ("card", "get"): ("commands", "card_get"),
     ("send", None): ("commands", "send"),
     ("task", "get"): ("commands", "task_get"),
     ("task", "cancel"): ("commands", "task_cancel"),

@@ -35,6 +35,7 @@ from .render import (
 if TYPE_CHECKING:
     from ..a2a.card_signature import CardTrust
     from ..link import AgentLink
+    from .groups.card import CardGetOptions
 
 # --- building the message ----------------------------------------------------------------------------
 
@@ -223,7 +224,7 @@ def with_trust(raw: dict[str, Any], trust: CardTrust) -> dict[str, Any]:
     return doc
 
 
-async def card_get(args: Any) -> int:
+async def card_get(args: CardGetOptions) -> int:
     from ..a2a.cards import BINDING_FLAGS, fetch_card, lint_card
     from ..card_trust import check_card, keys_for
     from .context import extra_headers, http_client_for, make_tap

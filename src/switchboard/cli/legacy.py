@@ -56,23 +56,6 @@ def add_arguments(parser: Parser) -> None:
 
 def _build(commands) -> None:
 
-    card = commands.add_parser("card", help="agent cards").add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
-    card_get = card.add_parser("get", help="fetch and show an agent card", epilog=EPILOG)
-    card_get.add_argument("agent", nargs="?", help="the agent")
-    card_get.add_argument("--validate", action="store_true", help="list what is missing or odd in the card")
-    card_get.add_argument("--extended", action="store_true", help="fetch the authenticated extended card")
-    card_get.add_argument(
-        "--card-key",
-        metavar="FILE",
-        action="append",
-        default=[],
-        help="public key trusted to sign this card (JWKS, JWK or PEM), repeatable; pins the agent to these keys",
-    )
-    card_get.add_argument(
-        "--require-signature", action="store_true", help="fail (exit 4) unless a signature of the card verifies"
-    )
-    connection_options(card_get)
-
     send = commands.add_parser("send", help="send a message to start or continue a task", epilog=EPILOG)
     send.add_argument("words", nargs="*", metavar="[AGENT] TEXT", help="the agent, then the message text")
     send.add_argument("--text", dest="part_text", action=PartAction, metavar="TEXT", help="a text part, repeatable")

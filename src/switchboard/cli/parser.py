@@ -40,7 +40,7 @@ class Command(NamedTuple):
 
 # In the order `switchboard --help` lists them.
 COMMANDS: tuple[Command, ...] = (
-    Command("card", "agent cards", "legacy"),
+    Command("card", "agent cards", "groups.card"),
     Command("send", "send a message to start or continue a task", "legacy"),
     Command("task", "tasks: get, cancel, subscribe, watch, list, push", "legacy"),
     Command("auth", "OAuth sign-in: login, status, logout", "groups.auth"),
