@@ -49,8 +49,7 @@ def _output_of(argv: list[str]) -> str:
 # (command, subcommand) -> (module of this package, handler): only the module of the command that runs is
 # imported, so `card get` does not pay for the workflow engine, nor `run` for the card renderer. Handlers are
 # coroutines.
-HANDLERS = {
-    ("send", None): ("commands", "send"),
+HANDLERS: dict[tuple[str, str | None], tuple[str, str]] = {
     ("task", "get"): ("commands", "task_get"),
     ("task", "cancel"): ("commands", "task_cancel"),
     ("task", "subscribe"): ("commands", "task_subscribe"),

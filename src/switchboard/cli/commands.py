@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from ..a2a.card_signature import CardTrust
     from ..link import AgentLink
     from .groups.card import CardGetOptions
+    from .groups.send import SendOptions
 
 # --- building the message ----------------------------------------------------------------------------
 
@@ -274,7 +275,7 @@ async def card_get(args: CardGetOptions) -> int:
     return 0
 
 
-async def send(args: Any) -> int:
+async def send(args: SendOptions) -> int:
     target = split_target(args, args.words, 0 if args.parts else 1)
     parts = build_parts(target.args, args.parts)
     if not parts:

@@ -41,7 +41,7 @@ class Command(NamedTuple):
 # In the order `switchboard --help` lists them.
 COMMANDS: tuple[Command, ...] = (
     Command("card", "agent cards", "groups.card"),
-    Command("send", "send a message to start or continue a task", "legacy"),
+    Command("send", "send a message to start or continue a task", "groups.send"),
     Command("task", "tasks: get, cancel, subscribe, watch, list, push", "legacy"),
     Command("auth", "OAuth sign-in: login, status, logout", "groups.auth"),
     Command("run", "run a workflow file (or continue a run with --resume)", "groups.run"),
