@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 import sys
 import types
-from collections.abc import Callable
 from typing import Any
 
 from ..a2a.errors import UsageError
-from .guard import reader_went_away, run_async
+from .guard import reader_went_away
 from .output import report
 from .parser import ArgumentError, build_parser, command_named, module_of
 
@@ -44,34 +43,6 @@ def _output_of(argv: list[str]) -> str:
         if arg.startswith("-o") and len(arg) > 2 and not arg.startswith("--"):
             return arg[2:].lstrip("=")
     return "text"
-
-
-# (command, subcommand) -> (module of this package, handler): only the module of the command that runs is
-# imported, so `card get` does not pay for the workflow engine, nor `run` for the card renderer. Handlers are
-# coroutines.
-HANDLERS: dict[tuple[str, str | None], tuple[str, str]] = {
-    ("task", "get"): ("commands", "task_get"),
-    ("task", "cancel"): ("commands", "task_cancel"),
-    ("task", "subscribe"): ("commands", "task_subscribe"),
-    ("task", "list"): ("commands", "task_list"),
-    ("task", "push"): ("push", "task_push"),
-    ("task", "watch"): ("push", "task_watch"),
-}
-
-
-def _handler(args: Any) -> Callable[[Any], Any]:
-    import importlib
-
-    key = (args.command, getattr(args, "subcommand", None))
-    target = HANDLERS.get(key)
-    if target is None:
-        raise UsageError(f"`{args.command}` needs a subcommand", hint=f"switchboard {args.command} --help")
-    module, name = target
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
-
-
-async def _dispatch(args: Any) -> int:
-    return await _handler(args)(args)
 
 
 def parse(parser, argv: list[str]):
@@ -115,11 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         from .app import run_app
 
         return run_app(args)
-    command = command_named(args.command)
-    if command.module != "legacy":
-        code = module_of(command).main(args)  # the command's module builds its options and runs its handler
-    else:
-        code = run_async(_dispatch, args, server=args.command in ("serve", "demo"))
+    # The command's own module builds its typed options from `args` and runs their handler (cli/groups/).
+    code: int = module_of(command_named(args.command)).main(args)
     if "temporalio.bridge" in sys.modules and from_command_line:
         # temporalio's runtime threads can abort the interpreter's finalization ("PyGILState_Release ... must be
         # current", exit 134) after the command has answered: there is nothing left to clean up, so leave now.

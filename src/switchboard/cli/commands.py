@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from ..link import AgentLink
     from .groups.card import CardGetOptions
     from .groups.send import SendOptions
+    from .groups.task import TaskCancelOptions, TaskGetOptions, TaskListOptions, TaskSubscribeOptions
 
 # --- building the message ----------------------------------------------------------------------------
 
@@ -397,7 +398,7 @@ def print_result(out: Out, args: Any, agent: str, result: Task | Message) -> Non
         out.field("Resume", resume_hint(agent, result))
 
 
-async def task_get(args: Any) -> int:
+async def task_get(args: TaskGetOptions) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
     out = Out()
@@ -420,7 +421,7 @@ def print_task(out: Out, args: Any, agent: str, task: Task) -> None:
             out.field("Resume", resume_hint(agent, task))
 
 
-async def task_cancel(args: Any) -> int:
+async def task_cancel(args: TaskCancelOptions) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
     # --timeout, when given, replaces the cancel's own long wait (the agent answers with the whole task).
@@ -441,7 +442,7 @@ async def task_cancel(args: Any) -> int:
     return 0
 
 
-async def task_subscribe(args: Any) -> int:
+async def task_subscribe(args: TaskSubscribeOptions) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
     out = Out()
@@ -477,7 +478,7 @@ def _state_arg(value: str | None) -> TaskState | None:
         raise UsageError(f"unknown state {value!r}", hint=f"Use one of: {names}.") from None
 
 
-async def task_list(args: Any) -> int:
+async def task_list(args: TaskListOptions) -> int:
     target = split_target(args, args.words, 0)
     out = Out()
     async with await open_agent(args, target) as link:

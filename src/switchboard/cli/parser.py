@@ -42,7 +42,7 @@ class Command(NamedTuple):
 COMMANDS: tuple[Command, ...] = (
     Command("card", "agent cards", "groups.card"),
     Command("send", "send a message to start or continue a task", "groups.send"),
-    Command("task", "tasks: get, cancel, subscribe, watch, list, push", "legacy"),
+    Command("task", "tasks: get, cancel, subscribe, watch, list, push", "groups.task"),
     Command("auth", "OAuth sign-in: login, status, logout", "groups.auth"),
     Command("run", "run a workflow file (or continue a run with --resume)", "groups.run"),
     Command("runs", "workflow runs from the journal: list, show", "groups.runs"),

@@ -4,7 +4,7 @@ or by polling where the agent cannot push (watch.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..a2a.errors import UsageError
@@ -23,6 +23,9 @@ from .commands import (
 from .context import open_agent, reply_command, split_target
 from .output import Out, warn
 
+if TYPE_CHECKING:
+    from .groups.task import TaskPushOptions, TaskWatchOptions
+
 ACTIONS = {"set": 2, "get": 2, "list": 1, "delete": 2}  # the words after the agent: TASK_ID and URL / CONFIG_ID
 
 
@@ -37,7 +40,7 @@ def _print_configs(out: Out, args: Any, configs: list[dict[str, Any]]) -> None:
         out.field("Token", "[set]" if config.get("token") else None)  # a secret: never printed
 
 
-async def task_push(args: Any) -> int:
+async def task_push(args: TaskPushOptions) -> int:
     words = list(args.words)
     if not words or words[0] not in ACTIONS:
         raise UsageError("task push needs an action: set, get, list or delete", hint="switchboard task push --help")
@@ -96,7 +99,7 @@ async def send_by_push(args: Any, link: Any, message: Any, target: Any, out: Out
     warn_outcome(view.state)
 
 
-async def task_watch(args: Any) -> int:
+async def task_watch(args: TaskWatchOptions) -> int:
     """`task watch AGENT TASK`: the task's updates by push (or polling, where the agent cannot push) until its turn
     ends, printed as `task subscribe` prints them; the push config is deleted at the end, Ctrl+C included."""
     target = split_target(args, args.words, 1)

@@ -1,17 +1,12 @@
-"""The parsers of the commands not yet moved into modules of their own (parser.COMMANDS names this module for
-them); they run through the string-keyed tables in cli/__init__.py."""
+"""`switchboard task get|cancel|subscribe|watch|list|push`: a task the agent keeps, by its id."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from dataclasses import dataclass, field
 
-from .arguments import (
-    connection_options,
-    push_receiver,
-    seconds,
-)
-from .parser import EPILOG, Parser
+from ..arguments import Connection, connection_options, push_receiver, seconds
+from ..parser import EPILOG
 
 PUSH_EPILOG = """\
 examples:
@@ -32,32 +27,54 @@ examples:
 """
 
 
-class _OneCommand:
-    """Stands in for the subparsers action while the builders below run: hands back the parser of the one command
-    being filled (its description and epilog set), and a throwaway parser for every other command."""
+@dataclass(frozen=True, kw_only=True)
+class TaskOptions(Connection):
+    """What every task subcommand takes: [AGENT] TASK_ID (and more, for push), and how to reach the agent."""
 
-    def __init__(self, parser: Parser) -> None:
-        self.parser = parser
-        self.name = parser.prog.split()[-1]
-
-    def add_parser(self, name: str, **kwargs: Any) -> Parser:
-        if name != self.name:
-            return Parser(prog=name)
-        for text in ("description", "epilog"):
-            if text in kwargs:
-                setattr(self.parser, text, kwargs[text])
-        return self.parser
+    words: list[str] = field(default_factory=list)
 
 
-def add_arguments(parser: Parser) -> None:
-    _build(_OneCommand(parser))
+@dataclass(frozen=True, kw_only=True)
+class TaskGetOptions(TaskOptions):
+    history: int | None = None
+    wait: bool = False
+    poll_interval: float = 2.0
 
 
-def _build(commands) -> None:
+@dataclass(frozen=True, kw_only=True)
+class TaskCancelOptions(TaskOptions):
+    pass
 
-    task = commands.add_parser("task", help="tasks: get, cancel, subscribe, watch, list, push").add_subparsers(
-        dest="subcommand", metavar="SUBCOMMAND"
-    )
+
+@dataclass(frozen=True, kw_only=True)
+class TaskSubscribeOptions(TaskOptions):
+    stream: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class TaskWatchOptions(TaskOptions):
+    stream: bool = False
+    push_url: str | None = None
+    push_port: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class TaskListOptions(TaskOptions):
+    context_id: str | None = None
+    state: str | None = None
+    page_size: int | None = None
+    page_token: str | None = None
+    history: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TaskPushOptions(TaskOptions):
+    token: str | None = None
+    config_id: str | None = None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    task = parser.add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
     get = task.add_parser("get", help="a task's state, artifacts and (with --history) messages", epilog=EPILOG)
     get.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
     get.add_argument("--history", type=int, metavar="N", help="include up to N history messages")
@@ -98,3 +115,24 @@ def _build(commands) -> None:
     push.add_argument("--token", help="set: the token the agent echoes in X-A2A-Notification-Token (a secret)")
     push.add_argument("--config-id", metavar="ID", help="set: the config's id (default: the agent chooses)")
     connection_options(push)
+
+
+def main(namespace: argparse.Namespace) -> int:
+    from .. import commands, push
+    from ..guard import no_subcommand, run_async
+    from ..options import options_from
+
+    subcommand = namespace.subcommand
+    if subcommand == "get":
+        return run_async(commands.task_get, options_from(TaskGetOptions, namespace))
+    if subcommand == "cancel":
+        return run_async(commands.task_cancel, options_from(TaskCancelOptions, namespace))
+    if subcommand == "subscribe":
+        return run_async(commands.task_subscribe, options_from(TaskSubscribeOptions, namespace))
+    if subcommand == "list":
+        return run_async(commands.task_list, options_from(TaskListOptions, namespace))
+    if subcommand == "watch":
+        return run_async(push.task_watch, options_from(TaskWatchOptions, namespace))
+    if subcommand == "push":
+        return run_async(push.task_push, options_from(TaskPushOptions, namespace))
+    return no_subcommand("task")
