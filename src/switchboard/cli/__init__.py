@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import types
@@ -45,7 +46,7 @@ def _output_of(argv: list[str]) -> str:
     return "text"
 
 
-def parse(parser, argv: list[str]):
+def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
     """Like parse_args, but positionals may also come after options (`send URL --task-id T "reply"`)."""
     args, extras = parser.parse_known_args(argv)
     unknown = [e for e in extras if e.startswith("-") and e != "-"]

@@ -5,7 +5,10 @@ fleet in the foreground, and plain `switchboard` prints the help."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..a2a.errors import SwitchboardError
 
 
 def run_app(args: Any) -> int:
@@ -35,7 +38,7 @@ def run_app(args: Any) -> int:
     return 0
 
 
-def _tell(web: bool, error) -> None:
+def _tell(web: bool, error: SwitchboardError) -> None:
     """A failure to start: on stderr at a terminal; in a web session, to the browser (the only one who sees it)."""
     if not web:
         from .output import report

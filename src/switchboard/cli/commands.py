@@ -7,7 +7,7 @@ import base64
 import json
 import mimetypes
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -106,7 +106,7 @@ def _metadata(raw: str | None) -> dict[str, Any] | None:
 
 
 @asynccontextmanager
-async def deadline(seconds: float | None, what: str):
+async def deadline(seconds: float | None, what: str) -> AsyncIterator[None]:
     """Turn an expired --timeout into TimedOutError (exit 5), naming what was being waited for."""
     try:
         async with asyncio.timeout(seconds):
@@ -119,7 +119,9 @@ async def deadline(seconds: float | None, what: str):
 
 
 @contextmanager
-def naming_the_task(args: Any, target: Target, view: TaskView | None = None, task_id: str | None = None):
+def naming_the_task(
+    args: Any, target: Target, view: TaskView | None = None, task_id: str | None = None
+) -> Iterator[None]:
     """Whatever ends a wait early (--timeout, a broken stream, Ctrl+C), the task is named with the command that
     picks it up: it goes on at the agent, and its id is the way back to it. `view` follows a task this command
     started; `task_id` names one the person gave (then only a timeout needs saying how to pick it up)."""
@@ -175,7 +177,7 @@ def warn_outcome(state: TaskState | None) -> None:
         warn(f"the task is waiting: {state.value}")
 
 
-async def consume_turn(events: AsyncIterator, view: TaskView, args: Any, out: Out, *, live: bool) -> TaskView:
+async def consume_turn(events: AsyncIterator[Any], view: TaskView, args: Any, out: Out, *, live: bool) -> TaskView:
     """Read a turn whose events follow_turn folds into `view`; under --stream print each one as it arrives.
 
     In text, a task read again that reports the status already printed (a re-attachment's get-task, a poll) is
@@ -327,7 +329,9 @@ async def send(args: SendOptions) -> int:
     return 0
 
 
-async def _send(link, message: Message, view: TaskView, args: Any, target, out: Out, recorder) -> None:
+async def _send(
+    link: AgentLink, message: Message, view: TaskView, args: Any, target: Target, out: Out, recorder: Any
+) -> None:
     if args.push:
         from .push import send_by_push
 
@@ -354,14 +358,14 @@ async def _send(link, message: Message, view: TaskView, args: Any, target, out: 
         if args.output == "text":
             print_summary(out, args, reply_command(args, target), view)
     else:
-        result = view.reply if view.reply is not None else view.to_task()
-        if result is None:
+        answer = view.reply if view.reply is not None else view.to_task()
+        if answer is None:
             raise UsageError("the agent sent nothing back")  # follow_turn raises before this
-        print_result(out, args, reply_command(args, target), result)
+        print_result(out, args, reply_command(args, target), answer)
     warn_outcome(view.state)
 
 
-async def _widened(link, exc: AuthFailedError, args: Any, target) -> bool:
+async def _widened(link: AgentLink, exc: AuthFailedError, args: Any, target: Target) -> bool:
     from ..a2a.sign_in_offer import SignInOffer, oauth_source
     from .sign_in_offer import sign_in_for
 
@@ -371,7 +375,7 @@ async def _widened(link, exc: AuthFailedError, args: Any, target) -> bool:
     return await sign_in_for(link, offer, args, target, "the agent")
 
 
-async def _sign_in_if_asked(link, view: TaskView, args: Any, target, out: Out) -> TaskView:
+async def _sign_in_if_asked(link: AgentLink, view: TaskView, args: Any, target: Target, out: Out) -> TaskView:
     """A task at auth-required that asks for OAuth scopes: the sign-in offered, then the task followed again."""
     from .sign_in_offer import continue_after_sign_in
 

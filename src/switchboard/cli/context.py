@@ -21,6 +21,10 @@ from ..safe_text import strip_controls
 from .output import warn
 
 if TYPE_CHECKING:
+    import httpx
+
+    from ..a2a.oauth import DevicePrompt
+    from ..link import AgentLink
     from .arguments import Connection
 
 
@@ -193,7 +197,7 @@ class StderrInteraction:
     def __init__(self, open_browser: bool = True) -> None:
         self.open_browser = open_browser
 
-    def device_code(self, prompt) -> None:
+    def device_code(self, prompt: DevicePrompt) -> None:
         minutes = max(1, prompt.expires_in // 60)
         print(
             f"To sign in, open {strip_controls(prompt.verification_uri)} and enter the code "
@@ -234,7 +238,7 @@ def entry_for(args: Connection, target: Target) -> AgentEntry:
     return replace(entry, tls=tls) if tls != entry.tls else entry
 
 
-def http_client_for(args: Connection, target: Target, timeout: Any = None):
+def http_client_for(args: Connection, target: Target, timeout: Any = None) -> httpx.AsyncClient:
     """An HTTP client for one agent: with its client certificate (for its origin only) and CA when it has them."""
     from ..link import agent_http_client
 
@@ -268,7 +272,7 @@ def make_tap(args: Connection, entry: AgentEntry | None) -> Tap:
 
 async def open_agent(
     args: Connection, target: Target, *, correlation_id: str | None = None, streaming: bool | None = None
-):
+) -> AgentLink:
     """The link to the target, whatever it speaks (notes go to stderr as warnings): its card read and the transport
     it calls for built, as --a2a-version and --binding allow, or its REST task API when the agents file says so."""
     from ..link import open_link

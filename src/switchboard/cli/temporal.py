@@ -52,7 +52,7 @@ def require_temporal() -> None:
         ) from None
 
 
-async def _client(args: Any):
+async def _client(args: Any) -> Any:
     require_temporal()
     from ..workflow.temporal.client import connect
 
