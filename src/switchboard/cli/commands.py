@@ -35,9 +35,16 @@ from .render import (
 if TYPE_CHECKING:
     from ..a2a.card_signature import CardTrust
     from ..link import AgentLink
+    from .arguments import Connection
     from .groups.card import CardGetOptions
     from .groups.send import SendOptions
-    from .groups.task import TaskCancelOptions, TaskGetOptions, TaskListOptions, TaskSubscribeOptions
+    from .groups.task import (
+        TaskCancelOptions,
+        TaskGetOptions,
+        TaskListOptions,
+        TaskSubscribeOptions,
+        TaskWatchOptions,
+    )
 
 # --- building the message ----------------------------------------------------------------------------
 
@@ -120,7 +127,7 @@ async def deadline(seconds: float | None, what: str) -> AsyncIterator[None]:
 
 @contextmanager
 def naming_the_task(
-    args: Any, target: Target, view: TaskView | None = None, task_id: str | None = None
+    args: Connection, target: Target, view: TaskView | None = None, task_id: str | None = None
 ) -> Iterator[None]:
     """Whatever ends a wait early (--timeout, a broken stream, Ctrl+C), the task is named with the command that
     picks it up: it goes on at the agent, and its id is the way back to it. `view` follows a task this command
@@ -162,7 +169,7 @@ def naming_the_task(
 IDLE_LIMIT = 600.0
 
 
-def follow_policy(args: Any) -> FollowPolicy:
+def follow_policy(args: Connection) -> FollowPolicy:
     """How the command line follows a task: --poll-interval, and the idle bound unless --timeout bounds it all."""
     return FollowPolicy(
         poll_interval=getattr(args, "poll_interval", None) or FollowPolicy.poll_interval,
@@ -177,7 +184,9 @@ def warn_outcome(state: TaskState | None) -> None:
         warn(f"the task is waiting: {state.value}")
 
 
-async def consume_turn(events: AsyncIterator[Any], view: TaskView, args: Any, out: Out, *, live: bool) -> TaskView:
+async def consume_turn(
+    events: AsyncIterator[Any], view: TaskView, args: Connection, out: Out, *, live: bool
+) -> TaskView:
     """Read a turn whose events follow_turn folds into `view`; under --stream print each one as it arrives.
 
     In text, a task read again that reports the status already printed (a re-attachment's get-task, a poll) is
@@ -201,7 +210,7 @@ async def consume_turn(events: AsyncIterator[Any], view: TaskView, args: Any, ou
     return view
 
 
-def print_summary(out: Out, args: Any, agent: str, view: TaskView) -> None:
+def print_summary(out: Out, args: Connection, agent: str, view: TaskView) -> None:
     """The closing lines of a text stream: ids and state again, and how to answer an interrupted task."""
     out.field("Task ID", view.task_id)
     out.field("Context ID", view.context_id)
@@ -330,7 +339,7 @@ async def send(args: SendOptions) -> int:
 
 
 async def _send(
-    link: AgentLink, message: Message, view: TaskView, args: Any, target: Target, out: Out, recorder: Any
+    link: AgentLink, message: Message, view: TaskView, args: SendOptions, target: Target, out: Out, recorder: Any
 ) -> None:
     if args.push:
         from .push import send_by_push
@@ -365,7 +374,7 @@ async def _send(
     warn_outcome(view.state)
 
 
-async def _widened(link: AgentLink, exc: AuthFailedError, args: Any, target: Target) -> bool:
+async def _widened(link: AgentLink, exc: AuthFailedError, args: Connection, target: Target) -> bool:
     from ..a2a.sign_in_offer import SignInOffer, oauth_source
     from .sign_in_offer import sign_in_for
 
@@ -375,7 +384,7 @@ async def _widened(link: AgentLink, exc: AuthFailedError, args: Any, target: Tar
     return await sign_in_for(link, offer, args, target, "the agent")
 
 
-async def _sign_in_if_asked(link: AgentLink, view: TaskView, args: Any, target: Target, out: Out) -> TaskView:
+async def _sign_in_if_asked(link: AgentLink, view: TaskView, args: SendOptions, target: Target, out: Out) -> TaskView:
     """A task at auth-required that asks for OAuth scopes: the sign-in offered, then the task followed again."""
     from .sign_in_offer import continue_after_sign_in
 
@@ -390,7 +399,7 @@ async def _sign_in_if_asked(link: AgentLink, view: TaskView, args: Any, target: 
     return await continue_after_sign_in(link, view, args, target, follow) or view
 
 
-def print_result(out: Out, args: Any, agent: str, result: Task | Message) -> None:
+def print_result(out: Out, args: Connection, agent: str, result: Task | Message) -> None:
     if args.output == "json":
         out.json_doc(v10.encode_send_result(result))
         return
@@ -416,7 +425,7 @@ async def task_get(args: TaskGetOptions) -> int:
     return 0
 
 
-def print_task(out: Out, args: Any, agent: str, task: Task) -> None:
+def print_task(out: Out, args: Connection, agent: str, task: Task) -> None:
     if args.output == "json":
         out.json_doc(v10.encode_task(task))
     else:
@@ -460,7 +469,14 @@ async def task_subscribe(args: TaskSubscribeOptions) -> int:
     return 0
 
 
-async def print_followed(out: Out, args: Any, target: Target, link: AgentLink, view: TaskView, task_id: str) -> None:
+async def print_followed(
+    out: Out,
+    args: TaskSubscribeOptions | TaskWatchOptions,
+    target: Target,
+    link: AgentLink,
+    view: TaskView,
+    task_id: str,
+) -> None:
     """The end of a task followed (`task subscribe`, `task watch`): with --stream its summary, else the task as the
     agent has it now; then a warning when it did not complete."""
     if args.stream:

@@ -57,25 +57,25 @@ def _short(path: Path) -> str:
         return str(absolute)
 
 
-def reply_command(args: Any, target: Target) -> str:
+def reply_command(args: Connection, target: Target) -> str:
     """`switchboard [--agents F] send AGENT [credential flags]`, naming the agent as this command did, so
     the printed Resume line works as it stands."""
     return _command(args, target, ["send"], [])
 
 
-def login_command(args: Any, target: Target, scope_flags: str) -> str:
+def login_command(args: Connection, target: Target, scope_flags: str) -> str:
     """`switchboard [--agents F] auth login AGENT --scope S ... --remember [credential flags]`, ready to paste."""
     return _command(args, target, ["auth", "login"], [scope_flags, "--remember"])
 
 
-def task_command(args: Any, target: Target, subcommand: str, task_id: str) -> str:
+def task_command(args: Connection, target: Target, subcommand: str, task_id: str) -> str:
     """`switchboard [--agents F] task SUBCOMMAND AGENT TASK_ID [credential flags]`, ready to paste."""
     return _command(args, target, ["task", subcommand], [shlex.quote(task_id)])
 
 
-def _command(args: Any, target: Target, command: list[str], after_agent: list[str]) -> str:
+def _command(args: Connection, target: Target, command: list[str], after_agent: list[str]) -> str:
     bits = [invocation()]
-    if getattr(args, "agents", None):
+    if args.agents:
         bits += ["--agents", shlex.quote(args.agents)]
     bits += [*command, shlex.quote(target.entry.name if target.entry else target.ref), *after_agent]
     for flag in (

@@ -24,12 +24,14 @@ from .context import open_agent, reply_command, split_target
 from .output import Out, warn
 
 if TYPE_CHECKING:
+    from .arguments import Connection
+    from .groups.send import SendOptions
     from .groups.task import TaskPushOptions, TaskWatchOptions
 
 ACTIONS = {"set": 2, "get": 2, "list": 1, "delete": 2}  # the words after the agent: TASK_ID and URL / CONFIG_ID
 
 
-def _print_configs(out: Out, args: Any, configs: list[dict[str, Any]]) -> None:
+def _print_configs(out: Out, args: Connection, configs: list[dict[str, Any]]) -> None:
     if args.output == "json":
         out.json_doc({"configs": configs})
         return
@@ -67,7 +69,7 @@ async def task_push(args: TaskPushOptions) -> int:
     return 0
 
 
-def receiver_for(args: Any, link: Any) -> PushReceiver:
+def receiver_for(args: SendOptions | TaskWatchOptions, link: Any) -> PushReceiver:
     """The local receiver for this command's pushes: on 127.0.0.1 (--push-port, else an ephemeral port), at the path
     of --push-url when one is given (a tunnel forwards that path), its tokens kept out of --verbose."""
     url = check_push_url(args.push_url) if args.push_url else None
@@ -76,12 +78,12 @@ def receiver_for(args: Any, link: Any) -> PushReceiver:
     return PushReceiver(port=args.push_port or 0, path=path, redactor=redactor)
 
 
-def _receiving(receiver: PushReceiver, args: Any) -> None:
+def _receiving(receiver: PushReceiver, args: SendOptions | TaskWatchOptions) -> None:
     if args.push_url:  # the person's tunnel must forward there
         warn(f"receiving pushes on {receiver.url}; the agent is given {args.push_url}")
 
 
-async def send_by_push(args: Any, link: Any, message: Any, target: Any, out: Out) -> None:
+async def send_by_push(args: SendOptions, link: Any, message: Any, target: Any, out: Out) -> None:
     """Send without waiting, have the agent push the task's updates to a local receiver, and follow the turn by
     them to its end (or to a question); the task is read once after registering, for what came before."""
     view = TaskView()
