@@ -4,14 +4,15 @@ fleet in the foreground, and plain `switchboard` prints the help."""
 
 from __future__ import annotations
 
+import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..a2a.errors import SwitchboardError
 
 
-def run_app(args: Any) -> int:
+def run_app(args: argparse.Namespace) -> int:
     from ..web.session import web_session
 
     web = web_session()  # a browser tab's session under `switchboard web`: Textual's web driver is the screen

@@ -11,7 +11,7 @@ import contextlib
 import shlex
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..a2a.errors import SwitchboardError, UsageError
 from .output import Out
@@ -19,6 +19,9 @@ from .output import Out
 if TYPE_CHECKING:
     from .groups.run import RunOptions
     from .groups.runs import RunsCancelOptions, RunsListOptions, RunsShowOptions
+
+    # the options of every command that reaches a Temporal server
+    OnTemporal: TypeAlias = RunOptions | RunsListOptions | RunsShowOptions | RunsCancelOptions
     from .groups.temporal import TemporalDevOptions
     from .groups.worker import WorkerOptions
 
@@ -27,16 +30,16 @@ ANSWER_WAIT = 60.0  # seconds a second --answer for a step waits for the step's 
 ALREADY_ANSWERED = "already answered"
 
 
-def _where(args: Any) -> str:
+def _where(args: OnTemporal) -> str:
     """The options that say which server keeps the run. They are the subcommand's: before it, `--temporal` is the
     TUI's (the parser hands it on, but a printed command shows the form the help documents)."""
-    bits = ["--temporal", shlex.quote(args.temporal)]
+    bits = ["--temporal", shlex.quote(args.temporal or "")]
     if args.namespace != "default":
         bits += ["--namespace", shlex.quote(args.namespace)]
     return " ".join(bits)
 
 
-def _show_command(args: Any, run_id: str) -> str:
+def _show_command(args: OnTemporal, run_id: str) -> str:
     """`switchboard [--agents F] runs show RUN_ID --temporal HOST:PORT`, ready to paste."""
     from .workflow import base_command
 
@@ -52,14 +55,16 @@ def require_temporal() -> None:
         ) from None
 
 
-async def _client(args: Any) -> Any:
+async def _client(args: OnTemporal) -> Any:
     require_temporal()
     from ..workflow.temporal.client import connect
 
+    if args.temporal is None:  # each caller is on the Temporal path because --temporal was given
+        raise UsageError("no Temporal server given", hint="Add --temporal HOST:PORT.")
     return await connect(args.temporal, args.namespace)
 
 
-async def _print(out: Out, client: Any, args: Any, run_id: str) -> None:
+async def _print(out: Out, client: Any, args: RunOptions | RunsShowOptions | RunsCancelOptions, run_id: str) -> None:
     """The run as `run` and `runs show` print a local one; each question carries its id (--question-id)."""
     from ..workflow.temporal import client as runs
     from .run_render import RunView, render_run, resume_command, run_json
@@ -156,7 +161,7 @@ async def run(options: RunOptions) -> int:
     return 0
 
 
-async def follow(client: Any, run_id: str, args: Any, out: Out) -> None:
+async def follow(client: Any, run_id: str, args: RunOptions, out: Out) -> None:
     """Show the run's progress until it ends or waits for input nobody here gives."""
     from ..workflow.temporal import client as runs
     from .run_render import event_json, progress_line

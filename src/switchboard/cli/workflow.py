@@ -22,7 +22,7 @@ from ..a2a.tap import Tap, format_record
 from ..a2a.user_input import check_message_text
 from ..safe_text import strip_controls
 from ..workflow.state import AskRequest, StepAwaitingInput
-from .context import StderrInteraction, invocation, registry_of
+from .context import NamesAgentsFile, StderrInteraction, invocation, registry_of
 from .output import Out, warn
 from .run_render import (
     RunView,
@@ -50,7 +50,7 @@ def pairs(values: list[str], flag: str, what: str) -> list[tuple[str, str]]:
     return out
 
 
-def exit_status(args: Any, run_id: str, status: str) -> int:
+def exit_status(args: RunOptions, run_id: str, status: str) -> int:
     """0, or 1 under --exit-status when the run ended other than completed (said on stderr: the why of the 1)."""
     if not getattr(args, "exit_status", False) or status == "completed":
         return 0
@@ -58,7 +58,7 @@ def exit_status(args: Any, run_id: str, status: str) -> int:
     return 1
 
 
-def base_command(args: Any) -> str:
+def base_command(args: NamesAgentsFile) -> str:
     bits = [invocation()]
     if args.agents:
         bits += ["--agents", shlex.quote(args.agents)]
@@ -145,7 +145,7 @@ async def run(options: RunOptions) -> int:
     return exit_status(options, live.run_id, live.status)
 
 
-async def _follow(live: Any, args: Any, out: Out, terminal: RunTerminal | None) -> None:
+async def _follow(live: Any, args: RunOptions, out: Out, terminal: RunTerminal | None) -> None:
     async for event in live.events():
         if terminal is None and isinstance(event, StepAwaitingInput) and (hint := sign_in_hint(event.request)):
             warn(hint)
@@ -158,7 +158,7 @@ async def _follow(live: Any, args: Any, out: Out, terminal: RunTerminal | None) 
                 terminal.reached(event.request)
 
 
-def _writer(args: Any, out: Out, event: Any) -> Callable[[], None]:
+def _writer(args: RunOptions, out: Out, event: Any) -> Callable[[], None]:
     """What the event shows: under --stream the event itself on stdout, else a progress line on stderr (text)."""
 
     def write() -> None:
@@ -173,7 +173,7 @@ def _writer(args: Any, out: Out, event: Any) -> Callable[[], None]:
     return write
 
 
-def _print(out: Out, args: Any, view: RunView, base: str) -> None:
+def _print(out: Out, args: RunOptions | RunsShowOptions, view: RunView, base: str) -> None:
     resume = resume_command(base, view)
     if args.output == "json":
         if getattr(args, "stream", False):
@@ -184,7 +184,7 @@ def _print(out: Out, args: Any, view: RunView, base: str) -> None:
     render_run(out, view, resume)
 
 
-def _print_plan(out: Out, args: Any, workflow: Any) -> None:
+def _print_plan(out: Out, args: RunOptions, workflow: Any) -> None:
     steps = [
         {
             "name": s.name,
