@@ -166,13 +166,13 @@ def registry_of(args: NamesAgentsFile) -> AgentsFile:
 
 def credentials_for(args: Connection, entry: AgentEntry | None) -> Credentials:
     """Literal flags, then named variables, then the agents file's variables, then A2ACLI_* defaults."""
-    basic_user = getattr(args, "basic_user", None) or (entry.basic_user if entry else None)
+    basic_user = args.basic_user or (entry.basic_user if entry else None)
     from_env = credentials_from_env(
         bearer_env=args.bearer_env or (entry.bearer_env if entry else None),
         api_key_env=args.api_key_env or (entry.api_key_env if entry else None),
         env=with_demo_defaults(os.environ),  # the gatekeeper and the tasks agent answer with nothing exported
         basic_user=basic_user,
-        basic_password_env=getattr(args, "basic_password_env", None) or (entry.basic_env if entry else None),
+        basic_password_env=args.basic_password_env or (entry.basic_env if entry else None),
     )
     bearer = check_secret(args.bearer, "--bearer") if args.bearer else from_env.bearer
     api_key = check_secret(args.api_key, "--api-key") if args.api_key else from_env.api_key
@@ -180,12 +180,12 @@ def credentials_for(args: Connection, entry: AgentEntry | None) -> Credentials:
 
     oauth = oauth_client(
         entry.oauth if entry else None,
-        client_id=getattr(args, "client_id", None),
-        client_secret_env=getattr(args, "client_secret_env", None),
-        flow=getattr(args, "oauth_flow", None),
-        scopes=[s for flag in getattr(args, "scope", None) or [] for s in flag.split()] or None,
-        interaction=StderrInteraction(open_browser=not getattr(args, "no_browser", False)),
-        remember=getattr(args, "remember", False),
+        client_id=args.client_id,
+        client_secret_env=args.client_secret_env,
+        flow=args.oauth_flow,
+        scopes=[s for flag in args.scope or [] for s in flag.split()] or None,
+        interaction=StderrInteraction(open_browser=not args.no_browser),
+        remember=getattr(args, "remember", False),  # auth login --remember, the one command with it
     )
     tls = tls_for(args, entry)
     return replace(from_env, bearer=bearer, api_key=api_key, client_cert=bool(tls and tls.cert), oauth=oauth)
@@ -223,7 +223,7 @@ class StderrInteraction:
 
 def tls_for(args: Connection, entry: AgentEntry | None) -> ClientTls | None:
     """The agent's `tls:` with --client-cert, --client-key and --ca-cert laid over it."""
-    given = {k: getattr(args, f, None) for k, f in (("cert", "client_cert"), ("key", "client_key"), ("ca", "ca_cert"))}
+    given = {"cert": args.client_cert, "key": args.client_key, "ca": args.ca_cert}
     base = entry.tls if entry is not None else None
     if not any(given.values()):
         return base

@@ -52,7 +52,7 @@ def pairs(values: list[str], flag: str, what: str) -> list[tuple[str, str]]:
 
 def exit_status(args: RunOptions, run_id: str, status: str) -> int:
     """0, or 1 under --exit-status when the run ended other than completed (said on stderr: the why of the 1)."""
-    if not getattr(args, "exit_status", False) or status == "completed":
+    if not args.exit_status or status == "completed":
         return 0
     warn(f"the run {run_id} ended {status.replace('_', '-')}, not completed: exit 1 (--exit-status)")
     return 1
