@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import types
-from collections.abc import Callable
 from typing import Any
 
 from ..a2a.errors import UsageError
-from .guard import guarded, reader_went_away, run_async
+from .guard import reader_went_away
 from .output import report
-from .parser import ArgumentError, build_parser
+from .parser import ArgumentError, build_parser, command_named, module_of
 
 
 def _defer_httpx_cli() -> None:
@@ -46,62 +46,7 @@ def _output_of(argv: list[str]) -> str:
     return "text"
 
 
-# (command, subcommand) -> (module of this package, handler): only the module of the command that runs is
-# imported, so `card get` does not pay for the workflow engine, nor `run` for the card renderer. Handlers are
-# coroutines, except those in SYNC: they need no event loop, and skip loading asyncio.
-HANDLERS = {
-    ("card", "get"): ("commands", "card_get"),
-    ("send", None): ("commands", "send"),
-    ("task", "get"): ("commands", "task_get"),
-    ("task", "cancel"): ("commands", "task_cancel"),
-    ("task", "subscribe"): ("commands", "task_subscribe"),
-    ("task", "list"): ("commands", "task_list"),
-    ("task", "push"): ("push", "task_push"),
-    ("task", "watch"): ("push", "task_watch"),
-    ("demo", None): ("demo", "run_demo"),
-    ("run", None): ("workflow", "run"),
-    ("runs", "list"): ("runs", "runs_list"),
-    ("runs", "show"): ("workflow", "runs_show"),
-    ("runs", "cancel"): ("temporal", "runs_cancel"),
-    ("export", None): ("export", "export_run"),
-    ("replay", None): ("replay", "replay"),
-    ("conformance", None): ("conformance", "conformance"),
-    ("web", None): ("web", "serve_web"),
-    ("serve", None): ("serve", "serve"),
-    ("worker", None): ("temporal", "worker"),
-    ("temporal", "dev"): ("temporal", "temporal"),
-    ("temporal", "key"): ("temporal", "temporal"),
-    ("auth", "login"): ("auth", "login"),
-    ("auth", "status"): ("auth", "status"),
-    ("auth", "logout"): ("auth", "logout"),
-}
-# With --temporal HOST:PORT these commands act on runs kept by a Temporal server.
-ON_TEMPORAL = {
-    ("run", None): ("temporal", "run"),
-    ("runs", "list"): ("temporal", "runs_list"),
-    ("runs", "show"): ("temporal", "runs_show"),
-}
-
-
-SYNC = {("runs", "list")}
-
-
-def _handler(args: Any) -> Callable[[Any], Any]:
-    import importlib
-
-    key = (args.command, getattr(args, "subcommand", None))
-    target = (ON_TEMPORAL.get(key) if getattr(args, "temporal", None) else None) or HANDLERS.get(key)
-    if target is None:
-        raise UsageError(f"`{args.command}` needs a subcommand", hint=f"switchboard {args.command} --help")
-    module, name = target
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
-
-
-async def _dispatch(args: Any) -> int:
-    return await _handler(args)(args)
-
-
-def parse(parser, argv: list[str]):
+def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
     """Like parse_args, but positionals may also come after options (`send URL --task-id T "reply"`)."""
     args, extras = parser.parse_known_args(argv)
     unknown = [e for e in extras if e.startswith("-") and e != "-"]
@@ -142,9 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         from .app import run_app
 
         return run_app(args)
-    if (args.command, getattr(args, "subcommand", None)) in SYNC and not getattr(args, "temporal", None):
-        return guarded(lambda: _handler(args)(args), args)
-    code = run_async(_dispatch, args, server=args.command in ("serve", "demo"))
+    # The command's own module builds its typed options from `args` and runs their handler (cli/groups/).
+    code: int = module_of(command_named(args.command)).main(args)
     if "temporalio.bridge" in sys.modules and from_command_line:
         # temporalio's runtime threads can abort the interpreter's finalization ("PyGILState_Release ... must be
         # current", exit 134) after the command has answered: there is nothing left to clean up, so leave now.

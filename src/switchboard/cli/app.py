@@ -4,11 +4,15 @@ fleet in the foreground, and plain `switchboard` prints the help."""
 
 from __future__ import annotations
 
+import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..a2a.errors import SwitchboardError
 
 
-def run_app(args: Any) -> int:
+def run_app(args: argparse.Namespace) -> int:
     from ..web.session import web_session
 
     web = web_session()  # a browser tab's session under `switchboard web`: Textual's web driver is the screen
@@ -25,10 +29,9 @@ def run_app(args: Any) -> int:
             _tell(web, SwitchboardError(f"{type(exc).__name__}: {exc}", hint="Try `switchboard demo` to see why."))
             return 1
     if args.demo:
-        from .demo import run_demo
-        from .guard import run_async
+        from .groups.demo import DemoOptions, serve_demo
 
-        return run_async(run_demo, args, server=True)
+        return serve_demo(DemoOptions())  # the fleet on its default ports, as `switchboard demo`
     from .parser import build_parser
 
     build_parser().print_help()
@@ -36,7 +39,7 @@ def run_app(args: Any) -> int:
     return 0
 
 
-def _tell(web: bool, error) -> None:
+def _tell(web: bool, error: SwitchboardError) -> None:
     """A failure to start: on stderr at a terminal; in a web session, to the browser (the only one who sees it)."""
     if not web:
         from .output import report

@@ -4,14 +4,20 @@ where there is none, with a warning naming it) so later commands use them and re
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..a2a.errors import UsageError
 from .context import open_agent, split_target
 from .output import Out
 
+if TYPE_CHECKING:
+    from .groups.auth import AuthLoginOptions, AuthOptions
 
-async def _source(args: Any, link_holder: list) -> Any:
+Options = TypeVar("Options", bound="AuthOptions")
+
+
+async def _source(args: AuthOptions, link_holder: list[Any]) -> Any:
     """The agent's token source: the card read, its security planned for the configured client."""
     target = split_target(args, [args.agent] if args.agent else [], 0)
     link = await open_agent(args, target)
@@ -28,7 +34,7 @@ async def _source(args: Any, link_holder: list) -> Any:
     return bearer.source
 
 
-def _show(args: Any, facts: dict[str, Any], where: str | None) -> None:
+def _show(args: AuthOptions, facts: dict[str, Any], where: str | None) -> None:
     out = Out()
     if where:
         facts = {**facts, "rememberedIn": where}
@@ -50,8 +56,8 @@ def _show(args: Any, facts: dict[str, Any], where: str | None) -> None:
     out.field("Note", facts.get("note"))
 
 
-async def _closing(run, args: Any) -> int:
-    links: list = []
+async def _closing(run: Callable[[Options, list[Any]], Awaitable[int]], args: Options) -> int:
+    links: list[Any] = []
     try:
         return await run(args, links)
     finally:
@@ -59,8 +65,8 @@ async def _closing(run, args: Any) -> int:
             await link.aclose()
 
 
-async def login(args: Any) -> int:
-    async def run(args: Any, links: list) -> int:
+async def login(args: AuthLoginOptions) -> int:
+    async def run(args: AuthLoginOptions, links: list[Any]) -> int:
         source = await _source(args, links)
         facts = await source.sign_in()
         store = source.client.store
@@ -74,8 +80,8 @@ async def login(args: Any) -> int:
     return await _closing(run, args)
 
 
-async def status(args: Any) -> int:
-    async def run(args: Any, links: list) -> int:
+async def status(args: AuthOptions) -> int:
+    async def run(args: AuthOptions, links: list[Any]) -> int:
         source = await _source(args, links)
         source.interactive = False
         facts = await source.facts()
@@ -89,8 +95,8 @@ async def status(args: Any) -> int:
     return await _closing(run, args)
 
 
-async def logout(args: Any) -> int:
-    async def run(args: Any, links: list) -> int:
+async def logout(args: AuthOptions) -> int:
+    async def run(args: AuthOptions, links: list[Any]) -> int:
         source = await _source(args, links)
         source.interactive = False
         store = source.client.store

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import base64
-import json
-import mimetypes
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from ..a2a.cancel import CONFIRM_WITHIN
 from ..a2a.errors import AuthFailedError, CardUnverifiedError, SwitchboardError, UsageError
-from ..a2a.model import DataPart, FilePart, Message, Part, TaskState, TextPart
+from ..a2a.model import Message, TaskState, TextPart
 from ..a2a.turn import TaskView
 from ..a2a.user_input import check_message_texts
 from ..a2a.wire import v10
-from .context import open_agent, reply_command, split_target, task_command
+from .context import Target, open_agent, reply_command, split_target, task_command
 from .following import (
     consume_turn,
     deadline,
@@ -28,74 +23,25 @@ from .following import (
     print_task,
     warn_outcome,
 )
+from .message_parts import build_parts, metadata_of
 from .output import Out, warn
-from .render import render_card, render_task_page
+from .render import (
+    render_card,
+    render_task_page,
+)
 
 if TYPE_CHECKING:
     from ..a2a.auth.trust.card_signature import CardTrust
-
-# --- building the message ----------------------------------------------------------------------------
-
-
-def _read_json(source: str) -> Any:
-    if source == "-":
-        text, where = sys.stdin.read(), "stdin"
-    elif source.startswith("@") or (not source.lstrip().startswith(("{", "[", '"')) and Path(source).is_file()):
-        path = Path(source.removeprefix("@")).expanduser()
-        try:
-            text, where = path.read_text(encoding="utf-8"), str(path)
-        except OSError as exc:
-            raise UsageError(f"cannot read --data file {path}: {exc.strerror}", hint="Check the path.") from None
-    else:
-        text, where = source, "--data"
-    hint = "Pass inline JSON ('{\"k\": 1}'), @file.json, or - for stdin."
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(
-            f"{where} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", hint=hint
-        ) from None
-    except (ValueError, RecursionError) as exc:  # valid JSON Python will not read: 4,300+ digits, deep nesting
-        raise UsageError(f"cannot read {where}: {exc}", hint=hint) from None
-
-
-def _file_part(value: str, media_type: str | None) -> FilePart:
-    if value.startswith(("http://", "https://")):
-        url_path = urlsplit(value).path  # the name and type come from the path, not the host or query
-        name = url_path.rstrip("/").rsplit("/", 1)[-1] or None
-        return FilePart(url=value, name=name, media_type=media_type or mimetypes.guess_type(url_path)[0])
-    path = Path(value).expanduser()
-    try:
-        content = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read --file {path}: {exc.strerror}", hint="Check the path.") from None
-    guessed = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-    return FilePart(raw=base64.b64encode(content).decode("ascii"), name=path.name, media_type=media_type or guessed)
-
-
-def build_parts(text_words: list[str], flags: list[tuple[str, str, str | None]]) -> list[Part]:
-    """The positional text first, then --text/--file/--data in the order given."""
-    parts: list[Part] = []
-    if text_words:
-        parts.append(TextPart(text=" ".join(text_words)))
-    for kind, value, media_type in flags:
-        if kind == "text":
-            parts.append(TextPart(text=value, media_type=media_type))
-        elif kind == "file":
-            parts.append(_file_part(value, media_type))
-        else:
-            parts.append(DataPart(data=_read_json(value), media_type=media_type or "application/json"))
-    return parts
-
-
-def _metadata(raw: str | None) -> dict[str, Any] | None:
-    if raw is None:
-        return None
-    value = _read_json(raw)
-    if not isinstance(value, dict):
-        raise UsageError("--metadata must be a JSON object", hint="""For example --metadata '{"k": "v"}'""")
-    return value
-
+    from ..link import AgentLink
+    from .arguments import Connection
+    from .groups.card import CardGetOptions
+    from .groups.send import SendOptions
+    from .groups.task import (
+        TaskCancelOptions,
+        TaskGetOptions,
+        TaskListOptions,
+        TaskSubscribeOptions,
+    )
 
 # --- commands ----------------------------------------------------------------------------------------
 
@@ -114,7 +60,7 @@ def with_trust(raw: dict[str, Any], trust: CardTrust) -> dict[str, Any]:
     return doc
 
 
-async def card_get(args: Any) -> int:
+async def card_get(args: CardGetOptions) -> int:
     from ..a2a.cards import BINDING_FLAGS, fetch_card, lint_card
     from ..card_trust import check_card, keys_for
     from .context import extra_headers, http_client_for, make_tap
@@ -164,7 +110,7 @@ async def card_get(args: Any) -> int:
     return 0
 
 
-async def send(args: Any) -> int:
+async def send(args: SendOptions) -> int:
     target = split_target(args, args.words, 0 if args.parts else 1)
     parts = build_parts(target.args, args.parts)
     if not parts:
@@ -184,7 +130,7 @@ async def send(args: Any) -> int:
                          hint="Leave --record out for this agent.")  # fmt: skip
     from ..a2a.client import new_message
 
-    message = new_message(parts, task_id=args.task_id, context_id=args.context_id, metadata=_metadata(args.metadata))
+    message = new_message(parts, task_id=args.task_id, context_id=args.context_id, metadata=metadata_of(args.metadata))
     recorder = None
     if args.record:
         from .export import SendRecorder
@@ -215,7 +161,9 @@ async def send(args: Any) -> int:
     return 0
 
 
-async def _send(link, message: Message, view: TaskView, args: Any, target, out: Out, recorder) -> None:
+async def _send(
+    link: AgentLink, message: Message, view: TaskView, args: SendOptions, target: Target, out: Out, recorder: Any
+) -> None:
     if args.push:
         from .push import send_by_push
 
@@ -242,14 +190,14 @@ async def _send(link, message: Message, view: TaskView, args: Any, target, out: 
         if args.output == "text":
             print_summary(out, args, reply_command(args, target), view)
     else:
-        result = view.reply if view.reply is not None else view.to_task()
-        if result is None:
+        answer = view.reply if view.reply is not None else view.to_task()
+        if answer is None:
             raise UsageError("the agent sent nothing back")  # follow_turn raises before this
-        print_result(out, args, reply_command(args, target), result)
+        print_result(out, args, reply_command(args, target), answer)
     warn_outcome(view.state)
 
 
-async def _widened(link, exc: AuthFailedError, args: Any, target) -> bool:
+async def _widened(link: AgentLink, exc: AuthFailedError, args: Connection, target: Target) -> bool:
     from ..a2a.auth.sign_in_offer import SignInOffer, oauth_source
     from .sign_in_offer import sign_in_for
 
@@ -259,7 +207,7 @@ async def _widened(link, exc: AuthFailedError, args: Any, target) -> bool:
     return await sign_in_for(link, offer, args, target, "the agent")
 
 
-async def _sign_in_if_asked(link, view: TaskView, args: Any, target, out: Out) -> TaskView:
+async def _sign_in_if_asked(link: AgentLink, view: TaskView, args: SendOptions, target: Target, out: Out) -> TaskView:
     """A task at auth-required that asks for OAuth scopes: the sign-in offered, then the task followed again."""
     from .sign_in_offer import continue_after_sign_in
 
@@ -274,7 +222,7 @@ async def _sign_in_if_asked(link, view: TaskView, args: Any, target, out: Out) -
     return await continue_after_sign_in(link, view, args, target, follow) or view
 
 
-async def task_get(args: Any) -> int:
+async def task_get(args: TaskGetOptions) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
     out = Out()
@@ -288,7 +236,7 @@ async def task_get(args: Any) -> int:
     return 0
 
 
-async def task_cancel(args: Any) -> int:
+async def task_cancel(args: TaskCancelOptions) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
     # --timeout, when given, replaces the cancel's own long wait (the agent answers with the whole task).
@@ -309,7 +257,7 @@ async def task_cancel(args: Any) -> int:
     return 0
 
 
-async def task_subscribe(args: Any) -> int:
+async def task_subscribe(args: TaskSubscribeOptions) -> int:
     target = split_target(args, args.words, 1)
     task_id = target.args[0]
     out = Out()
@@ -334,7 +282,7 @@ def _state_arg(value: str | None) -> TaskState | None:
         raise UsageError(f"unknown state {value!r}", hint=f"Use one of: {names}.") from None
 
 
-async def task_list(args: Any) -> int:
+async def task_list(args: TaskListOptions) -> int:
     target = split_target(args, args.words, 0)
     out = Out()
     async with await open_agent(args, target) as link:

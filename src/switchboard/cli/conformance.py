@@ -5,7 +5,8 @@ the job was to judge). conformance_diff.py compares the two."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ..a2a.errors import UsageError
 from ..conformance.probe import Report, probe
@@ -14,10 +15,13 @@ from .conformance_diff import as_json, compare, print_changes
 from .context import credentials_for, extra_headers, make_tap, split_target
 from .output import Out
 
+if TYPE_CHECKING:
+    from .groups.conformance import ConformanceOptions
+
 DEFAULT_OP_TIMEOUT = 20.0
 
 
-async def conformance(args: Any) -> int:
+async def conformance(args: ConformanceOptions) -> int:
     reports = [await _report(args, args.agent)]
     if args.against:
         reports.append(await _report(args, args.against))
@@ -35,10 +39,10 @@ async def conformance(args: Any) -> int:
     return 1 if changes or any(r.failed for r in reports) else 0
 
 
-async def _report(args: Any, ref: str) -> Report:
+async def _report(args: ConformanceOptions, ref: str) -> Report:
     from ..a2a.http import new_http_client
 
-    args.agent_card = None
+    args = replace(args, agent_card=None)  # the agent is `ref`, whatever -a said
     target = split_target(args, [ref], 0)
     if target.entry is not None and target.entry.protocol == "tasks":
         raise UsageError(

@@ -8,7 +8,7 @@ import shutil
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..a2a.auth.credentials import Credentials, credentials_from_env
 from ..a2a.errors import UsageError
@@ -19,6 +19,13 @@ from ..demo_credentials import with_demo_defaults
 from ..paths import agents_file
 from ..safe_text import strip_controls
 from .output import warn
+
+if TYPE_CHECKING:
+    import httpx
+
+    from ..a2a.auth.oauth.types import DevicePrompt
+    from ..link import AgentLink
+    from .arguments import Connection
 
 
 @dataclass
@@ -50,25 +57,25 @@ def _short(path: Path) -> str:
         return str(absolute)
 
 
-def reply_command(args: Any, target: Target) -> str:
+def reply_command(args: Connection, target: Target) -> str:
     """`switchboard [--agents F] send AGENT [credential flags]`, naming the agent as this command did, so
     the printed Resume line works as it stands."""
     return _command(args, target, ["send"], [])
 
 
-def login_command(args: Any, target: Target, scope_flags: str) -> str:
+def login_command(args: Connection, target: Target, scope_flags: str) -> str:
     """`switchboard [--agents F] auth login AGENT --scope S ... --remember [credential flags]`, ready to paste."""
     return _command(args, target, ["auth", "login"], [scope_flags, "--remember"])
 
 
-def task_command(args: Any, target: Target, subcommand: str, task_id: str) -> str:
+def task_command(args: Connection, target: Target, subcommand: str, task_id: str) -> str:
     """`switchboard [--agents F] task SUBCOMMAND AGENT TASK_ID [credential flags]`, ready to paste."""
     return _command(args, target, ["task", subcommand], [shlex.quote(task_id)])
 
 
-def _command(args: Any, target: Target, command: list[str], after_agent: list[str]) -> str:
+def _command(args: Connection, target: Target, command: list[str], after_agent: list[str]) -> str:
     bits = [invocation()]
-    if getattr(args, "agents", None):
+    if args.agents:
         bits += ["--agents", shlex.quote(args.agents)]
     bits += [*command, shlex.quote(target.entry.name if target.entry else target.ref), *after_agent]
     for flag in (
@@ -95,7 +102,7 @@ def _command(args: Any, target: Target, command: list[str], after_agent: list[st
     return " ".join(bits)
 
 
-def split_target(args: Any, words: list[str], needs: int) -> Target:
+def split_target(args: Connection, words: list[str], needs: int) -> Target:
     """The agent is --agent-card, else the first positional; `needs` positionals must remain after it."""
     words = list(words)
     ref = args.agent_card or os.environ.get("A2ACLI_AGENT_CARD")
@@ -139,7 +146,14 @@ def check_address(ref: str, registry: AgentsFile) -> None:
     )
 
 
-def registry_of(args: Any) -> AgentsFile:
+class NamesAgentsFile(Protocol):
+    """Options with --agents: the agents file named on the command line, if one was."""
+
+    @property
+    def agents(self) -> str | None: ...
+
+
+def registry_of(args: NamesAgentsFile) -> AgentsFile:
     """The agents file named by --agents (which must exist), else the default one; warnings to stderr."""
     path = Path(args.agents).expanduser() if args.agents else agents_file()
     if args.agents and not path.exists():
@@ -150,15 +164,15 @@ def registry_of(args: Any) -> AgentsFile:
     return registry
 
 
-def credentials_for(args: Any, entry: AgentEntry | None) -> Credentials:
+def credentials_for(args: Connection, entry: AgentEntry | None) -> Credentials:
     """Literal flags, then named variables, then the agents file's variables, then A2ACLI_* defaults."""
-    basic_user = getattr(args, "basic_user", None) or (entry.basic_user if entry else None)
+    basic_user = args.basic_user or (entry.basic_user if entry else None)
     from_env = credentials_from_env(
         bearer_env=args.bearer_env or (entry.bearer_env if entry else None),
         api_key_env=args.api_key_env or (entry.api_key_env if entry else None),
         env=with_demo_defaults(os.environ),  # the gatekeeper and the tasks agent answer with nothing exported
         basic_user=basic_user,
-        basic_password_env=getattr(args, "basic_password_env", None) or (entry.basic_env if entry else None),
+        basic_password_env=args.basic_password_env or (entry.basic_env if entry else None),
     )
     bearer = check_secret(args.bearer, "--bearer") if args.bearer else from_env.bearer
     api_key = check_secret(args.api_key, "--api-key") if args.api_key else from_env.api_key
@@ -166,12 +180,12 @@ def credentials_for(args: Any, entry: AgentEntry | None) -> Credentials:
 
     oauth = oauth_client(
         entry.oauth if entry else None,
-        client_id=getattr(args, "client_id", None),
-        client_secret_env=getattr(args, "client_secret_env", None),
-        flow=getattr(args, "oauth_flow", None),
-        scopes=[s for flag in getattr(args, "scope", None) or [] for s in flag.split()] or None,
-        interaction=StderrInteraction(open_browser=not getattr(args, "no_browser", False)),
-        remember=getattr(args, "remember", False),
+        client_id=args.client_id,
+        client_secret_env=args.client_secret_env,
+        flow=args.oauth_flow,
+        scopes=[s for flag in args.scope or [] for s in flag.split()] or None,
+        interaction=StderrInteraction(open_browser=not args.no_browser),
+        remember=getattr(args, "remember", False),  # auth login --remember, the one command with it
     )
     tls = tls_for(args, entry)
     return replace(from_env, bearer=bearer, api_key=api_key, client_cert=bool(tls and tls.cert), oauth=oauth)
@@ -183,7 +197,7 @@ class StderrInteraction:
     def __init__(self, open_browser: bool = True) -> None:
         self.open_browser = open_browser
 
-    def device_code(self, prompt) -> None:
+    def device_code(self, prompt: DevicePrompt) -> None:
         minutes = max(1, prompt.expires_in // 60)
         print(
             f"To sign in, open {strip_controls(prompt.verification_uri)} and enter the code "
@@ -207,9 +221,9 @@ class StderrInteraction:
         warn(text)
 
 
-def tls_for(args: Any, entry: AgentEntry | None) -> ClientTls | None:
+def tls_for(args: Connection, entry: AgentEntry | None) -> ClientTls | None:
     """The agent's `tls:` with --client-cert, --client-key and --ca-cert laid over it."""
-    given = {k: getattr(args, f, None) for k, f in (("cert", "client_cert"), ("key", "client_key"), ("ca", "ca_cert"))}
+    given = {"cert": args.client_cert, "key": args.client_key, "ca": args.ca_cert}
     base = entry.tls if entry is not None else None
     if not any(given.values()):
         return base
@@ -217,21 +231,21 @@ def tls_for(args: Any, entry: AgentEntry | None) -> ClientTls | None:
     return ClientTls(given["cert"] or base.cert, given["key"] or base.key, given["ca"] or base.ca)
 
 
-def entry_for(args: Any, target: Target) -> AgentEntry:
+def entry_for(args: Connection, target: Target) -> AgentEntry:
     """The agents-file entry (or one for the address typed), with the command line's TLS files on it."""
     entry = target.entry or AgentEntry(name=target.ref, url=target.ref)
     tls = tls_for(args, target.entry)
     return replace(entry, tls=tls) if tls != entry.tls else entry
 
 
-def http_client_for(args: Any, target: Target, timeout: Any = None):
+def http_client_for(args: Connection, target: Target, timeout: Any = None) -> httpx.AsyncClient:
     """An HTTP client for one agent: with its client certificate (for its origin only) and CA when it has them."""
     from ..link import agent_http_client
 
     return agent_http_client(entry_for(args, target), timeout)
 
 
-def extra_headers(args: Any, entry: AgentEntry | None) -> dict[str, str]:
+def extra_headers(args: Connection, entry: AgentEntry | None) -> dict[str, str]:
     headers = dict(entry.headers) if entry else {}
     for item in args.svc_param:
         name, sep, value = item.partition(":")
@@ -245,7 +259,7 @@ def extra_headers(args: Any, entry: AgentEntry | None) -> dict[str, str]:
     return {**headers, **extension_headers(activated)}
 
 
-def make_tap(args: Any, entry: AgentEntry | None) -> Tap:
+def make_tap(args: Connection, entry: AgentEntry | None) -> Tap:
     """A tap whose records go to stderr under --verbose; header values from the agents file are redacted."""
     from ..link import known_secrets
 
@@ -256,7 +270,9 @@ def make_tap(args: Any, entry: AgentEntry | None) -> Tap:
     return tap
 
 
-async def open_agent(args: Any, target: Target, *, correlation_id: str | None = None, streaming: bool | None = None):
+async def open_agent(
+    args: Connection, target: Target, *, correlation_id: str | None = None, streaming: bool | None = None
+) -> AgentLink:
     """The link to the target, whatever it speaks (notes go to stderr as warnings): its card read and the transport
     it calls for built, as --a2a-version and --binding allow, or its REST task API when the agents file says so."""
     from ..link import open_link

@@ -8,21 +8,22 @@ import shlex
 import signal
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..a2a.errors import SwitchboardError, UsageError
 from ..demo.defaults import (
     API_KEY_ENV,
     DEFAULT_API_KEY,
-    DEFAULT_FIRST_PORT,
     DEFAULT_HOST,
     DEFAULT_TOKEN,
-    DEFAULT_WRITER_PACE_MS,
     TOKEN_ENV,
 )
 from ..safe_text import strip_controls
 from .context import invocation
 from .output import warn
+
+if TYPE_CHECKING:
+    from .groups.demo import DemoOptions
 
 _STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
@@ -107,7 +108,7 @@ def _replay_agents_file() -> Path:
     return data_dir() / "demo" / "replay-agents.yaml"
 
 
-async def run_demo(args: Any) -> int:
+async def run_demo(options: DemoOptions) -> int:
     """Serve until SIGINT, SIGTERM or SIGHUP; then stop every server and exit 0."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -122,18 +123,18 @@ async def run_demo(args: Any) -> int:
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or not POSIX
             pass
     try:
-        return await _serve(args, stop)
+        return await _serve(options, stop)
     finally:
         for number in installed:
             loop.remove_signal_handler(number)
 
 
-async def _serve(args: Any, stop: asyncio.Event) -> int:
+async def _serve(options: DemoOptions, stop: asyncio.Event) -> int:
     from ..a2a.auth.credentials import is_loopback
     from ..demo.base import DemoSettings
     from ..demo.fleet import AGENTS, DemoFleet
 
-    replay: str | None = getattr(args, "replay", None)
+    replay = options.replay
     agents = AGENTS
     if replay:
         from ..demo.replay import first_messages, replay_agents
@@ -141,15 +142,15 @@ async def _serve(args: Any, stop: asyncio.Event) -> int:
 
         source = Path(replay).expanduser()
         recording = read_recording(source)
-        agents = replay_agents(recording, source, paced=args.pace == "original")
+        agents = replay_agents(recording, source, paced=options.pace == "original")
         if not agents:
             raise UsageError(
                 f"{replay} holds no message sent to an agent: nothing to replay",
                 hint="Record an exchange with `switchboard send AGENT TEXT --record FILE.json`.",
             )
-    host = getattr(args, "host", None) or DEFAULT_HOST
-    port = getattr(args, "port", DEFAULT_FIRST_PORT)
-    agents_out = getattr(args, "agents_out", None)
+    host = options.host or DEFAULT_HOST
+    port = options.port
+    agents_out = options.agents_out
     if agents_out and Path(agents_out).expanduser().is_dir():
         raise UsageError(f"--agents-out {agents_out} is a directory", hint="Give a file path, e.g. demo.yaml.")
     if not is_loopback(host):
@@ -157,7 +158,7 @@ async def _serve(args: Any, stop: asyncio.Event) -> int:
     fleet = DemoFleet(
         host,
         port,
-        settings=DemoSettings(writer_pace_ms=getattr(args, "writer_pace", DEFAULT_WRITER_PACE_MS)),
+        settings=DemoSettings(writer_pace_ms=options.writer_pace),
         agents_file=Path(agents_out).expanduser() if agents_out else (_replay_agents_file() if replay else None),
         log=lambda line: print(f"demo: {line}", file=sys.stderr, flush=True),
         agents=agents,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..a2a.errors import SwitchboardError, UsageError
 from ..a2a.follow import Notice
@@ -20,30 +20,33 @@ from ..export.transcript import Exchange, Transcript
 from .context import registry_of
 from .output import warn
 
+if TYPE_CHECKING:
+    from .groups.export import ExportOptions
 
-def _run_redactor(args: Any) -> Redactor:
+
+def _run_redactor(options: ExportOptions) -> Redactor:
     """Every secret the agents file and the environment lead to (the journal was redacted as it was written)."""
     from ..link import known_secrets
 
     redactor = Redactor()
     redactor.add(*known_secrets(None))
-    for entry in registry_of(args).agents:
+    for entry in registry_of(options).agents:
         redactor.add(*known_secrets(entry))
     return redactor
 
 
-async def export_run(args: Any) -> int:
+async def export_run(options: ExportOptions) -> int:
     from ..export.transcript import of_run
     from ..workflow.runs import read_run
 
-    record = read_run(args.run_id)
-    out = Path(args.out).expanduser() if args.out else None
-    fmt = args.format or (format_of(out) if out else "markdown")
-    registry = registry_of(args)
+    record = read_run(options.run_id)
+    out = Path(options.out).expanduser() if options.out else None
+    fmt = options.format or (format_of(out) if out else "markdown")
+    registry = registry_of(options)
     urls = {entry.name: entry.url for entry in registry.agents}
     transcript = of_run(record, urls)
     attachments = attachments_dir_for(out) if out is not None else None
-    export = export_transcript(transcript, fmt, _run_redactor(args), attachments_dir=attachments)
+    export = export_transcript(transcript, fmt, _run_redactor(options), attachments_dir=attachments)
     return _deliver(export, out)
 
 
@@ -94,7 +97,7 @@ class SendRecorder:
                 hint=f"Give a new name, e.g. {fresh}.",
             )
 
-    async def events(self, events: AsyncIterator) -> AsyncIterator:
+    async def events(self, events: AsyncIterator[Any]) -> AsyncIterator[Any]:
         """Pass the turn's events on, keeping each."""
         async for event in events:
             if isinstance(event, Notice):

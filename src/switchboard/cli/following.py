@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -21,10 +21,12 @@ from .render import render_event, render_message, render_task, resume_hint, stre
 
 if TYPE_CHECKING:
     from ..link import AgentLink
+    from .arguments import Connection
+    from .groups.task import TaskSubscribeOptions, TaskWatchOptions
 
 
 @asynccontextmanager
-async def deadline(seconds: float | None, what: str):
+async def deadline(seconds: float | None, what: str) -> AsyncIterator[None]:
     """Turn an expired --timeout into TimedOutError (exit 5), naming what was being waited for."""
     try:
         async with asyncio.timeout(seconds):
@@ -37,7 +39,9 @@ async def deadline(seconds: float | None, what: str):
 
 
 @contextmanager
-def naming_the_task(args: Any, target: Target, view: TaskView | None = None, task_id: str | None = None):
+def naming_the_task(
+    args: Connection, target: Target, view: TaskView | None = None, task_id: str | None = None
+) -> Iterator[None]:
     """Whatever ends a wait early (--timeout, a broken stream, Ctrl+C), the task is named with the command that
     picks it up: it goes on at the agent, and its id is the way back to it. `view` follows a task this command
     started; `task_id` names one the person gave (then only a timeout needs saying how to pick it up)."""
@@ -78,7 +82,7 @@ def naming_the_task(args: Any, target: Target, view: TaskView | None = None, tas
 IDLE_LIMIT = 600.0
 
 
-def follow_policy(args: Any) -> FollowPolicy:
+def follow_policy(args: Connection) -> FollowPolicy:
     """How the command line follows a task: --poll-interval, and the idle bound unless --timeout bounds it all."""
     return FollowPolicy(
         poll_interval=getattr(args, "poll_interval", None) or FollowPolicy.poll_interval,
@@ -93,7 +97,9 @@ def warn_outcome(state: TaskState | None) -> None:
         warn(f"the task is waiting: {state.value}")
 
 
-async def consume_turn(events: AsyncIterator, view: TaskView, args: Any, out: Out, *, live: bool) -> TaskView:
+async def consume_turn(
+    events: AsyncIterator[Any], view: TaskView, args: Connection, out: Out, *, live: bool
+) -> TaskView:
     """Read a turn whose events follow_turn folds into `view`; under --stream print each one as it arrives.
 
     In text, a task read again that reports the status already printed (a re-attachment's get-task, a poll) is
@@ -117,7 +123,7 @@ async def consume_turn(events: AsyncIterator, view: TaskView, args: Any, out: Ou
     return view
 
 
-def print_summary(out: Out, args: Any, agent: str, view: TaskView) -> None:
+def print_summary(out: Out, args: Connection, agent: str, view: TaskView) -> None:
     """The closing lines of a text stream: ids and state again, and how to answer an interrupted task."""
     out.field("Task ID", view.task_id)
     out.field("Context ID", view.context_id)
@@ -127,7 +133,7 @@ def print_summary(out: Out, args: Any, agent: str, view: TaskView) -> None:
         out.field("Resume", resume_hint(agent, task))
 
 
-def print_result(out: Out, args: Any, agent: str, result: Task | Message) -> None:
+def print_result(out: Out, args: Connection, agent: str, result: Task | Message) -> None:
     if args.output == "json":
         out.json_doc(v10.encode_send_result(result))
         return
@@ -139,7 +145,7 @@ def print_result(out: Out, args: Any, agent: str, result: Task | Message) -> Non
         out.field("Resume", resume_hint(agent, result))
 
 
-def print_task(out: Out, args: Any, agent: str, task: Task) -> None:
+def print_task(out: Out, args: Connection, agent: str, task: Task) -> None:
     if args.output == "json":
         out.json_doc(v10.encode_task(task))
     else:
@@ -148,7 +154,14 @@ def print_task(out: Out, args: Any, agent: str, task: Task) -> None:
             out.field("Resume", resume_hint(agent, task))
 
 
-async def print_followed(out: Out, args: Any, target: Target, link: AgentLink, view: TaskView, task_id: str) -> None:
+async def print_followed(
+    out: Out,
+    args: TaskSubscribeOptions | TaskWatchOptions,
+    target: Target,
+    link: AgentLink,
+    view: TaskView,
+    task_id: str,
+) -> None:
     """The end of a task followed (`task subscribe`, `task watch`): with --stream its summary, else the task as the
     agent has it now; then a warning when it did not complete."""
     if args.stream:

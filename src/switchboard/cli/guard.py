@@ -6,10 +6,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, TypeVar
 
-from ..a2a.errors import SwitchboardError
+from ..a2a.errors import SwitchboardError, UsageError
 from .output import report
+
+Options = TypeVar("Options")
 
 
 def reader_went_away() -> int:
@@ -21,7 +23,7 @@ def reader_went_away() -> int:
     return 141
 
 
-def run_async(handler: Callable[[Any], Coroutine[Any, Any, int]], args: Any, *, server: bool = False) -> int:
+def run_async(handler: Callable[[Options], Coroutine[Any, Any, int]], args: Options, *, server: bool = False) -> int:
     """Run an async command handler: its exit code, or an error envelope (never a traceback). A `server` (serve,
     demo) runs on uvloop when the `fast` extra put it there: half the latency under load (bench/README, serve)."""
 
@@ -40,8 +42,8 @@ def run_async(handler: Callable[[Any], Coroutine[Any, Any, int]], args: Any, *, 
     return guarded(call, args)
 
 
-def guarded(call: Callable[[], int], args: Any) -> int:
-    """`call()`'s exit code, or an error envelope (never a traceback)."""
+def guarded(call: Callable[[], int], args: object) -> int:
+    """`call()`'s exit code, or an error envelope (never a traceback), in `args.output`'s format if it has one."""
     try:
         return call()
     except SwitchboardError as exc:
@@ -60,3 +62,10 @@ def guarded(call: Callable[[], int], args: Any) -> int:
             getattr(args, "output", "text"),
         )
         return 1
+
+
+def no_subcommand(command: str) -> int:
+    """`switchboard COMMAND` alone, where COMMAND has subcommands: a usage error naming its --help."""
+    error = UsageError(f"`{command}` needs a subcommand", hint=f"switchboard {command} --help")
+    report(error, "text")
+    return error.exit_code

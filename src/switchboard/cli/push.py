@@ -4,7 +4,7 @@ or by polling where the agent cannot push (watch.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..a2a.errors import UsageError
@@ -23,10 +23,15 @@ from .following import (
 )
 from .output import Out, warn
 
+if TYPE_CHECKING:
+    from .arguments import Connection
+    from .groups.send import SendOptions
+    from .groups.task import TaskPushOptions, TaskWatchOptions
+
 ACTIONS = {"set": 2, "get": 2, "list": 1, "delete": 2}  # the words after the agent: TASK_ID and URL / CONFIG_ID
 
 
-def _print_configs(out: Out, args: Any, configs: list[dict[str, Any]]) -> None:
+def _print_configs(out: Out, args: Connection, configs: list[dict[str, Any]]) -> None:
     if args.output == "json":
         out.json_doc({"configs": configs})
         return
@@ -37,7 +42,7 @@ def _print_configs(out: Out, args: Any, configs: list[dict[str, Any]]) -> None:
         out.field("Token", "[set]" if config.get("token") else None)  # a secret: never printed
 
 
-async def task_push(args: Any) -> int:
+async def task_push(args: TaskPushOptions) -> int:
     words = list(args.words)
     if not words or words[0] not in ACTIONS:
         raise UsageError("task push needs an action: set, get, list or delete", hint="switchboard task push --help")
@@ -64,7 +69,7 @@ async def task_push(args: Any) -> int:
     return 0
 
 
-def receiver_for(args: Any, link: Any) -> PushReceiver:
+def receiver_for(args: SendOptions | TaskWatchOptions, link: Any) -> PushReceiver:
     """The local receiver for this command's pushes: on 127.0.0.1 (--push-port, else an ephemeral port), at the path
     of --push-url when one is given (a tunnel forwards that path), its tokens kept out of --verbose."""
     url = check_push_url(args.push_url) if args.push_url else None
@@ -73,12 +78,12 @@ def receiver_for(args: Any, link: Any) -> PushReceiver:
     return PushReceiver(port=args.push_port or 0, path=path, redactor=redactor)
 
 
-def _receiving(receiver: PushReceiver, args: Any) -> None:
+def _receiving(receiver: PushReceiver, args: SendOptions | TaskWatchOptions) -> None:
     if args.push_url:  # the person's tunnel must forward there
         warn(f"receiving pushes on {receiver.url}; the agent is given {args.push_url}")
 
 
-async def send_by_push(args: Any, link: Any, message: Any, target: Any, out: Out) -> None:
+async def send_by_push(args: SendOptions, link: Any, message: Any, target: Any, out: Out) -> None:
     """Send without waiting, have the agent push the task's updates to a local receiver, and follow the turn by
     them to its end (or to a question); the task is read once after registering, for what came before."""
     view = TaskView()
@@ -96,7 +101,7 @@ async def send_by_push(args: Any, link: Any, message: Any, target: Any, out: Out
     warn_outcome(view.state)
 
 
-async def task_watch(args: Any) -> int:
+async def task_watch(args: TaskWatchOptions) -> int:
     """`task watch AGENT TASK`: the task's updates by push (or polling, where the agent cannot push) until its turn
     ends, printed as `task subscribe` prints them; the push config is deleted at the end, Ctrl+C included."""
     target = split_target(args, args.words, 1)

@@ -123,7 +123,7 @@ def stream_response(event: StreamEvent) -> dict[str, Any]:
 def render_card(
     out: Out,
     card: AgentCard,
-    card_url: str,
+    card_url: str | None,
     *,
     validate: bool,
     version: str | None = None,

@@ -4,15 +4,19 @@ for `demo --replay FILE`): bounded, checked where it enters, every problem a usa
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..a2a.errors import UsageError
 from ..demo.recording_file import HOW as _HOW
 from ..demo.recording_file import read_recording
 
+if TYPE_CHECKING:
+    from .groups.replay import ReplayOptions
+
 __all__ = ["read_recording", "replay"]
 
 
-async def replay(args) -> int:
+async def replay(args: ReplayOptions) -> int:
     """`switchboard replay FILE`: the recording played again in the TUI, read-only."""
     import sys
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..workflow.summary import RunSummary
 from .output import Out
+
+if TYPE_CHECKING:
+    from .groups.runs import RunsListOptions
 
 
 def stamp(epoch: float | None) -> str | None:
@@ -62,7 +65,7 @@ def summary_json(run: RunSummary) -> dict[str, Any]:
     }
 
 
-def runs_list(args: Any) -> int:
+def runs_list(options: RunsListOptions) -> int:
     from ..workflow.index import RunIndex, RunPage, default_dir
 
     directory = default_dir()
@@ -70,16 +73,16 @@ def runs_list(args: Any) -> int:
         with RunIndex.open(directory) as index:
             index.heal()
             page = index.page(
-                status=status_filter(args.status),
-                workflow=args.workflow,
-                waiting=args.waiting,
-                limit=args.limit,
-                offset=args.offset,
+                status=status_filter(options.status),
+                workflow=options.workflow,
+                waiting=options.waiting,
+                limit=options.limit,
+                offset=options.offset,
             )
     else:
-        page = RunPage([], 0, args.offset)
+        page = RunPage([], 0, options.offset)
     out = Out()
-    if args.output == "json":
+    if options.output == "json":
         doc: dict[str, Any] = {"runs": [summary_json(r) for r in page.runs], "total": page.total}
         doc["offset"], doc["nextOffset"] = page.offset, page.next_offset
         out.json_doc(doc)

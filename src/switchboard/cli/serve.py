@@ -14,7 +14,7 @@ import shlex
 import signal
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..a2a.errors import SwitchboardError, UsageError
 from ..agents import AgentsFile, load_agents
@@ -22,13 +22,16 @@ from ..safe_text import strip_controls
 from .context import invocation, registry_of
 from .output import warn
 
+if TYPE_CHECKING:
+    from .groups.serve import ServeOptions
+
 _STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
 
-def serve_agents(args: Any) -> AgentsFile:
+def serve_agents(options: ServeOptions) -> AgentsFile:
     """--agents, else the default agents file plus the demo fleet's for names it does not have."""
-    registry = registry_of(args)
-    if args.agents:
+    registry = registry_of(options)
+    if options.agents:
         return registry
     from ..demo.fleet import default_agents_file
 
@@ -40,16 +43,16 @@ def serve_agents(args: Any) -> AgentsFile:
     return AgentsFile(registry.path, registry.agents + extra, registry.warnings)
 
 
-def load_served(args: Any) -> list[Any]:
+def load_served(options: ServeOptions) -> list[Any]:
     """Every file loaded and checked; shell steps refused without --allow-shell."""
     from ..workflow.loader import load_workflow
 
-    agents = serve_agents(args)
+    agents = serve_agents(options)
     workflows = []
-    for file in args.files:
+    for file in options.files:
         workflow = load_workflow(Path(file), agents)
         shell = [s.name for s in workflow.steps if s.type == "shell"]
-        if shell and not args.allow_shell:
+        if shell and not options.allow_shell:
             names = ", ".join(shell)
             raise UsageError(
                 f"{file} has shell steps ({names}): served, a caller's inputs would reach a shell on this machine",
@@ -61,19 +64,19 @@ def load_served(args: Any) -> list[Any]:
     return workflows
 
 
-def api_key_of(args: Any) -> str | None:
-    if not args.api_key_env:
+def api_key_of(options: ServeOptions) -> str | None:
+    if not options.api_key_env:
         return None
-    value = os.environ.get(args.api_key_env)
+    value = os.environ.get(options.api_key_env)
     if not value:
         raise UsageError(
-            f"--api-key-env {args.api_key_env}: the variable is not set",
-            hint=f"Set it to the key callers must send: export {args.api_key_env}=...",
+            f"--api-key-env {options.api_key_env}: the variable is not set",
+            hint=f"Set it to the key callers must send: export {options.api_key_env}=...",
         )
     return value
 
 
-def print_startup(server: Any, out: TextIO, args: Any) -> None:
+def print_startup(server: Any, out: TextIO, options: ServeOptions) -> None:
     count = len(server.agents)
     print(f"a2a-switchboard serve: {count} workflow{'s' if count != 1 else ''} as A2A agents.\n", file=out)
     width = max(len(a.name) for a in server.agents)
@@ -86,7 +89,7 @@ def print_startup(server: Any, out: TextIO, args: Any) -> None:
         f"\nRuns are journaled in {server.journal_dir} (switchboard runs list, and the TUI's Workflows tab).", file=out
     )
     first = server.agents[0]
-    key = f" --api-key-env {shlex.quote(args.api_key_env)}" if args.api_key_env else ""
+    key = f" --api-key-env {shlex.quote(options.api_key_env)}" if options.api_key_env else ""
     print("Try, from another terminal:", file=out)
     print(f"  {invocation()} card get {first.url}", file=out)
     print(f"  {invocation()} send {first.url}{key} --stream {first_message(first.workflow)}", file=out)
@@ -108,7 +111,7 @@ def first_message(workflow: Any) -> str:
     return f"--data {shlex.quote(data)}"
 
 
-async def serve(args: Any) -> int:
+async def serve(options: ServeOptions) -> int:
     """Serve until SIGINT, SIGTERM or SIGHUP; then stop every run where it is (it resumes at the next start)."""
     # The SDK wraps every handler call in an OpenTelemetry span, a cost per event even with no exporter set up;
     # it is off unless asked for (OTEL_INSTRUMENTATION_A2A_SDK_ENABLED=true). Read when a2a is first imported.
@@ -116,18 +119,18 @@ async def serve(args: Any) -> int:
     from ..a2a.auth.credentials import is_loopback
     from ..serve.server import WorkflowServer
 
-    workflows = load_served(args)
-    api_key = api_key_of(args)
-    if not is_loopback(args.host):
-        warn(f"serving on {args.host}, not loopback: anyone who can reach this address can start runs")
+    workflows = load_served(options)
+    api_key = api_key_of(options)
+    if not is_loopback(options.host):
+        warn(f"serving on {options.host}, not loopback: anyone who can reach this address can start runs")
         if api_key is None:
             warn("and no --api-key-env is set: every caller is let in")
     server = WorkflowServer(
         workflows,
-        host=args.host,
-        port=args.port,
+        host=options.host,
+        port=options.port,
         api_key=api_key,
-        max_runs=args.max_runs,
+        max_runs=options.max_runs,
         log=lambda line: print(f"serve: {strip_controls(line)}", file=sys.stderr, flush=True),
     )
     loop = asyncio.get_running_loop()
@@ -147,10 +150,10 @@ async def serve(args: Any) -> int:
             await server.start()
         except OSError as exc:
             raise SwitchboardError(
-                f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}",
+                f"cannot serve on {options.host}:{options.port}: {exc.strerror or exc}",
                 hint="Another process may hold the port: pick another with --port (0 = any free port).",
             ) from None
-        print_startup(server, sys.stdout, args)
+        print_startup(server, sys.stdout, options)
         await stop.wait()
         print("\nStopping: runs stop where they are and go on at the next start ...", file=sys.stderr, flush=True)
     finally:

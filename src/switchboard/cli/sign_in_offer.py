@@ -6,12 +6,18 @@ is the agent's answer); elsewhere it prints the `auth login` command that would,
 from __future__ import annotations
 
 import sys
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from ..a2a.auth.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
 from ..a2a.model import TaskState
 from ..a2a.turn import TaskView
-from .context import Target, login_command, warn
+from .context import Target, login_command
+from .output import warn
+
+if TYPE_CHECKING:
+    from ..a2a.model import Message
+    from .arguments import Connection
 
 
 def _accepts(question: str) -> bool:
@@ -23,7 +29,7 @@ def _accepts(question: str) -> bool:
     return answer.strip().lower() in ("", "y", "yes")
 
 
-async def sign_in_for(link: Any, offer: SignInOffer, args: Any, target: Target, why: str) -> bool:
+async def sign_in_for(link: Any, offer: SignInOffer, args: Connection, target: Target, why: str) -> bool:
     """Run the sign-in `offer` names if the person agrees; else say how to. Whether a new token is held."""
     source = oauth_source(link)
     # --scope replaces the scopes asked for: name those held too, or the new token would lack them
@@ -37,7 +43,9 @@ async def sign_in_for(link: Any, offer: SignInOffer, args: Any, target: Target, 
     return True
 
 
-async def continue_after_sign_in(link: Any, view: TaskView, args: Any, target: Target, follow) -> TaskView | None:
+async def continue_after_sign_in(
+    link: Any, view: TaskView, args: Connection, target: Target, follow: Callable[[Message], Awaitable[TaskView]]
+) -> TaskView | None:
     """For a task that stopped at auth-required: offer the sign-in its question asks for; when done, tell the
     task (a follow-up message sent with the new token) and follow it again. None: nothing was done."""
     task = view.to_task()

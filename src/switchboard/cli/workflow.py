@@ -15,14 +15,14 @@ import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..a2a.errors import UsageError
 from ..a2a.tap import Tap, format_record
 from ..a2a.user_input import check_message_text
 from ..safe_text import strip_controls
 from ..workflow.state import AskRequest, StepAwaitingInput
-from .context import StderrInteraction, invocation, registry_of
+from .context import NamesAgentsFile, StderrInteraction, invocation, registry_of
 from .output import Out, warn
 from .run_render import (
     RunView,
@@ -35,6 +35,10 @@ from .run_render import (
 )
 from .run_terminal import RunTerminal
 
+if TYPE_CHECKING:
+    from .groups.run import RunOptions
+    from .groups.runs import RunsShowOptions
+
 
 def pairs(values: list[str], flag: str, what: str) -> list[tuple[str, str]]:
     out = []
@@ -46,15 +50,15 @@ def pairs(values: list[str], flag: str, what: str) -> list[tuple[str, str]]:
     return out
 
 
-def exit_status(args: Any, run_id: str, status: str) -> int:
+def exit_status(args: RunOptions, run_id: str, status: str) -> int:
     """0, or 1 under --exit-status when the run ended other than completed (said on stderr: the why of the 1)."""
-    if not getattr(args, "exit_status", False) or status == "completed":
+    if not args.exit_status or status == "completed":
         return 0
     warn(f"the run {run_id} ended {status.replace('_', '-')}, not completed: exit 1 (--exit-status)")
     return 1
 
 
-def base_command(args: Any) -> str:
+def base_command(args: NamesAgentsFile) -> str:
     bits = [invocation()]
     if args.agents:
         bits += ["--agents", shlex.quote(args.agents)]
@@ -72,40 +76,40 @@ def sign_in_hint(request: AskRequest) -> str | None:
     )
 
 
-async def run(args: Any) -> int:
+async def run(options: RunOptions) -> int:
     from ..a2a.http import new_http_client
     from ..workflow.engine import resume_run, start_run
     from ..workflow.loader import load_workflow
     from ..workflow.runs import read_run
 
-    inputs = dict(pairs(args.input, "-i", "NAME"))
+    inputs = dict(pairs(options.input, "-i", "NAME"))
     answers: dict[str, list[str]] = {}
-    for step, text in pairs(args.answer, "--answer", "STEP"):
+    for step, text in pairs(options.answer, "--answer", "STEP"):
         answers.setdefault(step, []).append(check_message_text(text, f"--answer {step}="))
-    registry = registry_of(args)
+    registry = registry_of(options)
     out = Out()
     record = None
-    if args.resume:
+    if options.resume:
         if inputs:
             raise UsageError("a resumed run keeps its inputs", hint="Drop -i, or start a new run without --resume.")
-        record = read_run(args.resume)
+        record = read_run(options.resume)
         if record.status == "completed":
             warn(f"the run {record.run_id} completed already; nothing to do")
-            _print(out, args, RunView.of_record(record), base_command(args))
+            _print(out, options, RunView.of_record(record), base_command(options))
             return 0  # completed: --exit-status has nothing to say either
-        path = Path(args.file) if args.file else Path(record.path)
-        if not args.file and not path.exists():
+        path = Path(options.file) if options.file else Path(record.path)
+        if not options.file and not path.exists():
             raise UsageError(
                 f"the run {record.run_id} started from {path}, which is gone",
                 hint=f"Pass the file where it is now: switchboard run FILE --resume {record.run_id}",
             )
-        if args.file and path.resolve() != Path(record.path).resolve():
+        if options.file and path.resolve() != Path(record.path).resolve():
             warn(f"the run started from {record.path}; continuing it with {path}")
-        workflow = load_workflow(path, registry, workflow=args.workflow or record.workflow_name)
+        workflow = load_workflow(path, registry, workflow=options.workflow or record.workflow_name)
     else:
-        if not args.file:
+        if not options.file:
             raise UsageError("no workflow file given", hint="switchboard run FILE, or switchboard run --resume RUN_ID")
-        workflow = load_workflow(Path(args.file), registry, workflow=args.workflow)
+        workflow = load_workflow(Path(options.file), registry, workflow=options.workflow)
     for text in workflow.warnings:
         warn(text)
     unknown = sorted(set(answers) - {s.name for s in workflow.steps})
@@ -114,34 +118,34 @@ async def run(args: Any) -> int:
             f"--answer names no step of the workflow: {', '.join(unknown)}",
             hint="Its steps: " + ", ".join(s.name for s in workflow.steps) + ".",
         )
-    if args.validate:
-        _print_plan(out, args, workflow)
+    if options.validate:
+        _print_plan(out, options, workflow)
         return 0
     terminal = RunTerminal() if sys.stdin.isatty() else None
     ask = terminal.ask if terminal is not None else None
     tap = Tap()
-    if args.verbose:
+    if options.verbose:
         tap.listeners.append(lambda record: print(format_record(record), file=sys.stderr, flush=True))
     async with new_http_client() as http:
         # The steps' OAuth sign-ins show on stderr, as send's do.
         interaction = StderrInteraction(open_browser=sys.stdin.isatty())
         how: dict[str, Any] = dict(ask=ask, http=http, tap=tap, answers=answers, interaction=interaction)
         if record is not None:
-            live = resume_run(record.run_id, workflow=workflow, max_concurrency=args.max_concurrency, **how)
+            live = resume_run(record.run_id, workflow=workflow, max_concurrency=options.max_concurrency, **how)
         else:
-            live = start_run(workflow, inputs, max_concurrency=args.max_concurrency, **how)
+            live = start_run(workflow, inputs, max_concurrency=options.max_concurrency, **how)
         try:
-            await _follow(live, args, out, terminal)
+            await _follow(live, options, out, terminal)
         except asyncio.CancelledError:
             await live.interrupt()
-            resume = resume_command(base_command(args), RunView.of_run(live))
+            resume = resume_command(base_command(options), RunView.of_run(live))
             print(f"\nstopped watching; the tasks go on at their agents. Continue with:\n  {resume}", file=sys.stderr)
             raise
-    _print(out, args, RunView.of_run(live), base_command(args))
-    return exit_status(args, live.run_id, live.status)
+    _print(out, options, RunView.of_run(live), base_command(options))
+    return exit_status(options, live.run_id, live.status)
 
 
-async def _follow(live: Any, args: Any, out: Out, terminal: RunTerminal | None) -> None:
+async def _follow(live: Any, args: RunOptions, out: Out, terminal: RunTerminal | None) -> None:
     async for event in live.events():
         if terminal is None and isinstance(event, StepAwaitingInput) and (hint := sign_in_hint(event.request)):
             warn(hint)
@@ -154,7 +158,7 @@ async def _follow(live: Any, args: Any, out: Out, terminal: RunTerminal | None) 
                 terminal.reached(event.request)
 
 
-def _writer(args: Any, out: Out, event: Any) -> Callable[[], None]:
+def _writer(args: RunOptions, out: Out, event: Any) -> Callable[[], None]:
     """What the event shows: under --stream the event itself on stdout, else a progress line on stderr (text)."""
 
     def write() -> None:
@@ -169,7 +173,7 @@ def _writer(args: Any, out: Out, event: Any) -> Callable[[], None]:
     return write
 
 
-def _print(out: Out, args: Any, view: RunView, base: str) -> None:
+def _print(out: Out, args: RunOptions | RunsShowOptions, view: RunView, base: str) -> None:
     resume = resume_command(base, view)
     if args.output == "json":
         if getattr(args, "stream", False):
@@ -180,7 +184,7 @@ def _print(out: Out, args: Any, view: RunView, base: str) -> None:
     render_run(out, view, resume)
 
 
-def _print_plan(out: Out, args: Any, workflow: Any) -> None:
+def _print_plan(out: Out, args: RunOptions, workflow: Any) -> None:
     steps = [
         {
             "name": s.name,
@@ -225,16 +229,16 @@ def _print_plan(out: Out, args: Any, workflow: Any) -> None:
     out.field("Valid", "yes")
 
 
-async def runs_show(args: Any) -> int:
+async def runs_show(options: RunsShowOptions) -> int:
     from ..workflow.runs import read_run
 
-    record = read_run(args.run_id)
+    record = read_run(options.run_id)
     out = Out()
-    if args.records:
+    if options.records:
         for item in record.records:
             out.json_line(item)
         return 0
     if record.skipped_lines:
         warn(f"{record.skipped_lines} unreadable line(s) in {record.journal} skipped (a torn last line after a crash)")
-    _print(out, args, RunView.of_record(record), base_command(args))
+    _print(out, options, RunView.of_record(record), base_command(options))
     return 0

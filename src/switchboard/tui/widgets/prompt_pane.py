@@ -40,7 +40,7 @@ class PromptPane(Vertical):
             self.secret = secret
 
     class SignInAsked(Message):
-        """The person pressed "Sign in": run the OAuth flow the question asks for (see a2a.sign_in_offer)."""
+        """The person pressed "Sign in": run the OAuth flow the question asks for (see a2a.auth.sign_in_offer)."""
 
         def __init__(self, pane: PromptPane, offer: SignInOffer) -> None:
             super().__init__()
