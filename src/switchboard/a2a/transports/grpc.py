@@ -6,8 +6,8 @@ codecs of the other bindings write and read them: params -> ProtoJSON -> proto o
 model on the way back (v10 at 1.0, v03rest at 0.3; the v0.3 service names a task `tasks/{id}`). Every call is on the
 tap: the method, the metadata (redacted), each message as JSON, the status (see tap.py for the shapes).
 
-Errors, ProtoJSON and the tap's records of a call are grpc_answers.py's. No scheme in the URL: TLS when the card
-came over https (or the URL says grpcs:// / https://), plaintext when it came over http.
+Errors, ProtoJSON and the tap's records of a call are grpc_answers.py's; the channel's address and whether it takes
+TLS, grpc_address.py's.
 
 This module imports grpc: only client.transport_for imports it, when a card's gRPC interface is chosen, so the base
 install and `switchboard --help` never load it.
@@ -29,7 +29,7 @@ from a2a.types import a2a_pb2, a2a_pb2_grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message as ProtoMessage
 
-from ..auth.credentials import AuthPlan, Credentials, is_loopback, plan_auth
+from ..auth.credentials import AuthPlan, Credentials, plan_auth
 from ..call_context import CallContext
 from ..cards import GRPC, Endpoint, choose_endpoint, parse_card
 from ..errors import InvalidResponseError, SwitchboardError, UnavailableError, UsageError, for_operation
@@ -43,6 +43,7 @@ from ..wire.codec import Codec
 from ..wire.common import Notes, WireFormatError
 from . import http_transport
 from .base import StreamBrokenError, Transport
+from .grpc_address import channel_target, same_host
 from .grpc_answers import (
     MAX_MESSAGE,
     Skimmed,
@@ -95,42 +96,6 @@ CANCEL_TIMEOUT = 300.0  # see http_transport.CANCEL_TIMEOUT: the answer is the w
 T = TypeVar("T")
 
 
-def grpc_target(url: str) -> tuple[str, bool | None]:
-    """`host:port` for the channel from an interface URL, and whether its scheme asks for TLS (None: it does not
-    say). Cards write no scheme; some write grpc://, grpcs://, http:// or https://, and a trailing slash."""
-    scheme, sep, rest = url.strip().partition("://")
-    tls = None
-    if not sep:
-        rest = url.strip()
-    else:
-        tls = {"grpcs": True, "https": True, "grpc": False, "http": False}.get(scheme.lower())
-        if tls is None:
-            raise UsageError(
-                f"the gRPC interface {url} has the scheme {scheme}://, which is not one gRPC is reached by",
-                hint="A gRPC interface is HOST:PORT; ask the agent's operator to fix the card.",
-            )
-    target = rest.split("/", 1)[0]
-    try:
-        host = urlsplit("//" + target).hostname
-        urlsplit("//" + target).port  # noqa: B018 - raises on a port that is not a number in range
-    except ValueError:
-        host = None
-    if not host:
-        raise UsageError(
-            f"the gRPC interface {url} is not HOST:PORT",
-            hint="Ask the agent's operator to fix the card, or choose another binding with --binding.",
-        )
-    return target, tls
-
-
-def _same_host(card_url: str, target: str) -> bool:
-    """A gRPC server listens on a port of its own beside the HTTP server that serves the card, so for gRPC the
-    card's host, not its origin, is where the agent's credentials may go."""
-    if not card_url.startswith("http"):
-        return True  # a card from a file names no origin of its own
-    return (urlsplit(card_url).hostname or "").lower() == (urlsplit("//" + target).hostname or "").lower()
-
-
 class GrpcTransport(PushConfigs, Transport):
     """Talks to one agent through a gRPC interface of its card."""
 
@@ -155,11 +120,7 @@ class GrpcTransport(PushConfigs, Transport):
         self.card_url = card_url
         self.endpoint = endpoint or choose_endpoint(card, prefer_version, binding=GRPC)
         self.url = self.endpoint.url
-        self.target, tls = grpc_target(self.endpoint.url)
-        host = urlsplit("//" + self.target).hostname or ""
-        if tls is None:
-            tls = card_url.startswith("https:") or (not card_url.startswith("http") and not is_loopback(host))
-        self.tls = tls
+        self.target, self.tls = channel_target(self.endpoint.url, card_url)
         self.streams = bool(card.capabilities.streaming)
         self.lists_tasks = "list" in _OPS[self.endpoint.version]
         self.tap = tap
@@ -174,7 +135,7 @@ class GrpcTransport(PushConfigs, Transport):
         self.auth: AuthPlan = plan_auth(card, credentials)
         self.withheld = False
         sending = extra_headers or not self.auth.empty
-        if sending and not trust_interface_origin and not _same_host(card_url, self.target):
+        if sending and not trust_interface_origin and not same_host(card_url, self.target):
             self.note(
                 f"credentials and configured headers withheld: the card at {urlsplit(card_url).hostname} points "
                 f"its gRPC interface at {self.target} (allow it with --trust-interface-origin, or "
