@@ -6,9 +6,8 @@ codecs of the other bindings write and read them: params -> ProtoJSON -> proto o
 model on the way back (v10 at 1.0, v03rest at 0.3; the v0.3 service names a task `tasks/{id}`). Every call is on the
 tap: the method, the metadata (redacted), each message as JSON, the status (see tap.py for the shapes).
 
-Errors: the v1.0 SDKs put a google.rpc.Status with an ErrorInfo (the A2A reason) in the trailers; the v0.3 ones
-write `TaskNotFoundError: message` in the status details; else the gRPC status code names it. No scheme in the URL:
-TLS when the card came over https (or the URL says grpcs:// / https://), plaintext when it came over http.
+Errors, ProtoJSON and the tap's records of a call are grpc_answers.py's; the channel's address and whether it takes
+TLS, grpc_address.py's.
 
 This module imports grpc: only client.transport_for imports it, when a card's gRPC interface is chosen, so the base
 install and `switchboard --help` never load it.
@@ -17,10 +16,8 @@ install and `switchboard --help` never load it.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -29,25 +26,13 @@ import grpc.aio
 import httpx
 from a2a.compat.v0_3 import a2a_v0_3_pb2, a2a_v0_3_pb2_grpc
 from a2a.types import a2a_pb2, a2a_pb2_grpc
-from google.protobuf import json_format, text_format
+from google.protobuf import json_format
 from google.protobuf.message import Message as ProtoMessage
-from google.rpc import error_details_pb2, status_pb2
 
-from ..auth.credentials import AuthPlan, Credentials, is_loopback, plan_auth
+from ..auth.credentials import AuthPlan, Credentials, plan_auth
 from ..call_context import CallContext
 from ..cards import GRPC, Endpoint, choose_endpoint, parse_card
-from ..errors import (
-    A2A_ERROR_NAMES,
-    AuthFailedError,
-    InvalidResponseError,
-    ProtocolError,
-    SwitchboardError,
-    TimedOutError,
-    UnavailableError,
-    UsageError,
-    for_operation,
-    rest_error_from,
-)
+from ..errors import InvalidResponseError, SwitchboardError, UnavailableError, UsageError, for_operation
 from ..http import DEFAULT_RETRY, RetryPolicy
 from ..model import AgentCard, Message, StreamEvent, Task, TaskPage, TaskState
 from ..redact import Redactor
@@ -58,10 +43,22 @@ from ..wire.codec import Codec
 from ..wire.common import Notes, WireFormatError
 from . import http_transport
 from .base import StreamBrokenError, Transport
+from .grpc_address import channel_target, same_host
+from .grpc_answers import (
+    MAX_MESSAGE,
+    Skimmed,
+    call_failure,
+    metadata_pairs,
+    proto_dict,
+    proto_json,
+    skim,
+    tap_end,
+    tap_failure,
+    unparsable,
+)
 from .grpc_events import plain_event
 from .push_configs import PushConfigs
 
-_ = error_details_pb2  # imported for its types: an ErrorInfo inside a Status is read into JSON by name
 # grpc logs a traceback ("Exception deserializing message!") to stderr for an answer that does not parse, then gives
 # the call None: the transport reports that itself, in a sentence (see _unparsable).
 logging.getLogger("grpc._common").setLevel(logging.CRITICAL)
@@ -93,52 +90,10 @@ _OPS: dict[str, dict[str, tuple[str, type[ProtoMessage], bool]]] = {
 _SERVICES = {"1.0": "lf.a2a.v1.A2AService", "0.3": "a2a.v1.A2AService"}
 _STUBS = {"1.0": a2a_pb2_grpc.A2AServiceStub, "0.3": a2a_v0_3_pb2_grpc.A2AServiceStub}
 SAFE_OPS = frozenset({"get", "subscribe", "list", "extended_card", "push_get", "push_list"})
-TASK_OPS = frozenset({"get", "cancel", "subscribe", "push_set", "push_list"})  # a NOT_FOUND there is the task
 UNARY_TIMEOUT = 30.0  # seconds, as the HTTP bindings' read timeout
 CANCEL_TIMEOUT = 300.0  # see http_transport.CANCEL_TIMEOUT: the answer is the whole task
-# gRPC refuses messages past 4 MB unless told otherwise; an artifact chunk or a whole task can be larger.
-MAX_MESSAGE = 256 * 2**20
-_STATUS_DETAILS = "grpc-status-details-bin"
-_V03_ALIASES = {"AuthenticatedExtendedCardNotConfiguredError": -32007}
-_NAMED_CODES = {name: code for code, name in A2A_ERROR_NAMES.items()} | _V03_ALIASES
 
 T = TypeVar("T")
-
-
-def grpc_target(url: str) -> tuple[str, bool | None]:
-    """`host:port` for the channel from an interface URL, and whether its scheme asks for TLS (None: it does not
-    say). Cards write no scheme; some write grpc://, grpcs://, http:// or https://, and a trailing slash."""
-    scheme, sep, rest = url.strip().partition("://")
-    tls = None
-    if not sep:
-        rest = url.strip()
-    else:
-        tls = {"grpcs": True, "https": True, "grpc": False, "http": False}.get(scheme.lower())
-        if tls is None:
-            raise UsageError(
-                f"the gRPC interface {url} has the scheme {scheme}://, which is not one gRPC is reached by",
-                hint="A gRPC interface is HOST:PORT; ask the agent's operator to fix the card.",
-            )
-    target = rest.split("/", 1)[0]
-    try:
-        host = urlsplit("//" + target).hostname
-        urlsplit("//" + target).port  # noqa: B018 - raises on a port that is not a number in range
-    except ValueError:
-        host = None
-    if not host:
-        raise UsageError(
-            f"the gRPC interface {url} is not HOST:PORT",
-            hint="Ask the agent's operator to fix the card, or choose another binding with --binding.",
-        )
-    return target, tls
-
-
-def _same_host(card_url: str, target: str) -> bool:
-    """A gRPC server listens on a port of its own beside the HTTP server that serves the card, so for gRPC the
-    card's host, not its origin, is where the agent's credentials may go."""
-    if not card_url.startswith("http"):
-        return True  # a card from a file names no origin of its own
-    return (urlsplit(card_url).hostname or "").lower() == (urlsplit("//" + target).hostname or "").lower()
 
 
 class GrpcTransport(PushConfigs, Transport):
@@ -165,11 +120,7 @@ class GrpcTransport(PushConfigs, Transport):
         self.card_url = card_url
         self.endpoint = endpoint or choose_endpoint(card, prefer_version, binding=GRPC)
         self.url = self.endpoint.url
-        self.target, tls = grpc_target(self.endpoint.url)
-        host = urlsplit("//" + self.target).hostname or ""
-        if tls is None:
-            tls = card_url.startswith("https:") or (not card_url.startswith("http") and not is_loopback(host))
-        self.tls = tls
+        self.target, self.tls = channel_target(self.endpoint.url, card_url)
         self.streams = bool(card.capabilities.streaming)
         self.lists_tasks = "list" in _OPS[self.endpoint.version]
         self.tap = tap
@@ -184,7 +135,7 @@ class GrpcTransport(PushConfigs, Transport):
         self.auth: AuthPlan = plan_auth(card, credentials)
         self.withheld = False
         sending = extra_headers or not self.auth.empty
-        if sending and not trust_interface_origin and not _same_host(card_url, self.target):
+        if sending and not trust_interface_origin and not same_host(card_url, self.target):
             self.note(
                 f"credentials and configured headers withheld: the card at {urlsplit(card_url).hostname} points "
                 f"its gRPC interface at {self.target} (allow it with --trust-interface-origin, or "
@@ -268,28 +219,15 @@ class GrpcTransport(PushConfigs, Transport):
     def _tap_request(self, method: str, request: ProtoMessage) -> int | None:
         if self.tap is None:
             return None
-        return self.tap.request(GRPC_METHOD, self._path(method), self.metadata, _json(request))
+        return self.tap.request(GRPC_METHOD, self._path(method), self.metadata, proto_json(request))
 
     def _tap_failure(self, exchange: int | None, exc: grpc.aio.AioRpcError) -> None:
-        """A call that ended with an error status: its trailers, or (no connection) an error like HTTP's."""
-        if self.tap is None or exchange is None:
-            return
-        code, details = exc.code(), exc.details() or ""
-        if code == grpc.StatusCode.UNAVAILABLE:
-            self.tap.error(exchange, f"gRPC {code.name}: {details}")
-        else:
-            body = f"{code.name}: {details}"
-            status = _rich_status(exc.trailing_metadata())
-            if status is not None:
-                body += "\n" + json.dumps(status, separators=(",", ":"))
-            self.tap.trailers(exchange, code.value[0], _pairs(exc.trailing_metadata(), skip=_STATUS_DETAILS), body)
-        self.tap.done(exchange)
+        if self.tap is not None and exchange is not None:
+            tap_failure(self.tap, exchange, exc)
 
     def _tap_end(self, exchange: int, trailers: Any) -> None:
-        if self.tap is None:
-            return
-        self.tap.trailers(exchange, grpc.StatusCode.OK.value[0], _pairs(trailers), "OK")
-        self.tap.done(exchange)
+        if self.tap is not None:
+            tap_end(self.tap, exchange, trailers)
 
     async def _unary(
         self,
@@ -325,99 +263,24 @@ class GrpcTransport(PushConfigs, Transport):
             if answer is None:  # grpc gives None for bytes that do not parse as the message (and logs it, below)
                 if exchange is not None:
                     self._tap_end(exchange, await call.trailing_metadata())
-                raise _unparsable(method, self.url)
-            size = answer.ByteSize() if bound is not None else 0
-            if bound is not None and size > bound:
-                head = type(answer)()
-                head.CopyFrom(answer)
-                head.ClearField("artifacts")
-                head.ClearField("history")
-                result: Skimmed | None = Skimmed(_dict(head), size)
-                shown = head
-            else:
-                result, shown = None, answer
+                raise unparsable(method, self.url)
+            skimmed = skim(answer, bound) if bound is not None else None
+            result, shown = skimmed or (None, answer)
             if self.tap is not None and exchange is not None:
-                initial = _pairs(await call.initial_metadata())
+                initial = metadata_pairs(await call.initial_metadata())
                 partial = shown is not answer
-                self.tap.response(exchange, None, initial, _json(shown), partial=partial, method=GRPC_METHOD)
+                self.tap.response(exchange, None, initial, proto_json(shown), partial=partial, method=GRPC_METHOD)
                 self._tap_end(exchange, await call.trailing_metadata())
-            return result if result is not None else _dict(answer)
+            return result if result is not None else proto_dict(answer)
 
     # --- errors ------------------------------------------------------------------------------------------
 
     def _error(self, op: str, exc: grpc.aio.AioRpcError) -> SwitchboardError:
-        """The failure of a call, as the other bindings give it: its hint fits what was tried."""
-        return for_operation(self._failure(op, exc), op)
-
-    def _failure(self, op: str, exc: grpc.aio.AioRpcError) -> SwitchboardError:
-        code = exc.code()
-        details = self.redactor.text(exc.details() or "")
+        """The failure of a call, as the other bindings give it: its hint fits what was tried (grpc_answers.py)."""
         where = f"{self.target} ({_SERVICES[self.endpoint.version]})"
-        if code == grpc.StatusCode.DEADLINE_EXCEEDED:
-            return TimedOutError(
-                f"{where} did not answer in time", hint="The agent may be overloaded; retry, or raise --timeout."
-            )
-        if code == grpc.StatusCode.UNAVAILABLE:
-            return UnavailableError(
-                f"cannot reach the gRPC interface {where}: {details or 'unavailable'}",
-                hint="Check that the agent is running and its card's gRPC address (HOST:PORT) is right; "
-                "or choose another binding with --binding.",
-                url=self.url,
-            )
-        if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED):
-            error = AuthFailedError(
-                f"{where} refused the request ({code.name})" + (f": {details}" if details else ""),
-                hint="The agent wants credentials: name the variable holding them with --api-key-env or "
-                "--bearer-env (`switchboard card get` shows the agent's security schemes).",
-                url=self.url,
-            )
-            if self.withheld:
-                error.hint = (
-                    "Credentials were not sent because the card points its gRPC interface at another host than its "
-                    "own. If you trust it, allow it with --trust-interface-origin."
-                )
-            return error
-        found = self._status_error(exc, details) or self._named_error(details)
-        if found is not None:
-            return found
-        if code == grpc.StatusCode.NOT_FOUND and op in TASK_OPS:
-            return ProtocolError(-32001, details, url=self.url)
-        if code == grpc.StatusCode.UNIMPLEMENTED:
-            return ProtocolError(-32601, details or f"{op} is not implemented by the agent", url=self.url)
-        if code == grpc.StatusCode.UNKNOWN:  # what a gRPC server says when its handler raised
-            return ProtocolError(-32603, details, url=self.url)
-        if code == grpc.StatusCode.INVALID_ARGUMENT:
-            return ProtocolError(-32602, details, url=self.url)
-        if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
-            return InvalidResponseError(
-                f"{where} answered with a message past {MAX_MESSAGE // 2**20} MB: {details}",
-                hint="The answer is too large to read over gRPC; try another binding with --binding.",
-                url=self.url,
-            )
-        return InvalidResponseError(
-            f"{where} answered gRPC {code.name}" + (f": {details}" if details else ""),
-            hint="Run with --verbose to see the exchange; check the agent's logs.",
-            url=self.url,
-        )
-
-    def _status_error(self, exc: grpc.aio.AioRpcError, details: str) -> ProtocolError | None:
-        """The A2A error of a google.rpc.Status in the trailers (v1.0): read as the HTTP+JSON binding's body."""
-        body = _rich_status(exc.trailing_metadata())
-        if body is None:
-            return None
-        body["message"] = details
-        found = rest_error_from({"error": body}, None, self.url)
-        if found is not None:
-            found.message = details or found.code
-            found.args = (found.message,)
-        return found
-
-    def _named_error(self, details: str) -> ProtocolError | None:
-        """`TaskNotFoundError: message`, the v0.3 SDKs' way of naming the error."""
-        name, sep, message = details.partition(": ")
-        if sep and name in _NAMED_CODES:
-            return ProtocolError(_NAMED_CODES[name], message, url=self.url)
-        return None
+        details = self.redactor.text(exc.details() or "")
+        failure = call_failure(op, exc, where=where, url=self.url, details=details, withheld=self.withheld)
+        return for_operation(failure, op)
 
     # --- decoding ----------------------------------------------------------------------------------------
 
@@ -582,16 +445,16 @@ class GrpcTransport(PushConfigs, Transport):
             if on_open:
                 on_open()
             if self.tap is not None and exchange is not None:
-                self.tap.response(exchange, None, _pairs(initial), None, method=GRPC_METHOD)
+                self.tap.response(exchange, None, metadata_pairs(initial), None, method=GRPC_METHOD)
             try:
                 plain = self.endpoint.version == "1.0"
                 async for answer in call:
                     received = True
                     if answer is None:  # bytes that do not parse as a StreamResponse
-                        self.note(f"ignored a stream message: {_unparsable(method, self.url).message}")
+                        self.note(f"ignored a stream message: {unparsable(method, self.url).message}")
                         continue
                     if self.tap is not None and exchange is not None:
-                        self.tap.frame(exchange, "", _json(answer), method=GRPC_METHOD)
+                        self.tap.frame(exchange, "", proto_json(answer), method=GRPC_METHOD)
                     # The plain shapes straight from the proto; the rest through ProtoJSON (see grpc_events.py).
                     event = (plain_event(answer) if plain else None) or self._frame(answer)
                     if event is not None:
@@ -616,69 +479,9 @@ class GrpcTransport(PushConfigs, Transport):
     def _frame(self, answer: ProtoMessage) -> StreamEvent | None:
         notes = Notes()
         try:
-            return self._codec().decode_event(_dict(answer), notes)
+            return self._codec().decode_event(proto_dict(answer), notes)
         except InvalidResponseError as exc:  # WireFormatError among them
             self.note(f"ignored a stream message: {exc.message}")
             return None
         finally:
             self._drain(notes)
-
-
-def _unparsable(method: str, url: str) -> InvalidResponseError:
-    return InvalidResponseError(
-        f"the agent's answer to {method} is not the protobuf message the protocol names",
-        hint="Run with --verbose to see the exchange; check that the card's gRPC address is the agent's.",
-        url=url,
-    )
-
-
-@dataclass(frozen=True)
-class Skimmed:
-    """A task answer past the bound: the ProtoJSON of its ids and status, and the size of the whole."""
-
-    head: dict[str, Any]
-    size: int
-
-
-def _dict(message: ProtoMessage) -> dict[str, Any]:
-    """A proto message as the ProtoJSON object the HTTP bindings carry (camelCase names, enums by name).
-
-    The binary format carries values ProtoJSON has no words for (NaN or Infinity in a Struct, a timestamp past year
-    9999): a message holding one is an InvalidResponseError, the agent's mistake said as such."""
-    try:
-        return json_format.MessageToDict(message)
-    except (json_format.Error, ValueError, TypeError) as exc:
-        raise InvalidResponseError(
-            f"the agent sent a {message.DESCRIPTOR.name} that has no JSON form ({str(exc)[:200]})",
-            hint="The agent's answer holds a value the protocol's JSON cannot carry; run with --verbose to see it.",
-        ) from None
-
-
-def _json(message: ProtoMessage) -> str:
-    """The message for the tap: its ProtoJSON, or the protobuf text format when it has none."""
-    try:
-        return json.dumps(_dict(message), separators=(",", ":"))
-    except InvalidResponseError:
-        return text_format.MessageToString(message, as_one_line=True)
-
-
-def _pairs(metadata: Any, skip: str = "") -> list[tuple[str, str]]:
-    """Metadata as (key, value) text pairs; a binary value (a `-bin` key) is shown by its size."""
-    out = []
-    for key, value in metadata or ():
-        if key != skip:
-            out.append((key, f"<{len(value)} bytes>" if isinstance(value, bytes) else str(value)))
-    return out
-
-
-def _rich_status(trailers: Any) -> dict[str, Any] | None:
-    """The google.rpc.Status a v1.0 server puts in the trailers, as JSON (its ErrorInfo names the A2A error)."""
-    for key, value in trailers or ():
-        if key == _STATUS_DETAILS and isinstance(value, bytes):
-            status = status_pb2.Status()
-            try:
-                status.ParseFromString(value)
-                return json_format.MessageToDict(status)
-            except Exception:  # a status that cannot be read: the code and details still say something
-                return None
-    return None

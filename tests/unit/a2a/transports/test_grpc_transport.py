@@ -14,7 +14,8 @@ from switchboard.a2a.auth.credentials import Credentials
 from switchboard.a2a.cards import ResolvedCard, parse_card
 from switchboard.a2a.client import transport_for
 from switchboard.a2a.errors import UsageError
-from switchboard.a2a.transports.grpc import GrpcTransport, grpc_target
+from switchboard.a2a.transports.grpc import GrpcTransport
+from switchboard.a2a.transports.grpc_address import grpc_target
 from switchboard.a2a.wire.common import Notes
 from switchboard.cli import main
 
