@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import Markdown, Static
@@ -197,11 +198,19 @@ class ArtifactBox(Column):
 
     @property
     def source(self) -> str:
-        """The text on screen (Markdown or plain): the frozen pages and the live one, in order."""
-        return "".join(self.query_one(FrozenPages).sources) + self._live
+        """The text on screen (Markdown or plain): the frozen pages and the live one, in order. Read at any time:
+        between a replaced text's old pages going and new ones coming (or before compose) there are none."""
+        pages = self.query(FrozenPages)
+        return "".join(pages.first().sources if pages else ()) + self._live
 
     async def sync(self, artifact: ArtifactView, final: bool = False) -> None:
         """Show what is new in `artifact`; `final`: the turn is over, so nothing held back waits for more."""
+        try:
+            await self._sync(artifact, final)
+        except NoMatches:  # being removed (a tab closed, the app quitting): Textual takes the parts away first
+            return
+
+    async def _sync(self, artifact: ArtifactView, final: bool) -> None:
         title = Content.assemble(
             ("◆ ", "$secondary"),
             (strip_controls(artifact.name or artifact.artifact_id), "bold"),
