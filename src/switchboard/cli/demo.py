@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shlex
-import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -24,8 +23,6 @@ from .output import warn
 
 if TYPE_CHECKING:
     from .groups.demo import DemoOptions
-
-_STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
 
 def print_startup(fleet: Any, out: TextIO) -> None:
@@ -110,23 +107,11 @@ def _replay_agents_file() -> Path:
 
 async def run_demo(options: DemoOptions) -> int:
     """Serve until SIGINT, SIGTERM or SIGHUP; then stop every server and exit 0."""
-    loop = asyncio.get_running_loop()
+    from .stop_signals import stop_on_signals
+
     stop = asyncio.Event()
-    installed = []
-    for name in _STOP_SIGNALS:
-        number = getattr(signal, name, None)
-        if number is None:
-            continue
-        try:
-            loop.add_signal_handler(number, stop.set)
-            installed.append(number)
-        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or not POSIX
-            pass
-    try:
+    with stop_on_signals(stop):
         return await _serve(options, stop)
-    finally:
-        for number in installed:
-            loop.remove_signal_handler(number)
 
 
 async def _serve(options: DemoOptions, stop: asyncio.Event) -> int:

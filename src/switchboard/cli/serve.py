@@ -11,7 +11,6 @@ import asyncio
 import json
 import os
 import shlex
-import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -24,8 +23,6 @@ from .output import warn
 
 if TYPE_CHECKING:
     from .groups.serve import ServeOptions
-
-_STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
 
 def serve_agents(options: ServeOptions) -> AgentsFile:
@@ -133,32 +130,22 @@ async def serve(options: ServeOptions) -> int:
         max_runs=options.max_runs,
         log=lambda line: print(f"serve: {strip_controls(line)}", file=sys.stderr, flush=True),
     )
-    loop = asyncio.get_running_loop()
+    from .stop_signals import stop_on_signals
+
     stop = asyncio.Event()
-    installed = []
-    for name in _STOP_SIGNALS:
-        number = getattr(signal, name, None)
-        if number is None:
-            continue
+    with stop_on_signals(stop):
         try:
-            loop.add_signal_handler(number, stop.set)
-            installed.append(number)
-        except (NotImplementedError, RuntimeError, ValueError):
-            pass
-    try:
-        try:
-            await server.start()
-        except OSError as exc:
-            raise SwitchboardError(
-                f"cannot serve on {options.host}:{options.port}: {exc.strerror or exc}",
-                hint="Another process may hold the port: pick another with --port (0 = any free port).",
-            ) from None
-        print_startup(server, sys.stdout, options)
-        await stop.wait()
-        print("\nStopping: runs stop where they are and go on at the next start ...", file=sys.stderr, flush=True)
-    finally:
-        await server.stop()
-        for number in installed:
-            loop.remove_signal_handler(number)
+            try:
+                await server.start()
+            except OSError as exc:
+                raise SwitchboardError(
+                    f"cannot serve on {options.host}:{options.port}: {exc.strerror or exc}",
+                    hint="Another process may hold the port: pick another with --port (0 = any free port).",
+                ) from None
+            print_startup(server, sys.stdout, options)
+            await stop.wait()
+            print("\nStopping: runs stop where they are and go on at the next start ...", file=sys.stderr, flush=True)
+        finally:
+            await server.stop()
     print("Stopped.", file=sys.stderr, flush=True)
     return 0

@@ -6,16 +6,7 @@ from __future__ import annotations
 from textual.content import Content
 
 from ...workflow.state import StepState
-
-STATUS_STYLE = {
-    "pending": ("○", "$text-muted"),
-    "running": ("●", "$state-working"),
-    "waiting": ("✱", "$state-input-required"),
-    "completed": ("✓", "$state-completed"),
-    "failed": ("✕", "$state-failed"),
-    "canceled": ("⊘", "$state-canceled"),
-    "skipped": ("–", "$text-muted"),
-}
+from .run_picture import STYLE
 
 
 def depths(steps: dict[str, StepState]) -> dict[str, int]:
@@ -32,7 +23,7 @@ def depths(steps: dict[str, StepState]) -> dict[str, int]:
 
 
 def step_line(state: StepState, depth: int) -> Content:
-    mark, style = STATUS_STYLE.get(state.status, ("?", ""))
+    mark, style = STYLE.get(state.status, ("?", ""))
     elapsed = f"{state.elapsed:5.1f}s" if state.elapsed is not None else "      "
     who = state.agent or ("shell" if state.type == "shell" else "")
     after = f"  ← {', '.join(state.depends_on)}" if state.depends_on else ""
