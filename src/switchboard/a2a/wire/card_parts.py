@@ -20,35 +20,46 @@ def decode_openapi_scheme(o: Any, notes: Notes) -> SecurityScheme:
     if "type" not in o or has_scheme_wrapper(o):  # a card mixing shapes; in both shapes, the v1.0 one says more
         return decode_wrapped_scheme(o, notes)
     kind = o.get("type")
-    common = {"description": opt_str(o, "description", "securityScheme", notes)}
+    description = opt_str(o, "description", "securityScheme", notes)
+    if kind not in _SCHEME_WRAPPERS.values():
+        notes.add(f"security scheme of unknown type {brief(kind)}")
+        return SecurityScheme(type="unknown", description=description)
+    return _scheme(kind, o, o.get("in"), "oidc" if kind == "openIdConnect" else kind, description, notes)
+
+
+def _scheme(
+    kind: str, o: dict[str, Any], where: Any, label: str, description: str | None, notes: Notes
+) -> SecurityScheme:
+    """One scheme's fields, named alike in both shapes (only an API key's location is `in` in one, `location` in
+    the other); `label` names the scheme in notes."""
     if kind == "apiKey":
-        where = o.get("in")
         if where not in ("header", "query", "cookie"):
             notes.add(f"apiKey scheme with location {brief(where)}; header assumed")
             where = "header"
-        return SecurityScheme(type="apiKey", location=where, param_name=opt_str(o, "name", "apiKey", notes), **common)
+        return SecurityScheme(
+            type="apiKey", location=where, param_name=opt_str(o, "name", label, notes), description=description
+        )
     if kind == "http":
         return SecurityScheme(
             type="http",
-            scheme=opt_str(o, "scheme", "http", notes),
-            bearer_format=opt_str(o, "bearerFormat", "http", notes),
-            **common,
+            scheme=opt_str(o, "scheme", label, notes),
+            bearer_format=opt_str(o, "bearerFormat", label, notes),
+            description=description,
         )
     if kind == "oauth2":
         return SecurityScheme(
             type="oauth2",
-            flows=opt_dict(o, "flows", "oauth2", notes),
-            oauth2_metadata_url=opt_str(o, "oauth2MetadataUrl", "oauth2", notes),
-            **common,
+            flows=opt_dict(o, "flows", label, notes),
+            oauth2_metadata_url=opt_str(o, "oauth2MetadataUrl", label, notes),
+            description=description,
         )
     if kind == "openIdConnect":
         return SecurityScheme(
-            type="openIdConnect", open_id_connect_url=opt_str(o, "openIdConnectUrl", "oidc", notes), **common
+            type="openIdConnect",
+            open_id_connect_url=opt_str(o, "openIdConnectUrl", label, notes),
+            description=description,
         )
-    if kind == "mutualTLS":
-        return SecurityScheme(type="mutualTLS", **common)
-    notes.add(f"security scheme of unknown type {brief(kind)}")
-    return SecurityScheme(type="unknown", **common)
+    return SecurityScheme(type="mutualTLS", description=description)
 
 
 def decode_scope_lists(value: Any, what: str, notes: Notes) -> list[dict[str, list[str]]]:
@@ -147,35 +158,7 @@ def decode_wrapped_scheme(o: Any, notes: Notes) -> SecurityScheme:
     inner = obj(o[keys[0]], keys[0], notes)
     kind = _SCHEME_WRAPPERS[keys[0]]
     description = opt_str(inner, "description", kind, notes)
-    if kind == "apiKey":
-        where = inner.get("location", "header")
-        if where not in ("header", "query", "cookie"):
-            notes.add(f"apiKey scheme with location {brief(where)}; header assumed")
-            where = "header"
-        return SecurityScheme(
-            type="apiKey", location=where, param_name=opt_str(inner, "name", kind, notes), description=description
-        )
-    if kind == "http":
-        return SecurityScheme(
-            type="http",
-            scheme=opt_str(inner, "scheme", kind, notes),
-            bearer_format=opt_str(inner, "bearerFormat", kind, notes),
-            description=description,
-        )
-    if kind == "oauth2":
-        return SecurityScheme(
-            type="oauth2",
-            flows=opt_dict(inner, "flows", kind, notes),
-            oauth2_metadata_url=opt_str(inner, "oauth2MetadataUrl", kind, notes),
-            description=description,
-        )
-    if kind == "openIdConnect":
-        return SecurityScheme(
-            type="openIdConnect",
-            description=description,
-            open_id_connect_url=opt_str(inner, "openIdConnectUrl", kind, notes),
-        )
-    return SecurityScheme(type="mutualTLS", description=description)
+    return _scheme(kind, inner, inner.get("location", "header"), kind, description, notes)
 
 
 def decode_schemes_requirements(value: Any, what: str, notes: Notes) -> list[dict[str, list[str]]]:
