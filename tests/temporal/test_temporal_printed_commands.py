@@ -32,13 +32,9 @@ def show(home, agents_file, workers, run_id: str) -> dict:
     return json.loads(done.stdout)["run"]
 
 
-def hint_of(stderr: str) -> str:
-    [hint] = [line.removeprefix("Hint: ") for line in stderr.splitlines() if line.startswith("Hint: ")]
-    return hint
-
-
-def test_every_resume_line_a_run_on_temporal_prints_runs_as_printed(home, agents_file, workers):
-    started = run_cli(
+def start_interview(home, agents_file, workers, *more: str) -> subprocess.CompletedProcess:
+    """`run` of the interview on the Temporal workers, followed until its first question."""
+    return run_cli(
         home,
         agents_file,
         "run",
@@ -48,7 +44,17 @@ def test_every_resume_line_a_run_on_temporal_prints_runs_as_printed(home, agents
         "--task-queue",
         workers.queue,
         "--follow",
+        *more,
     )
+
+
+def hint_of(stderr: str) -> str:
+    [hint] = [line.removeprefix("Hint: ") for line in stderr.splitlines() if line.startswith("Hint: ")]
+    return hint
+
+
+def test_every_resume_line_a_run_on_temporal_prints_runs_as_printed(home, agents_file, workers):
+    started = start_interview(home, agents_file, workers)
     assert started.returncode == 0, started.stderr
     printed = fields(started.stdout)
     run_id = printed["Run ID"]
@@ -84,19 +90,7 @@ def test_every_resume_line_a_run_on_temporal_prints_runs_as_printed(home, agents
 
 
 def test_a_late_answer_to_a_named_question_hints_a_command_that_runs(home, agents_file, workers):
-    started = run_cli(
-        home,
-        agents_file,
-        "run",
-        str(INTERVIEW),
-        "--temporal",
-        workers.address,
-        "--task-queue",
-        workers.queue,
-        "--follow",
-        "-o",
-        "json",
-    )
+    started = start_interview(home, agents_file, workers, "-o", "json")
     run = json.loads(started.stdout)["run"]
     [step] = [s for s in run["steps"] if s["status"] == "waiting"]
     answer = ["run", "--resume", run["runId"], "--temporal", workers.address, "--question-id", step["question"]["id"]]
@@ -113,19 +107,7 @@ def test_a_late_answer_to_a_named_question_hints_a_command_that_runs(home, agent
 def test_temporal_before_the_subcommand_is_handed_on_or_refused(home, agents_file, workers):
     """`--temporal` before the subcommand is the TUI's option; with a command that takes it, it is that
     command's (as `--agents` is), and with one that does not, it is an error, never silently dropped."""
-    started = run_cli(
-        home,
-        agents_file,
-        "run",
-        str(INTERVIEW),
-        "--temporal",
-        workers.address,
-        "--task-queue",
-        workers.queue,
-        "--follow",
-        "-o",
-        "json",
-    )
+    started = start_interview(home, agents_file, workers, "-o", "json")
     run_id = json.loads(started.stdout)["run"]["runId"]
     before = run_cli(home, agents_file, "--temporal", workers.address, "runs", "show", run_id, "-o", "json")
     assert before.returncode == 0, before.stderr
