@@ -21,6 +21,7 @@ from switchboard.cli.groups.export import ExportOptions
 from switchboard.cli.groups.replay import ReplayOptions
 from switchboard.cli.groups.run import RunOptions
 from switchboard.cli.groups.runs import RunsCancelOptions, RunsListOptions, RunsShowOptions
+from switchboard.cli.groups.schema import SchemaOptions
 from switchboard.cli.groups.send import SendOptions
 from switchboard.cli.groups.serve import ServeOptions
 from switchboard.cli.groups.task import (
@@ -61,6 +62,7 @@ OPTIONS = {
     ("web",): WebOptions,
     ("serve",): ServeOptions,
     ("demo",): DemoOptions,
+    ("schema",): SchemaOptions,
 }
 
 
