@@ -59,6 +59,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("serve", "serve workflows as A2A agents until Ctrl+C", "groups.serve"),
     Command("demo", "serve the demo agent fleet on 127.0.0.1 until Ctrl+C", "groups.demo"),
     Command("schema", "the JSON Schema of the agents file, a workflow file or settings.yaml", "groups.schema"),
+    Command("completion", "a shell completion script: bash, zsh or fish", "groups.completion"),
 )
 
 

@@ -15,6 +15,7 @@ import pytest
 from switchboard.cli import parse
 from switchboard.cli.groups.auth import AuthLoginOptions, AuthOptions
 from switchboard.cli.groups.card import CardGetOptions
+from switchboard.cli.groups.completion import CompletionOptions
 from switchboard.cli.groups.conformance import ConformanceOptions
 from switchboard.cli.groups.demo import DemoOptions
 from switchboard.cli.groups.export import ExportOptions
@@ -63,6 +64,7 @@ OPTIONS = {
     ("serve",): ServeOptions,
     ("demo",): DemoOptions,
     ("schema",): SchemaOptions,
+    ("completion",): CompletionOptions,
 }
 
 
