@@ -64,6 +64,7 @@ _switchboard_agent_names() {
 
 _FISH = r"""
 function _switchboard_agent_names
+    command -q switchboard; or return  # fish itself would say so on the terminal
     set -l file
     set -l tokens (commandline -opc)
     for i in (seq (count $tokens))
