@@ -10,7 +10,7 @@ The schemas are JSON Schema draft-07, the newest draft the YAML language server 
 editors that run yaml-language-server) validates with: definitions under `definitions`, and a `$ref` never
 beside other keywords (draft-07 ignores those). `switchboard schema NAME` prints one; the repository keeps the
 same text in schemas/NAME.schema.json (a test checks they are equal), which is what its example files name in
-their `# yaml-language-server: $schema=...` line, and the wheel ships them as switchboard/schemas/.
+their `# yaml-language-server: $schema=...` line, and the wheel ships them in switchboard/schema_files/.
 
 Editor setup, for a file of one's own (any of):
     # yaml-language-server: $schema=https://...   a line at the top of the file (a URL, an absolute path, or a path
@@ -89,9 +89,10 @@ def schema_id(name: str) -> str:
 
 
 def shipped_schema_file(name: str) -> Path | None:
-    """schemas/NAME.schema.json as installed (the wheel's switchboard/schemas/, or a checkout's schemas/); None
-    where neither is (an install made some other way)."""
-    for folder in (Path(__file__).resolve().parent / "schemas", Path(__file__).resolve().parents[2] / "schemas"):
+    """schemas/NAME.schema.json as installed (the wheel's switchboard/schema_files/, or a checkout's schemas/);
+    None where neither is (an install made some other way)."""
+    here = Path(__file__).resolve()
+    for folder in (here.parent / "schema_files", here.parents[2] / "schemas"):
         path = folder / f"{name}.schema.json"
         if path.is_file():
             return path
@@ -130,8 +131,9 @@ def _workflow() -> dict[str, Any]:
 
 def _draft_07(node: Any) -> Any:
     """`node` with each `$ref` that has sibling keywords moved into an allOf (draft-07 ignores a $ref's siblings,
-    so a description or default beside it would be lost to an editor), and without the titles pydantic makes of
-    a key's own name ("Apikeyenv" for apiKeyEnv): an editor shows the key, and its description says the rest."""
+    so a description or default beside it would be lost to an editor), without the titles pydantic makes of a
+    key's own name ("Apikeyenv" for apiKeyEnv: an editor shows the key, its description says the rest), and with
+    the keys of a mapping whose keys have a pattern held to it, as the model holds them."""
     if isinstance(node, list):
         return [_draft_07(item) for item in node]
     if not isinstance(node, dict):
@@ -141,6 +143,8 @@ def _draft_07(node: Any) -> Any:
         for value in out["properties"].values():
             if isinstance(value, dict):
                 value.pop("title", None)
+    if "patternProperties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False  # pydantic's dict[Name, ...]: a key not of the pattern is refused
     if "$ref" in out and len(out) > 1:
         ref = out.pop("$ref")
         out["allOf"] = [{"$ref": ref}, *out.get("allOf", [])]

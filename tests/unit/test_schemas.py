@@ -40,6 +40,7 @@ BAD = [
     ("workflow", "steps:\n  - name: a\n    agent: echo\n    task: hi\n    dependOn: [b]\n"),
     ("workflow", "name: x\nsteps:\n  - name: a\n    retries: -1\n"),
     ("workflow", "version: 2\nsteps: []\n"),
+    ("workflow", "inputs:\n  bad name: {default: x}\nsteps: []\n"),  # not a name a template can use
     ("workflow", "workflows: []\n"),  # the relay layout needs one workflow at least
     ("workflow", "workflows:\n  - name: w\n    steps:\n      - {name: s, timeoutMs: -5}\n"),
     ("settings", "thme: daylight\n"),
@@ -73,6 +74,8 @@ def test_each_schema_is_draft_07_with_an_id_a_title_and_a_description_on_every_k
 def test_a_ref_with_siblings_is_wrapped_for_draft_07_and_key_named_titles_go():
     wrapped = _draft_07({"properties": {"tls": {"$ref": "#/definitions/T", "description": "d", "title": "Tls"}}})
     assert wrapped == {"properties": {"tls": {"description": "d", "allOf": [{"$ref": "#/definitions/T"}]}}}
+    keyed = _draft_07({"type": "object", "patternProperties": {"^a$": {}}})
+    assert keyed["additionalProperties"] is False
 
 
 def test_schema_for_refuses_another_name():
