@@ -30,17 +30,30 @@ class _Spec(BaseModel):
 class AuthSpec(_Spec):
     """`auth:`: the scheme and the environment variable that holds the secret (never the secret)."""
 
-    scheme: Literal["bearer", "apiKey", "basic"] = "bearer"
-    env: str
+    model_config = ConfigDict(title="Credentials")
+
+    scheme: Literal["bearer", "apiKey", "basic"] = Field(
+        "bearer",
+        description="bearer: `Authorization: Bearer $env`; apiKey: sent where the card's apiKey scheme says; "
+        "basic: HTTP Basic with `user` and the password in $env",
+    )
+    env: str = Field(
+        description="the environment variable that holds the token, key or password (never the secret itself)",
+        examples=["WRITER_TOKEN"],
+    )
     user: str | None = Field(None, description="HTTP Basic: the user name (the password is in $env)")
 
 
 class TlsSpec(_Spec):
     """`tls:`: mutual TLS. Paths are relative to the file they are written in."""
 
-    cert: str | None = None
-    key: str | None = None
-    ca: str | None = None
+    model_config = ConfigDict(title="TLS")
+
+    cert: str | None = Field(
+        None, description="the client certificate (PEM), sent when the server asks for one", examples=["client.pem"]
+    )
+    key: str | None = Field(None, description="the client certificate's private key (PEM), if not in cert")
+    ca: str | None = Field(None, description="CA bundle (PEM) the agent's server certificate must chain to")
 
     @model_validator(mode="after")
     def _something(self) -> TlsSpec:
@@ -52,13 +65,35 @@ class TlsSpec(_Spec):
 class OAuthSpec(_Spec):
     """`oauth:`: the OAuth2 / OpenID Connect client to sign in with."""
 
-    client_id: NonEmpty = Field(alias="clientId")
-    client_secret_env: str | None = Field(None, alias="clientSecretEnv")
-    flow: Literal["clientCredentials", "authorizationCode", "deviceCode"] | None = None
-    scopes: list[str] | str | None = Field(None, description="a list, or one string of names split at spaces")
-    resource: str | Literal[False] | None = Field(None, description="RFC 8707 resource; false sends none")
-    scheme: str | None = None
-    issuer: str | None = None
+    model_config = ConfigDict(title="OAuth sign-in")
+
+    client_id: NonEmpty = Field(
+        alias="clientId", description="the client id registered at the identity provider", examples=["switchboard"]
+    )
+    client_secret_env: str | None = Field(
+        None,
+        alias="clientSecretEnv",
+        description="client credentials only: the environment variable that holds the client secret",
+    )
+    flow: Literal["clientCredentials", "authorizationCode", "deviceCode"] | None = Field(
+        None, description="how to sign in (default: what the card's scheme offers)"
+    )
+    scopes: list[str] | str | None = Field(
+        None,
+        description="scopes to ask for: a list, or one string of names split at spaces (default: the card's)",
+        examples=[["a2a:send"]],
+    )
+    resource: str | Literal[False] | None = Field(
+        None, description="RFC 8707 resource indicator (default: the agent's URL); false sends none"
+    )
+    scheme: str | None = Field(
+        None, description="which of the card's security schemes (default: the first this client can satisfy)"
+    )
+    issuer: str | None = Field(
+        None,
+        description="the identity provider's origin: secrets, codes and tokens go only there, whatever the card names",
+        examples=["https://sso.example.com"],
+    )
 
     @model_validator(mode="after")
     def _client_id_is_not_blank(self) -> OAuthSpec:
@@ -70,27 +105,75 @@ class OAuthSpec(_Spec):
 class AgentSpec(_Spec):
     """One agent: its name, where it is, and how to talk to it."""
 
-    name: NonEmpty
-    url: NonEmpty
-    protocol: Literal["a2a", "tasks"] = "a2a"
-    binding: Binding | None = None
-    api_key_env: str | None = Field(None, alias="apiKeyEnv")
-    auth: AuthSpec | None = None
-    headers: dict[str, str] = Field(default_factory=dict, description="${VAR} comes from the environment")
-    trust_interface_origin: bool = Field(False, alias="trustInterfaceOrigin")
-    extensions: list[str] | str = Field(default_factory=list, description="extension URIs activated on every request")
-    tls: TlsSpec | None = None
-    card_keys: list[NonEmpty] | NonEmpty = Field(default_factory=list, alias="cardKeys")
-    oauth: OAuthSpec | None = None
-    skills: list[dict[str, Any]] | None = None
-    description: str | None = None
-    runtime: Literal["a2a", "tasks"] | None = Field(None, description="the workflow engine's word for protocol")
+    model_config = ConfigDict(
+        title="Agent",
+        json_schema_extra={  # an editor's snippet for a new entry (yaml-language-server reads defaultSnippets)
+            "defaultSnippets": [
+                {"label": "agent", "description": "an agent by name and URL", "body": {"name": "$1", "url": "$2"}}
+            ]
+        },
+    )
+
+    name: NonEmpty = Field(
+        description="how you name the agent on the command line and in workflows (switchboard send NAME ...)",
+        examples=["writer"],
+    )
+    url: NonEmpty = Field(
+        description="the agent's base URL (its card is read from /.well-known/agent-card.json there), "
+        "or its card's URL; ${VAR} comes from the environment",
+        examples=["http://127.0.0.1:9102/"],
+    )
+    protocol: Literal["a2a", "tasks"] = Field(
+        "a2a", description="a2a: an A2A agent with a card; tasks: the simple REST task API, which has no card"
+    )
+    binding: Binding | None = Field(
+        None, description="force a transport binding (default: the card's first one this client speaks)"
+    )
+    api_key_env: str | None = Field(
+        None,
+        alias="apiKeyEnv",
+        description="the environment variable holding an API key, sent the way the card's scheme says",
+        examples=["WRITER_KEY"],
+    )
+    auth: AuthSpec | None = Field(None, description="credentials: a scheme and the variable that holds the secret")
+    headers: dict[str, str] = Field(
+        default_factory=dict,
+        description="extra HTTP headers on every request; ${VAR} comes from the environment",
+        examples=[{"X-Team": "${TEAM}"}],
+    )
+    trust_interface_origin: bool = Field(
+        False,
+        alias="trustInterfaceOrigin",
+        description="true: send credentials even when the card points at another origin than url",
+    )
+    extensions: list[str] | str = Field(
+        default_factory=list, description="A2A extension URIs activated on every request (A2A-Extensions)"
+    )
+    tls: TlsSpec | None = Field(None, description="mutual TLS: a client certificate, and the CA to trust")
+    card_keys: list[NonEmpty] | NonEmpty = Field(
+        default_factory=list,
+        alias="cardKeys",
+        description="files of the public keys that sign this agent's card (JWKS, JWK or PEM): only they count",
+        examples=[["planner.jwks.json"]],
+    )
+    oauth: OAuthSpec | None = Field(None, description="sign in with OAuth2 / OpenID Connect, when the card declares it")
+    skills: list[dict[str, Any]] | None = Field(
+        None, description="what a tasks agent (which has no card) can do: A2A AgentSkill objects"
+    )
+    description: str | None = Field(None, description="a note for people; switchboard does not read it")
+    runtime: Literal["a2a", "tasks"] | None = Field(
+        None, description="the same as protocol (the workflow engine's word for it)"
+    )
 
 
 class AgentsFileSpec(_Spec):
     """The agents file: one key, `agents`, a list of agents (a file that is only the list is read too)."""
 
-    agents: list[AgentSpec] = Field(default_factory=list)
+    model_config = ConfigDict(title="a2a-switchboard agents file")
+
+    agents: list[AgentSpec] = Field(
+        default_factory=list, description="the agents, each with a name and a url; the first of a name wins"
+    )
 
 
 ENTRY_KEYS = tuple(f.alias or name for name, f in AgentSpec.model_fields.items())

@@ -10,21 +10,44 @@ from .paths import config_dir
 
 
 class Settings(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    """settings.yaml: the TUI's theme, keys, refresh and size limits. Every key may be left out (its default stands);
+    a key this version does not know is ignored with a warning, so a newer file still opens."""
 
-    theme: str = "switchboard"
-    # binding id -> keys, e.g. {"send": "ctrl+s", "toggle_wire": "f12"}; see the footer for the ids
-    keymap: dict[str, str] = Field(default_factory=dict)
-    card_refresh_minutes: float = Field(default=10.0, gt=0)
-    # Text beyond this many characters of one artifact is not rendered (it can still be saved whole).
-    artifact_render_limit: int = Field(default=200_000, gt=1000)
-    wire_records: int = Field(default=5000, gt=10)
-    # A Temporal server (HOST:PORT) whose runs the Workflows tab lists too (needs the temporal extra); the TUI
-    # checks it at start.
-    temporal: str | None = None
-    temporal_namespace: str = "default"
-    # files of public keys trusted to sign any agent's card (JWKS, JWK or PEM); see card_trust.py
-    card_keys: list[str] = Field(default_factory=list)
+    # extra="forbid" so a misspelt key is found (load_settings reports it and goes on without it)
+    model_config = ConfigDict(extra="forbid", title="a2a-switchboard settings")
+
+    theme: str = Field(
+        "switchboard",
+        description="the theme's name: a shipped one, or a YAML file of your own in CONFIG_DIR/themes/",
+        examples=["switchboard", "switchboard-1962", "daylight", "contrast"],
+    )
+    keymap: dict[str, str] = Field(
+        default_factory=dict,
+        description="key bindings by binding id (the footer and the help screen show the ids): "
+        "keys comma-separated, as Textual names them",
+        examples=[{"send": "ctrl+s", "toggle_wire": "f12"}],
+    )
+    card_refresh_minutes: float = Field(
+        default=10.0, gt=0, description="how often the agents pane fetches each agent's card again"
+    )
+    artifact_render_limit: int = Field(
+        default=200_000,
+        gt=1000,
+        description="text beyond this many characters of one artifact is not drawn (it can still be saved whole)",
+    )
+    wire_records: int = Field(default=5000, gt=10, description="how many exchanges the wire view keeps")
+    temporal: str | None = Field(
+        None,
+        description="a Temporal server (HOST:PORT) whose runs the Workflows tab lists too (needs the temporal "
+        "extra); checked when the TUI starts",
+        examples=["127.0.0.1:7233"],
+    )
+    temporal_namespace: str = Field("default", description="the Temporal namespace of those runs")
+    card_keys: list[str] = Field(
+        default_factory=list,
+        description="files of public keys trusted to sign any agent's card (JWKS, JWK or PEM); "
+        "an agent's own cardKeys replace them for that agent",
+    )
 
 
 def settings_path() -> Path:
@@ -47,9 +70,17 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
     try:
         return Settings.model_validate(data), []
     except ValidationError as exc:
-        bad = ", ".join(".".join(str(p) for p in err["loc"]) for err in exc.errors())
-        good = {k: v for k, v in data.items() if k not in {str(err["loc"][0]) for err in exc.errors()}}
-        return Settings.model_validate(good), [f"{path}: invalid {bad}; defaults used for those"]
+        errors = exc.errors()
+    unknown = [str(err["loc"][0]) for err in errors if err["type"] == "extra_forbidden"]
+    bad = [".".join(str(p) for p in err["loc"]) for err in errors if err["type"] != "extra_forbidden"]
+    dropped = {str(err["loc"][0]) for err in errors if err["loc"]}
+    warnings = []
+    if unknown:
+        named = f"key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}"
+        warnings.append(f"{path}: unknown {named}; ignored (`switchboard schema settings` lists the keys)")
+    if bad:
+        warnings.append(f"{path}: invalid {', '.join(bad)}; defaults used for those")
+    return Settings.model_validate({k: v for k, v in data.items() if str(k) not in dropped}), warnings
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> None:

@@ -9,10 +9,10 @@ import jsonschema
 import pytest
 import yaml
 
-from switchboard.agents_model import AgentsFileSpec
+from switchboard.schemas import schema_for
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = AgentsFileSpec.model_json_schema()
+SCHEMA = schema_for("agents")
 
 # Right files from the tests (tests/unit/test_agents_file*.py, test_oauth_pieces.py), beside the example.
 RIGHT = [
@@ -27,6 +27,7 @@ RIGHT = [
     "    extensions: [https://example.com/ext/trace/v1]\n    trustInterfaceOrigin: true\n",
     "agents:\n  - name: a\n    url: http://127.0.0.1:9/\n    oauth: {clientId: cli, clientSecretEnv: S, "
     "flow: deviceCode, scopes: a b, resource: false, scheme: x}\n",
+    "- {name: bare, url: 'http://127.0.0.1:9/'}\n",  # a file that is only the list
     "agents:\n  - name: jobs\n    url: http://127.0.0.1:9/\n    protocol: tasks\n"
     "    skills:\n      - {id: book, name: Book a table, examples: [book a table for two]}\n",
 ]
@@ -44,10 +45,10 @@ WRONG = [
 
 
 def test_the_schema_names_the_keys_people_write():
-    entry = SCHEMA["$defs"]["AgentSpec"]
+    entry = SCHEMA["definitions"]["AgentSpec"]
     assert {"apiKeyEnv", "trustInterfaceOrigin", "cardKeys", "oauth", "tls"} <= set(entry["properties"])
     assert entry["required"] == ["name", "url"] and entry["additionalProperties"] is False
-    assert set(SCHEMA["$defs"]["OAuthSpec"]["properties"]) >= {"clientId", "clientSecretEnv", "flow"}
+    assert set(SCHEMA["definitions"]["OAuthSpec"]["properties"]) >= {"clientId", "clientSecretEnv", "flow"}
 
 
 def test_the_example_agents_file_is_valid_by_the_schema():

@@ -13,12 +13,13 @@ import pytest
 import yaml
 
 from switchboard.agents import AgentEntry, AgentsFile
-from switchboard.workflow.file_model import StepSpec, WorkflowFileSpec, workflow_file_schema
+from switchboard.schemas import schema_for
+from switchboard.workflow.file_model import StepSpec, WorkflowFileSpec
 from switchboard.workflow.loader import load_workflow
 from switchboard.workflow.spec import WorkflowInvalid
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = workflow_file_schema()
+SCHEMA = schema_for("workflow")
 EXAMPLES = sorted((ROOT / "examples" / "workflows").glob("*.yaml"))
 
 

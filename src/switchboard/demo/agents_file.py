@@ -52,8 +52,17 @@ def _scalar(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def schema_modeline() -> str | None:
+    """The comment that points an editor (the YAML language server) at the agents file's schema: the one this
+    installation ships, by its absolute file URL, since the demo's file lives outside any checkout."""
+    from ..schemas import shipped_schema_file
+
+    path = shipped_schema_file("agents")
+    return None if path is None else f"# yaml-language-server: $schema={path.as_uri()}"
+
+
 def render_agents_file(agents: Iterable[AgentLike]) -> str:
-    lines = [HEADER.rstrip("\n"), "agents:"]
+    lines = [HEADER.rstrip("\n"), *filter(None, [schema_modeline()]), "agents:"]
     for agent in agents:
         lines.append(f"  # {agent.description}")
         lines.append(f"  - name: {_scalar(agent.name)}")

@@ -29,9 +29,12 @@ from __future__ import annotations
 from typing import Any
 
 from .checker import Checker
+from .relay_model import RELAY_AGENT_KEYS, RELAY_STEP_KEYS, RELAY_SWARM_KEYS, RELAY_TOP_KEYS, RELAY_WORKFLOW_KEYS
 from .source import LineDict, LineList
 
-_IGNORED_TOP = ("swarm", "errorHandling", "coordination", "state", "trajectories", "channel", "metadata")
+# What each key of the layout becomes is said here; which keys there are, in relay_model.py (a key not declared
+# there is warned about as not used). An agent's keys read by their own rule below, not copied:
+_AGENT_READ = ("runtime", "timeoutMs", "constraints", "cli", "role")
 _RELAY_ON_ERROR = {"fail": "fail", "fail-fast": "fail", "retry": "fail", "skip": "continue", "continue": "continue"}
 
 
@@ -94,7 +97,7 @@ def from_relay(doc: LineDict, chosen: str | None, chk: Checker) -> LineDict | No
             _put(out, key, doc[key], doc, key)
         elif key in ("name", "workflows", "agents", "inputs", "outputs"):
             pass
-        elif key not in _IGNORED_TOP:
+        elif key not in RELAY_TOP_KEYS:
             chk.warn(doc.line_of(key), f"{key} is not used by switchboard; ignored")
     if "version" in out and str(out["version"]) not in ("1", "1.0"):
         out["version"] = "1"  # relay files carry their own versions; the layout is what is read
@@ -109,7 +112,7 @@ def from_relay(doc: LineDict, chosen: str | None, chk: Checker) -> LineDict | No
         if "maxConcurrency" in swarm:
             _put(out, "maxConcurrency", swarm["maxConcurrency"], swarm, "maxConcurrency")
         for key in swarm:
-            if key not in ("maxConcurrency", "pattern"):
+            if key not in RELAY_SWARM_KEYS:
                 chk.warn(swarm.line_of(key), f"swarm.{key} is not used by switchboard; ignored")
     defaults = _error_handling(doc.get("errorHandling"), chk)
     if "agents" in doc:
@@ -125,7 +128,7 @@ def from_relay(doc: LineDict, chosen: str | None, chk: Checker) -> LineDict | No
         else:
             _put(out, "onError", _RELAY_ON_ERROR[on_error], picked, "onError")
     for key in picked:
-        if key not in ("name", "description", "onError", "steps"):
+        if key not in RELAY_WORKFLOW_KEYS:
             chk.warn(picked.line_of(key), f"workflows[].{key} is not used by switchboard; ignored")
     steps = picked.get("steps")
     if isinstance(steps, LineList):
@@ -181,7 +184,7 @@ def _agents(raw: Any, chk: Checker) -> Any:
                 "Give it runtime: a2a and the url of an A2A agent, or name an agent of the agents file.",
             )
         for key in agent:
-            if key in ("name", "url", "apiKeyEnv", "auth", "headers", "streaming", "timeout", "description"):
+            if key in RELAY_AGENT_KEYS and key not in _AGENT_READ:
                 _put(converted, key, agent[key], agent, key)
             elif key == "runtime" and runtime in ("a2a", "tasks"):
                 _put(converted, "protocol", runtime, agent, key)
@@ -194,7 +197,7 @@ def _agents(raw: Any, chk: Checker) -> Any:
                     seconds = _millis(constraints, "timeoutMs", f"agent {agent.get('name')}", chk)
                     if seconds is not None:
                         _put(converted, "timeout", seconds, constraints, "timeoutMs")
-            elif key not in ("cli", "role", "runtime"):
+            elif key not in RELAY_AGENT_KEYS:
                 chk.warn(agent.line_of(key), f"agents[].{key} is not used by switchboard; ignored")
         out.append(converted)
     return out
@@ -231,18 +234,7 @@ def _step(step: LineDict, chk: Checker, defaults: dict[str, Any]) -> LineDict:
                 chk.add(step.line_of(key, value=True), f"{what}: onError {value!r} is unknown", "Use fail or continue.")
             else:
                 _put(out, key, _RELAY_ON_ERROR[value], step, key)
-        elif key in (
-            "name",
-            "agent",
-            "task",
-            "run",
-            "dependsOn",
-            "timeout",
-            "retries",
-            "expect",
-            "interactive",
-            "context",
-        ):
+        elif key in RELAY_STEP_KEYS:  # the keys this tool's layout has too: copied as they are
             _put(out, key, value, step, key)
         else:
             chk.warn(step.line_of(key), f"steps[].{key} is not used by switchboard; ignored")

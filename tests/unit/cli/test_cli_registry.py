@@ -15,12 +15,14 @@ import pytest
 from switchboard.cli import parse
 from switchboard.cli.groups.auth import AuthLoginOptions, AuthOptions
 from switchboard.cli.groups.card import CardGetOptions
+from switchboard.cli.groups.completion import CompletionOptions
 from switchboard.cli.groups.conformance import ConformanceOptions
 from switchboard.cli.groups.demo import DemoOptions
 from switchboard.cli.groups.export import ExportOptions
 from switchboard.cli.groups.replay import ReplayOptions
 from switchboard.cli.groups.run import RunOptions
 from switchboard.cli.groups.runs import RunsCancelOptions, RunsListOptions, RunsShowOptions
+from switchboard.cli.groups.schema import SchemaOptions
 from switchboard.cli.groups.send import SendOptions
 from switchboard.cli.groups.serve import ServeOptions
 from switchboard.cli.groups.task import (
@@ -61,6 +63,8 @@ OPTIONS = {
     ("web",): WebOptions,
     ("serve",): ServeOptions,
     ("demo",): DemoOptions,
+    ("schema",): SchemaOptions,
+    ("completion",): CompletionOptions,
 }
 
 
