@@ -1,0 +1,57 @@
+"""The MkDocs hook that writes the generated parts of the site from the code at build time (so they cannot drift):
+the CLI reference from the real parser, the agents file's reference from its schema, the error codes' index (and a
+failed build when the troubleshooting page lacks a code the source declares), and the layers from pyproject.toml.
+It also brings the screenshots (kept at the repository's top, where the README shows them) into the site.
+
+A page asks for a generated part with a line `<!-- generated: NAME -->`.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+HOOKS = Path(__file__).resolve().parent
+ROOT = HOOKS.parents[1]
+sys.path[:0] = [str(HOOKS), str(ROOT / "src")]
+
+import agents_reference  # noqa: E402  (beside this file, found through the path set above)
+import cli_reference  # noqa: E402
+import error_codes  # noqa: E402
+import layers  # noqa: E402
+
+GENERATORS = {
+    "cli-reference": cli_reference.cli_reference_markdown,
+    "agents-schema": agents_reference.agents_reference_markdown,
+    "error-codes": error_codes.codes_index_markdown,
+    "layers": layers.layers_markdown,
+}
+_MARKER = re.compile(r"^<!-- generated: ([a-z-]+) -->$", re.MULTILINE)
+
+
+def on_files(files: Files, config: Any) -> Files:
+    for picture in sorted((ROOT / "screenshots").iterdir()):
+        if picture.suffix in {".svg", ".png"}:
+            files.append(
+                File(f"screenshots/{picture.name}", str(ROOT), config["site_dir"], config["use_directory_urls"])
+            )
+    return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
+    def generated(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in GENERATORS:
+            raise PluginError(f"{page.file.src_uri}: no generator named {name!r} (there are {sorted(GENERATORS)})")
+        return GENERATORS[name]()
+
+    if page.file.src_uri == "troubleshooting.md":
+        missing = error_codes.codes_without_a_section(markdown)
+        if missing:
+            raise PluginError(f"troubleshooting.md has no section for these codes the source declares: {missing}")
+    return _MARKER.sub(generated, markdown)

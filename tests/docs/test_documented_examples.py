@@ -1,0 +1,103 @@
+"""Every shell command and Python program on the getting-started, command-line and Python API pages runs against
+the demo fleet, and prints what the page shows (doc_examples.py says how a page marks them)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cli_runner import run_cli_in_process
+from doc_examples import TESTED_PAGES, Example, match_output, read_page
+
+from switchboard.demo.defaults import DEFAULT_API_KEY, DEFAULT_TOKEN
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = [example for page in TESTED_PAGES for example in read_page(page)[0]]
+_SHELL = re.compile(r"[|&;<>`]|\$\(")
+_VARIABLE = re.compile(r"\$([A-Z][A-Z0-9_]*)")
+_ASSIGNMENT = re.compile(r"^[A-Z][A-Z0-9_]*=")
+
+
+@pytest.fixture
+def workspace(agents_file: Path, tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A folder as a person following the pages has it: `demo.yaml` is the running demo's agents file, `examples/`
+    the repository's; its own SWITCHBOARD_HOME, and no credentials but the demo's (the agents file names them)."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "demo.yaml").symlink_to(agents_file)
+    (folder / "examples").symlink_to(REPO / "examples")
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("A2ACLI_", "SWITCHBOARD_")) and key != "COLUMNS"
+    }
+    env.update(
+        SWITCHBOARD_HOME=str(tmp_path / "home"),
+        PYTHONPATH=str(REPO / "src"),
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+    )
+    return folder, env
+
+
+def test_the_tested_pages_mark_every_block() -> None:
+    """A block on these pages either runs or says why not, and each page has examples that run."""
+    for page in TESTED_PAGES:
+        examples, not_run, problems = read_page(page)
+        assert problems == [], problems
+        assert examples, f"{page} has no example that runs"
+        assert all(reason.reason.strip() for reason in not_run)
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[example.id for example in EXAMPLES])
+def test_documented_example(example: Example, workspace: tuple[Path, dict[str, str]]) -> None:
+    folder, env = workspace
+    if example.kind == "python":
+        program = folder / "example.py"
+        program.write_text(example.source, encoding="utf-8")
+        done = subprocess.run(
+            [sys.executable, str(program), "demo.yaml"],
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        if example.expected is not None:
+            matched, _ = match_output(example.expected, done.stdout)
+            assert matched, f"{example.id} printed:\n{done.stdout}\nnot:\n" + "\n".join(example.expected)
+        return
+    variables: dict[str, str] = {}
+    for command in example.commands:
+        line = _VARIABLE.sub(lambda m: variables.get(m.group(1), m.group(0)), command.line)
+        done = _run(line, folder, env)
+        printed = done.stdout + done.stderr
+        assert done.returncode == command.exit_code, f"$ {line}\nexit {done.returncode}\n{printed}"
+        matched, captured = match_output(command.expected, printed)
+        assert matched, f"$ {line}\nprinted:\n{printed!r}\nnot:\n" + "\n".join(command.expected)
+        variables.update(captured)
+
+
+def _run(line: str, folder: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """A command as a shell would run it: in this process when it is `[VAR=value ...] switchboard ARGS`, in bash
+    when it uses the shell (a pipe, a redirection)."""
+    if _SHELL.search(line):
+        return subprocess.run(["bash", "-c", line], cwd=folder, env=env, capture_output=True, text=True, timeout=120)
+    words = shlex.split(line)
+    extra: dict[str, str] = {}
+    while words and _ASSIGNMENT.match(words[0]):
+        name, value = words.pop(0).split("=", 1)
+        extra[name] = value
+    if words[:1] != ["switchboard"]:
+        return subprocess.run(words, cwd=folder, env={**env, **extra}, capture_output=True, text=True, timeout=120)
+    return run_cli_in_process(words[1:], {**env, **extra}, cwd=folder)
+
+
+def test_the_demo_secrets_the_pages_use_are_the_demo_defaults() -> None:
+    """The pages set SWITCHBOARD_DEMO_KEY=demo-key and SWITCHBOARD_DEMO_TOKEN=demo-token: the fleet's own values."""
+    assert (DEFAULT_API_KEY, DEFAULT_TOKEN) == ("demo-key", "demo-token")
