@@ -9,6 +9,8 @@ What a page holds and how it is read:
 - A ```` ```python ```` block is a program (or `--8<-- "path"`: that file of the repository), run with `demo.yaml` as
   its argument; the ```` ```text ```` block right after it, when its title is "Output",
   is what it prints.
+- A block with a file name for a title (```` ```yaml title="hello.yaml" ````) is a file the reader writes: it is
+  in the folder every example of the page runs in.
 - A block that cannot run in a test (it opens the TUI, or serves until Ctrl+C) is a ```` ```sh ```` block preceded
   by `<!-- not run: WHY -->`; on the pages whose examples are tested, any other ```` ```sh ```` block is an error.
 
@@ -30,6 +32,7 @@ _FENCE = re.compile(r"^```(\w+)([^\n]*)\n(.*?)^```\s*$", re.MULTILINE | re.DOTAL
 _NOT_RUN = re.compile(r"<!-- not run: (.+?) -->\s*$")
 _CAPTURE = re.compile(r"<([A-Z][A-Z0-9_]*)>")
 _EXIT = re.compile(r"\s+# exit (\d+)$")
+_FILE_TITLE = re.compile(r'title="([\w.-]+\.\w+)"')
 
 
 @dataclass
@@ -61,6 +64,17 @@ class NotRun:
     source: str
 
 
+def files_of(page: str) -> dict[str, str]:
+    """The files a page has the reader write (name -> text)."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    files = {}
+    for block in _FENCE.finditer(text):
+        named = _FILE_TITLE.search(block.group(2))
+        if named and block.group(1) not in {"console", "python", "text"}:
+            files[named.group(1)] = block.group(3)
+    return files
+
+
 def read_page(page: str) -> tuple[list[Example], list[NotRun], list[str]]:
     """The examples of one page, the blocks it says are not run (with why), and its problems (a shell block with no
     reason, a console block with no command)."""
@@ -70,7 +84,7 @@ def read_page(page: str) -> tuple[list[Example], list[NotRun], list[str]]:
     problems: list[str] = []
     blocks = list(_FENCE.finditer(text))
     for index, block in enumerate(blocks):
-        kind, body = block.group(1), block.group(3)
+        kind, info, body = block.group(1), block.group(2), block.group(3)
         line = text.count("\n", 0, block.start()) + 1
         before = text[: block.start()].rstrip().rsplit("\n", 1)[-1]
         if kind == "console":
@@ -87,6 +101,8 @@ def read_page(page: str) -> tuple[list[Example], list[NotRun], list[str]]:
                     problems.append(f"{page}:{line}: text between a program and its Output block")
                 expected = following.group(3).splitlines()
             examples.append(Example(page, line, "python", source=_included(body), expected=expected))
+        elif _FILE_TITLE.search(info) and kind != "text":
+            continue  # a file the page has the reader write (files_of)
         elif kind in {"sh", "bash", "shell"}:
             reason = _NOT_RUN.search(before)
             if reason:

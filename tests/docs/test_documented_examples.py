@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from cli_runner import run_cli_in_process
-from doc_examples import TESTED_PAGES, Example, match_output, read_page
+from doc_examples import TESTED_PAGES, Example, files_of, match_output, read_page
 
 from switchboard.demo.defaults import DEFAULT_API_KEY, DEFAULT_TOKEN
 
@@ -56,6 +56,8 @@ def test_the_tested_pages_mark_every_block() -> None:
 @pytest.mark.parametrize("example", EXAMPLES, ids=[example.id for example in EXAMPLES])
 def test_documented_example(example: Example, workspace: tuple[Path, dict[str, str]]) -> None:
     folder, env = workspace
+    for name, text in files_of(example.page).items():
+        (folder / name).write_text(text, encoding="utf-8")
     if example.kind == "python":
         program = folder / "example.py"
         program.write_text(example.source, encoding="utf-8")
