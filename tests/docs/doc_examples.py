@@ -78,7 +78,11 @@ def files_of(page: str) -> dict[str, str]:
 def read_page(page: str) -> tuple[list[Example], list[NotRun], list[str]]:
     """The examples of one page, the blocks it says are not run (with why), and its problems (a shell block with no
     reason, a console block with no command)."""
-    text = (DOCS / page).read_text(encoding="utf-8")
+    return read_markdown(page, (DOCS / page).read_text(encoding="utf-8"))
+
+
+def read_markdown(page: str, text: str) -> tuple[list[Example], list[NotRun], list[str]]:
+    """As read_page, for a page's text."""
     examples: list[Example] = []
     not_run: list[NotRun] = []
     problems: list[str] = []
