@@ -24,7 +24,7 @@ def agents_schema() -> dict[str, Any]:
 def agents_reference_markdown() -> str:
     """A table per object of the file (the file, an agent, then the objects an agent holds), and the schema."""
     schema = agents_schema()
-    definitions: dict[str, Any] = schema.get("$defs", {})
+    definitions = _definitions(schema)
     lines = [_object_table("The file", schema, definitions)]
     for name, definition in definitions.items():
         lines.append(_object_table(f"`{name}`", definition, definitions))
@@ -43,9 +43,15 @@ def keys_documented() -> set[str]:
     """Every key the schema declares at any level (for the tests)."""
     schema = agents_schema()
     keys = set(schema.get("properties", {}))
-    for definition in schema.get("$defs", {}).values():
+    for definition in _definitions(schema).values():
         keys |= set(definition.get("properties", {}))
     return keys
+
+
+def _definitions(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema's named parts: `$defs` (draft 2020-12, pydantic's) or `definitions` (draft-07)."""
+    found: dict[str, Any] = schema.get("$defs") or schema.get("definitions") or {}
+    return found
 
 
 def _object_table(title: str, definition: dict[str, Any], definitions: dict[str, Any]) -> str:
@@ -82,6 +88,8 @@ def _type(prop: dict[str, Any], definitions: dict[str, Any]) -> str:
     if "const" in prop:
         return f"`{json.dumps(prop['const'])}`"
     kind = prop.get("type", "any")
+    if isinstance(kind, list):
+        return " or ".join(kind)
     if kind == "array":
         return f"list of {_type(prop.get('items', {}), definitions)}"
     if kind == "object" and isinstance(prop.get("additionalProperties"), dict):

@@ -3,7 +3,8 @@ the CLI reference from the real parser, the agents file's reference from its sch
 failed build when the troubleshooting page lacks a code the source declares), and the layers from pyproject.toml.
 It also brings the screenshots (kept at the repository's top, where the README shows them) into the site.
 
-A page asks for a generated part with a line `<!-- generated: NAME -->`.
+A page asks for a generated part with a line `<!-- generated: NAME -->`; the line after it, when it starts with
+`*This part is written`, is what a reader of the bare Markdown (on GitHub, say) sees instead, and goes too.
 """
 
 from __future__ import annotations
@@ -31,15 +32,17 @@ GENERATORS = {
     "error-codes": error_codes.codes_index_markdown,
     "layers": layers.layers_markdown,
 }
-_MARKER = re.compile(r"^<!-- generated: ([a-z-]+) -->$", re.MULTILINE)
+_MARKER = re.compile(r"^<!-- generated: ([a-z-]+) -->$(\n\*This part is written[^\n]*$)?", re.MULTILINE)
 
 
 def on_files(files: Files, config: Any) -> Files:
-    for picture in sorted((ROOT / "screenshots").iterdir()):
-        if picture.suffix in {".svg", ".png"}:
-            files.append(
-                File(f"screenshots/{picture.name}", str(ROOT), config["site_dir"], config["use_directory_urls"])
-            )
+    """The screenshots, and the JSON Schemas where the repository keeps them (schemas/), served beside the pages."""
+    for folder, suffixes in (("screenshots", {".svg", ".png"}), ("schemas", {".json"})):
+        if not (ROOT / folder).is_dir():
+            continue
+        for path in sorted((ROOT / folder).iterdir()):
+            if path.suffix in suffixes:
+                files.append(File(f"{folder}/{path.name}", str(ROOT), config["site_dir"], config["use_directory_urls"]))
     return files
 
 
