@@ -1,6 +1,7 @@
 """The MkDocs hook that writes the generated parts of the site from the code at build time (so they cannot drift):
-the CLI reference from the real parser, the agents file's reference from its schema, the error codes' index (and a
-failed build when the troubleshooting page lacks a code the source declares), and the layers from pyproject.toml.
+the CLI reference from the real parser, the agents file's reference from its schema, the TUI's keys from its
+bindings, the error codes' index (and a failed build when the troubleshooting page lacks a code the source
+declares), and the layers from pyproject.toml.
 It also brings the screenshots (kept at the repository's top, where the README shows them) into the site.
 
 A page asks for a generated part with a line `<!-- generated: NAME -->`; the line after it, when it starts with
@@ -24,6 +25,7 @@ sys.path[:0] = [str(HOOKS), str(ROOT / "src")]
 import agents_reference  # noqa: E402  (beside this file, found through the path set above)
 import cli_reference  # noqa: E402
 import error_codes  # noqa: E402
+import keymap  # noqa: E402
 import layers  # noqa: E402
 
 GENERATORS = {
@@ -31,6 +33,7 @@ GENERATORS = {
     "agents-schema": agents_reference.agents_reference_markdown,
     "error-codes": error_codes.codes_index_markdown,
     "layers": layers.layers_markdown,
+    "keymap": keymap.keymap_markdown,
 }
 _MARKER = re.compile(r"^<!-- generated: ([a-z-]+) -->$(\n\*This part is written[^\n]*$)?", re.MULTILINE)
 

@@ -8,6 +8,7 @@ import argparse
 
 from agents_reference import agents_reference_markdown, keys_documented
 from cli_reference import cli_reference_markdown, command_names
+from keymap import bindings, keymap_markdown
 from layers import contracts, layers_markdown
 
 from switchboard.agents_model import AgentSpec, AuthSpec, OAuthSpec, TlsSpec
@@ -56,3 +57,10 @@ def test_the_layers_section_has_every_layers_contract() -> None:
     for contract in contracts():
         assert contract["name"] in page
     assert "1. `__main__`" in page
+
+
+def test_the_keys_table_has_every_binding_id_the_tui_declares() -> None:
+    page = keymap_markdown()
+    ids = bindings()
+    assert {"quit", "toggle_wire", "conversation.cancel", "wire.find", "workflows.waiting"} <= set(ids)
+    assert all(f"| `{binding_id}` |" in page for binding_id in ids)
