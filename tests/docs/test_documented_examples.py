@@ -3,7 +3,6 @@ the demo fleet, and prints what the page shows (doc_examples.py says how a page 
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
@@ -21,27 +20,6 @@ EXAMPLES = [example for page in TESTED_PAGES for example in read_page(page)[0]]
 _SHELL = re.compile(r"[|&;<>`]|\$\(")
 _VARIABLE = re.compile(r"\$([A-Z][A-Z0-9_]*)")
 _ASSIGNMENT = re.compile(r"^[A-Z][A-Z0-9_]*=")
-
-
-@pytest.fixture
-def workspace(agents_file: Path, tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    """A folder as a person following the pages has it: `demo.yaml` is the running demo's agents file, `examples/`
-    the repository's; its own SWITCHBOARD_HOME, and no credentials but the demo's (the agents file names them)."""
-    folder = tmp_path / "work"
-    folder.mkdir()
-    (folder / "demo.yaml").symlink_to(agents_file)
-    (folder / "examples").symlink_to(REPO / "examples")
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("A2ACLI_", "SWITCHBOARD_")) and key != "COLUMNS"
-    }
-    env.update(
-        SWITCHBOARD_HOME=str(tmp_path / "home"),
-        PYTHONPATH=str(REPO / "src"),
-        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
-    )
-    return folder, env
 
 
 def test_the_tested_pages_mark_every_block() -> None:
