@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from switchboard.cli.parser import Parser, build_parser
 
-WIDTH = "100"  # argparse wraps usage to $COLUMNS: a fixed width keeps the page the same on every machine
+WIDTH = "88"  # argparse wraps usage to $COLUMNS: a fixed width keeps the page the same on every machine
 
 
 def cli_reference_markdown() -> str:
