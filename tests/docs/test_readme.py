@@ -4,6 +4,7 @@ it says (its command-line taste is the getting-started page's, which tests/docs 
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -50,3 +51,17 @@ def test_the_readme_workflow_checks_and_runs_on_the_demo_fleet(workspace: tuple[
     )
     assert ran.returncode == 0, ran.stderr
     assert "State: completed" in ran.stdout and "Output summary:" in ran.stdout
+
+
+def test_every_command_the_readme_shows_parses_with_the_real_parser() -> None:
+    """The README's taste of the command line is not run (the getting-started page's is), but a flag or command
+    it shows that the parser no longer has fails here."""
+    from switchboard.cli.parser import build_parser
+
+    lines = [
+        line.removeprefix("$ ") for line in README.splitlines() if line.startswith(("switchboard ", "$ switchboard "))
+    ]
+    assert len(lines) >= 8
+    for line in lines:
+        words = shlex.split(line, comments=True)
+        build_parser().parse_args(words[1:])  # raises ArgumentError (our Parser.error) on a flag it lacks
