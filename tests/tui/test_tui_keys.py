@@ -1,4 +1,4 @@
-"""Keys a new user looks for: the tab keys are in the footer and the README, and home and end move the agents
+"""Keys a new user looks for: the tab keys are in the footer and on the TUI page, and home and end move the agents
 table's cursor to the first and last agent. Against the demo fleet."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.screens.main import MainScreen
 
 SIZE = (130, 40)
-README = Path(__file__).resolve().parents[2] / "README.md"
+TUI_PAGE = Path(__file__).resolve().parents[2] / "docs" / "tui.md"  # the keys moved there from the README
 
 
 @pytest.fixture(scope="module")
@@ -39,13 +39,13 @@ async def test_the_footer_shows_the_keys_that_switch_tabs(app):
         await until(lambda: "alt+←→" in footer_text(app) and "Tabs" in footer_text(app))
 
 
-def test_the_readme_names_every_key_of_the_main_screen():
-    text = README.read_text(encoding="utf-8")
+def test_the_tui_page_names_every_key_of_the_main_screen():
+    text = TUI_PAGE.read_text(encoding="utf-8")
     app = SwitchboardApp(Path("unused.yaml"))
     for binding in MainScreen.BINDINGS:
         for key in binding.key.split(","):
             display = app.get_key_display(binding.__class__(key, binding.action))
-            assert f"`{display}`" in text or f"`{key}`" in text, f"{binding.description} ({key}) is not in the README"
+            assert f"`{display}`" in text or f"`{key}`" in text, f"{binding.description} ({key}) is not in docs/tui.md"
 
 
 async def test_home_and_end_move_the_agents_cursor_to_the_first_and_the_last_agent(app, fleet):

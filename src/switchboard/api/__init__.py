@@ -1,1 +1,1 @@
-"""The public Python API: `from switchboard import Agent, Workflow`. See the README's "From Python"."""
+"""The public Python API: `from switchboard import Agent, Workflow`. See docs/python-api.md."""

@@ -60,9 +60,11 @@ class Agent:
     turn that ended waiting for input answers that task, any other one starts a new task in the same context.
 
     Example:
+        ```python
         async with Agent("http://127.0.0.1:9001/") as echo:
             reply = await echo.send("hello")
             print(reply.state, reply.text)
+        ```
 
     Args:
         agent: A URL, HOST:PORT, a card file, or the name of an agent in the agents file.

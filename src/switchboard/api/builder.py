@@ -55,6 +55,7 @@ class Workflow:
     """A workflow built step by step; each method returns the builder, so calls chain.
 
     Example:
+        ```python
         flow = (
             Workflow("brief")
             .input("topic", required=True)
@@ -63,6 +64,7 @@ class Workflow:
             .output("text", "{{steps.draft.output}}")
         )
         result = await flow.run(inputs={"topic": "tides"})
+        ```
 
     Args:
         name: The workflow's name (shown in `switchboard runs` and the TUI).

@@ -1,6 +1,6 @@
 """The demo agent fleet: real A2A servers on the official a2a-sdk, served on loopback in one process.
 
-Each agent shows one part of the protocol (see README "Demo agents"):
+Each agent shows one part of the protocol (see docs/demo-agents.md):
 
   echo         a direct Message reply, no task
   writer       working updates and a long markdown artifact streamed in many chunks

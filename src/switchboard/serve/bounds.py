@@ -1,8 +1,8 @@
 """What one request to a served workflow may hold, and how long a client may take to send it.
 
 Each bound is far above what a caller of a workflow needs (a message that starts a run, or answers one of its
-questions) and far below what would let one caller tie up the server's memory, CPU or connections. The README's
-"Serving a workflow as an agent" lists them; tests/serve/test_serve_bad_input.py proves each one.
+questions) and far below what would let one caller tie up the server's memory, CPU or connections. The docs page
+"Serving a workflow as an agent" (docs/serve.md) lists them; tests/serve/test_serve_bad_input.py proves each one.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ def steps_section(
 
 
 DURATION_FIX = "Give seconds (30) or a number with a unit: 500ms, 30s, 5m, 1h, 1m30s."
-FORMAT_FIX = "See the workflow file format in the README."
+FORMAT_FIX = "See the workflow file format in docs/workflows.md."
 # What a step says when a key's value is not what StepSpec declares: (message after "step NAME: ", fix).
 _WRONG = {
     "task": ("task must be text", "Quote it, or use a | block."),

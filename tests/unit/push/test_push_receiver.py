@@ -260,8 +260,8 @@ async def test_refusals_are_redacted_bounded_and_a_closing_receiver_ends_its_con
     writer.close()
 
 
-def test_the_readme_says_the_bounds_the_receiver_keeps():
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
+def test_the_docs_say_the_bounds_the_receiver_keeps():
+    readme = (Path(__file__).resolve().parents[3] / "docs" / "push-and-watch.md").read_text()
     said = " ".join(readme.split())  # as one line: the sentence wraps where it likes
     limits = Limits()
     assert f"a body over {limits.max_body // 2**20} MiB 413" in said

@@ -254,5 +254,5 @@ def plan_auth(
         "--basic-password-env (or the agent's apiKeyEnv or auth in the agents file); a client certificate with "
         "--client-cert and --client-key (or tls: in the agents file). For OAuth2 / OpenID Connect, name your "
         "client: oauth: {clientId: ID} in the agents file or --client-id ID, with --client-secret-env VAR for "
-        "client credentials (see the README's OAuth section).",
+        "client credentials (see docs/sign-in-and-trust.md).",
     )

@@ -4,7 +4,7 @@ A run's id is its Temporal workflow id (the local format, 20260315T101500-3f9c2a
 records (a query) with the journal's own fold, so `runs show` prints a Temporal run as it prints a local one.
 `runs list` reads Temporal's visibility: the search attributes SwitchboardWorkflow, SwitchboardState
 (running, awaiting_input, completed, failed, canceled) and SwitchboardWaiting (the steps waiting), which the
-server must know (`switchboard temporal dev` registers them; for another server see the README).
+server must know (`switchboard temporal dev` registers them; for another server see docs/temporal.md).
 """
 
 from __future__ import annotations
