@@ -19,7 +19,7 @@ BROWSER_DIR := .browser
 $(VENV)/.stamp: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ".[dev,temporal,grpc,fast]"
+	$(BIN)/pip install -q -e ".[dev,temporal,grpc,fast,mcp]"
 	touch $@
 
 $(VENV03)/.stamp: Makefile
@@ -81,7 +81,7 @@ screenshots: $(VENV)/.stamp
 
 # The benchmarks' own tools (a terminal emulator to time the first screen, a profiler) stay out of the dev install.
 $(VENV)/.bench-stamp: $(VENV)/.stamp
-	$(BIN)/pip install -q -e ".[dev,temporal,grpc,fast,bench]"
+	$(BIN)/pip install -q -e ".[dev,temporal,grpc,fast,mcp,bench]"
 	touch $@
 
 # Ingest, flood, fan-out and start-up, one table (a few minutes).

@@ -1,0 +1,53 @@
+"""What one tools/call can do with its host: report progress against the call's token, and ask the host's user
+(a form, or a URL to open) where the client declared it can and this connection can carry a request back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+
+from ..safe_text import strip_controls
+
+MAX_PROGRESS_TEXT = 2_000
+
+
+class HostChannel:
+    def __init__(self, ctx: ServerRequestContext[Any, Any]) -> None:
+        self._ctx = ctx
+        self._progress = 0
+        self._said = ""
+
+    @property
+    def _elicitation(self) -> types.ElicitationCapability | None:
+        caps = self._ctx.session.client_capabilities
+        return caps.elicitation if caps is not None else None
+
+    @property
+    def can_ask(self) -> bool:
+        """The client takes form elicitations (an empty `elicitation: {}` means form, per the spec)."""
+        found = self._elicitation
+        return (
+            found is not None and (found.form is not None or found.url is None) and self._ctx.session.can_send_request
+        )
+
+    @property
+    def can_open_url(self) -> bool:
+        found = self._elicitation
+        return found is not None and found.url is not None and self._ctx.session.can_send_request
+
+    async def progress(self, words: str) -> None:
+        """The agent's words as a progress notification (each new one once; none when the host asked for none)."""
+        words = strip_controls(words).strip()[:MAX_PROGRESS_TEXT]
+        if not words or words == self._said:
+            return
+        self._said = words
+        self._progress += 1
+        await self._ctx.session.report_progress(self._progress, None, words)
+
+    async def ask(self, message: str, schema: dict[str, Any]) -> types.ElicitResult:
+        return await self._ctx.session.elicit_form(message, schema, related_request_id=self._ctx.request_id)
+
+    async def open_url(self, message: str, url: str, elicitation_id: str) -> types.ElicitResult:
+        return await self._ctx.session.elicit_url(message, url, elicitation_id, related_request_id=self._ctx.request_id)
