@@ -106,3 +106,22 @@ class HeldSession:
     async def close(self) -> None:
         self._stop.set()
         await self._task
+
+
+async def issuer_ready(fleet: Any) -> None:
+    """The demo identity provider starts in the background with the fleet: wait (bounded) until it answers."""
+    import httpx
+
+    async with httpx.AsyncClient(timeout=5) as http:
+        card = (await http.get(fleet.agent("sso").url + ".well-known/agent-card.json")).json()
+        schemes = card.get("securitySchemes", {}).get("demo-sso", {})
+        flows = schemes.get("oauth2SecurityScheme", schemes).get("flows", {})
+        issuer = flows["deviceCode"]["tokenUrl"].rsplit("/", 1)[0]
+        for _ in range(200):
+            try:
+                if (await http.get(f"{issuer}/.well-known/openid-configuration")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.05)  # an external process's start-up: nothing to await from here
+    raise AssertionError(f"the demo identity provider at {issuer} never answered")

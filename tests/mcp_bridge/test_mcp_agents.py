@@ -4,16 +4,21 @@ the client cancels canceling the agent's task."""
 
 from __future__ import annotations
 
+import re
+import threading
+
 import anyio
 import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_support import Person, texts
+from mcp_support import Person, issuer_ready, texts
+from oidc_user import enter_device_code
 
 from switchboard.agents import AgentEntry
 from switchboard.link import open_link
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
+DEVICE_LINE = re.compile(r"open (\S+) and enter the code (\S+) ")
 
 
 async def agent_task(fleet, name: str, task_id: str):
@@ -130,3 +135,27 @@ async def test_the_generic_tools_read_a_card_and_list_the_agents(asking):
         a for a in agents.structured_content["agents"] if a["name"] == "writer"
     ).items()
     assert isinstance(agents.content[0], types.TextContent)
+
+
+async def test_the_sso_agents_sign_in_goes_to_the_person_as_a_url_and_the_token_stays_here(asking, person, fleet):
+    await issuer_ready(fleet)
+    entered: list[str] = []
+
+    async def sign_in(params: types.ElicitRequestURLParams) -> None:
+        found = DEVICE_LINE.search(params.message)
+        assert found is not None and params.url.startswith("http")
+        uri, code = found.groups()
+        # the person enters the code at the provider while the call waits for the token
+        threading.Thread(target=lambda: entered.append(enter_device_code(uri, code)), daemon=True).start()
+
+    person.on_url = sign_in
+    said: list[str] = []
+
+    async def progress(value: float, total: float | None, message: str | None) -> None:
+        said.append(message or "")
+
+    result = await asking.call_tool("ask_sso", {"message": "hello"}, progress_callback=progress)
+    assert texts(result)[0] == "signed in and heard: hello", texts(result)
+    assert entered, "the person never signed in"
+    assert any("enter the code" in s for s in said)
+    assert "eyJ" not in repr(result.model_dump()) and "eyJ" not in " ".join(said)  # no JWT reaches the host
