@@ -10,6 +10,8 @@ A2A03_PIN := a2a-sdk[http-server]==0.3.26 uvicorn
 JS_AGENT := tests/interop/agents/js
 # The official MCP TypeScript SDK's client that tests/mcp_bridge drives `switchboard mcp` with, from its committed lock.
 MCP_TS := tests/mcp_bridge/ts_client
+# The MCP Inspector's CLI mode (77 MB without its optional native build tools, which the CLI does not use).
+MCP_INSPECTOR := tests/mcp_bridge/inspector
 # The OpenID Provider (oidc-provider) the OAuth tests and the demo fleet sign in at, from its committed lock file.
 OIDC := tests/interop/oidc
 
@@ -36,6 +38,10 @@ $(JS_AGENT)/node_modules/.stamp: $(JS_AGENT)/package.json $(JS_AGENT)/package-lo
 
 $(MCP_TS)/node_modules/.stamp: $(MCP_TS)/package.json $(MCP_TS)/package-lock.json
 	cd $(MCP_TS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(MCP_INSPECTOR)/node_modules/.stamp: $(MCP_INSPECTOR)/package.json $(MCP_INSPECTOR)/package-lock.json
+	cd $(MCP_INSPECTOR) && npm ci --no-audit --no-fund --loglevel=error --omit=optional
 	touch $@
 
 $(OIDC)/node_modules/.stamp: $(OIDC)/package.json $(OIDC)/package-lock.json
@@ -71,7 +77,7 @@ PYTEST_ARGS ?=
 # What the tests need, fetched side by side: downloads and unpacking, mostly waiting on the network and the disk.
 test-setup:
 	$(MAKE) -j 4 $(VENV)/.stamp $(VENV03)/.stamp $(JS_AGENT)/node_modules/.stamp $(OIDC)/node_modules/.stamp \
-		$(MCP_TS)/node_modules/.stamp $(BROWSER_DIR)/.stamp
+		$(MCP_TS)/node_modules/.stamp $(MCP_INSPECTOR)/node_modules/.stamp $(BROWSER_DIR)/.stamp
 
 test: test-setup
 	$(MAKE) lint
@@ -102,4 +108,4 @@ bench-faults: $(VENV)/.bench-stamp
 	$(BIN)/python bench/faults/load.py
 
 clean:
-	rm -rf $(VENV) $(VENV03) $(JS_AGENT)/node_modules $(OIDC)/node_modules $(MCP_TS)/node_modules $(BROWSER_DIR)
+	rm -rf $(VENV) $(VENV03) $(JS_AGENT)/node_modules $(OIDC)/node_modules $(MCP_TS)/node_modules $(MCP_INSPECTOR)/node_modules $(BROWSER_DIR)
