@@ -11,7 +11,7 @@ import anyio
 import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_support import Person, issuer_ready, texts
+from mcp_support import Person, issuer_ready, stdio_session, texts
 from oidc_user import enter_device_code
 
 from switchboard.agents import AgentEntry
@@ -159,3 +159,16 @@ async def test_the_sso_agents_sign_in_goes_to_the_person_as_a_url_and_the_token_
     assert entered, "the person never signed in"
     assert any("enter the code" in s for s in said)
     assert "eyJ" not in repr(result.model_dump()) and "eyJ" not in " ".join(said)  # no JWT reaches the host
+
+
+async def test_a_new_server_answers_tasks_get_for_a_run_from_its_journal(asking, person: Person, fleet, mcp_home):
+    person.answers[:] = ["Lin", "3"]
+    run = await asking.call_tool("run_interview", {})
+    run_id = run.structured_content["runId"]
+    # another server process (as after a restart) knows the run only from its journal
+    async with stdio_session(fleet.agents_file, mcp_home) as later:
+        found = await later.send_request(
+            types.GetTaskRequest(params=types.GetTaskRequestParams(task_id=run_id)), types.GetTaskResult
+        )
+    assert found.task_id == run_id and found.status == "completed"
+    assert "from its journal" in (found.status_message or "")

@@ -1,6 +1,7 @@
 """The official MCP TypeScript SDK's client (@modelcontextprotocol/sdk from npm, its lock committed) through every
 scenario: the interview elicited, the writer's exact artifact with progress, the researcher canceled, a workflow's
-question, a host without elicitation answering by continue_task; over stdio, and the first three over HTTP."""
+question, a host without elicitation answering by continue_task, MCP tasks (the interview as a task, its questions
+asked through tasks/result; a task canceled); over stdio, and the first three over HTTP."""
 
 from __future__ import annotations
 
@@ -54,6 +55,15 @@ async def test_the_typescript_client_over_stdio(fleet, workflows, tmp_path):
     workflow = seen["workflow"]
     assert workflow["structured"]["status"] == "completed"
     assert "Grace came by to learn how A2A works" in workflow["structured"]["outputs"]["summary"]
+    task = seen["task"]
+    assert task["seen"][0] == "working" and "input_required" in task["seen"] and task["asked"] == 2
+    assert task["texts"][0] == "Interview summary: Ada came by to just looking around."
+    assert task["outcome"]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"]
+    assert seen["task-cancel"]["after"]["status"] == "cancelled"
+    async with await open_link(AgentEntry(name="researcher", url=fleet.agent("researcher").url)) as link:
+        newest = max((await link.list_tasks()).tasks, key=lambda t: t.status.timestamp or "")
+        await link.wait(newest.id)
+        assert (await link.get_task(newest.id)).status.state.value == "canceled"
     continued = seen["continue"]
     assert continued["first"]["state"] == "input-required" and continued["first"]["question"] == "What is your name?"
     assert continued["texts"][0] == "Interview summary: Ada came by to learn how A2A works."

@@ -5,6 +5,7 @@ the bound: a task still at work is handed back by id. A call the host cancels ca
 from __future__ import annotations
 
 import asyncio
+import math
 import uuid
 from collections.abc import Callable
 from contextlib import aclosing
@@ -21,7 +22,7 @@ from ..agents import AgentEntry
 from ..link import AgentLink
 from .agents_on_hand import AgentsOnHand
 from .arguments import AgentArguments, ContinueArguments
-from .host_channel import HostChannel
+from .host_channel import Host
 from .message_parts import answer_parts, answer_schema, message_parts
 from .outcome import choices_of, question_text, running_result, turn_result
 from .sign_in import SignInRelay, SignInStep
@@ -41,14 +42,14 @@ class AgentCalls:
         self.agents = agents
         self.bounds = bounds
 
-    async def send(self, name: str, args: AgentArguments, host: HostChannel) -> types.CallToolResult:
+    async def send(self, name: str, args: AgentArguments, host: Host) -> types.CallToolResult:
         """A message to the agent (a new task, or the next message of `taskId`), followed within the bound."""
         entry = self.agents.entry(name)
         parts = message_parts(args.message, args.data, args.files)
         message = new_message(parts, task_id=args.task_id, context_id=args.context_id)
         return await self._converse(entry, host, message=message)
 
-    async def go_on(self, args: ContinueArguments, host: HostChannel) -> types.CallToolResult:
+    async def go_on(self, args: ContinueArguments, host: Host) -> types.CallToolResult:
         """The next step of a task an earlier call returned: its answer sent, or the task waited for again."""
         entry = self.agents.entry(args.agent)
         if args.answer is None and args.data is None:
@@ -62,7 +63,7 @@ class AgentCalls:
     async def _converse(
         self,
         entry: AgentEntry,
-        host: HostChannel,
+        host: Host,
         *,
         message: Message | None = None,
         task_id: str | None = None,
@@ -75,8 +76,8 @@ class AgentCalls:
                 try:
                     return await self._turns(entry, link, host, view, message, task_id)
                 except anyio.get_cancelled_exc_class():
-                    if view.task_id and not view.turn_over:
-                        await _cancel_quietly(link, view.task_id)
+                    if not view.turn_over:
+                        await _cancel_quietly(link, view.task_id, message)
                     raise
         finally:
             SignInRelay.release(token)
@@ -85,14 +86,14 @@ class AgentCalls:
         self,
         entry: AgentEntry,
         link: AgentLink,
-        host: HostChannel,
+        host: Host,
         view: TaskView,
         message: Message | None,
         task_id: str | None,
     ) -> types.CallToolResult:
         while True:
             if not await self._follow(link, host, view, message, task_id):
-                return running_result(entry.name, view, self.bounds.work)
+                return running_result(entry.name, view, self.bounds.work)  # only a held call has a bound
             if view.state is not TaskState.INPUT_REQUIRED or not host.can_ask:
                 return turn_result(entry.name, view)
             question = question_text(view) or f"{entry.name} asks for input."
@@ -113,7 +114,7 @@ class AgentCalls:
             task_id = None
 
     async def _follow(
-        self, link: AgentLink, host: HostChannel, view: TaskView, message: Message | None, task_id: str | None
+        self, link: AgentLink, host: Host, view: TaskView, message: Message | None, task_id: str | None
     ) -> bool:
         """Follow one turn into `view` within the bound; False when the bound ran out first (the task goes on)."""
         events = (
@@ -121,7 +122,7 @@ class AgentCalls:
             if message is not None
             else link.resume(task_id or "", view=view)
         )
-        with anyio.move_on_after(self.bounds.work) as scope:
+        with anyio.move_on_after(self.bounds.work if host.holds_call else math.inf) as scope:
             async with aclosing(events) as turn:
                 async for event in turn:
                     if isinstance(event, Notice):
@@ -133,7 +134,7 @@ class AgentCalls:
         return not scope.cancelled_caught
 
 
-def _sign_in_handler(host: HostChannel, agent: str) -> Callable[[SignInStep], None]:
+def _sign_in_handler(host: Host, agent: str) -> Callable[[SignInStep], None]:
     """What a sign-in step does in this call: a URL to open, asked of the host's user where the client takes URL
     elicitations (the OAuth flow, meanwhile, waits for the provider), and always a progress message saying it."""
     loop = asyncio.get_running_loop()
@@ -147,7 +148,7 @@ def _sign_in_handler(host: HostChannel, agent: str) -> Callable[[SignInStep], No
     return handle
 
 
-async def _tell(host: HostChannel, agent: str, step: SignInStep) -> None:
+async def _tell(host: Host, agent: str, step: SignInStep) -> None:
     try:
         await host.progress(f"{agent}: {step.message}")
         if host.can_open_url:
@@ -156,11 +157,14 @@ async def _tell(host: HostChannel, agent: str, step: SignInStep) -> None:
         return
 
 
-async def _cancel_quietly(link: AgentLink, task_id: str) -> None:
+async def _cancel_quietly(link: AgentLink, task_id: str | None, message: Message | None) -> None:
     """Cancel the agent's task for a call that is itself being canceled (shielded: the call's cancellation must
-    not cancel the cancel)."""
+    not cancel the cancel). A call canceled before the task's id arrived finds the task its message made."""
     with anyio.CancelScope(shield=True), anyio.move_on_after(CANCEL_WITHIN):
         try:
-            await link.cancel(task_id, timeout=CANCEL_WITHIN)
+            if task_id is None and message is not None:
+                task_id = await link.find_task(message.message_id)
+            if task_id is not None:
+                await link.cancel(task_id, timeout=CANCEL_WITHIN)
         except Exception:
             return

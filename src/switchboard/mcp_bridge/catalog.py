@@ -85,6 +85,7 @@ def agent_tool(entry: AgentEntry, card: AgentCard | None, problem: str | None) -
         description=agent_description(entry, card, problem),
         input_schema=input_schema(AgentArguments),
         annotations=types.ToolAnnotations(open_world_hint=True, read_only_hint=False, destructive_hint=False),
+        execution=types.ToolExecution(task_support="optional"),
     )
 
 
@@ -99,6 +100,7 @@ def generic_tools(with_runs: bool) -> list[types.Tool]:
                 description=description,
                 input_schema=input_schema(model),
                 annotations=types.ToolAnnotations(read_only_hint=name in READ_ONLY),
+                execution=types.ToolExecution(task_support="optional") if name.startswith("continue_") else None,
             )
         )
     return tools

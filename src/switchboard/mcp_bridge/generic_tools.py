@@ -23,11 +23,11 @@ from .arguments import (
     parse_arguments,
 )
 from .catalog import tool_name
-from .host_channel import HostChannel
+from .host_channel import Host
 from .outcome import turn_result
 from .workflow_calls import WorkflowCalls
 
-Handler = Callable[[Any, HostChannel], Awaitable[types.CallToolResult]]
+Handler = Callable[[Any, Host], Awaitable[types.CallToolResult]]
 
 
 class GenericTools:
@@ -49,12 +49,12 @@ class GenericTools:
         return self._handlers.get(name)
 
     def agent_handler(self, agent: str) -> Handler:
-        async def call(raw: Any, host: HostChannel) -> types.CallToolResult:
+        async def call(raw: Any, host: Host) -> types.CallToolResult:
             return await self.calls.send(agent, parse_arguments(AgentArguments, raw), host)
 
         return call
 
-    async def list_agents(self, raw: Any, host: HostChannel) -> types.CallToolResult:
+    async def list_agents(self, raw: Any, host: Host) -> types.CallToolResult:
         parse_arguments(NoArguments, raw)
         agents = [
             {"name": e.name, "url": e.url, "protocol": e.protocol, "tool": tool_name("ask_", e.name)}
@@ -63,19 +63,19 @@ class GenericTools:
         lines = [f"{a['name']}: {a['url']} (tool {a['tool']})" for a in agents] or ["No agents in the agents file."]
         return _result("\n".join(lines), {"agents": agents})
 
-    async def read_card(self, raw: Any, host: HostChannel) -> types.CallToolResult:
+    async def read_card(self, raw: Any, host: Host) -> types.CallToolResult:
         args = parse_arguments(AgentNameArguments, raw)
         card = await self.agents.card(self.agents.entry(args.agent))
         return _result(f"The card of {args.agent}, as the agent serves it (its own words).", {"card": card.raw})
 
-    async def get_task(self, raw: Any, host: HostChannel) -> types.CallToolResult:
+    async def get_task(self, raw: Any, host: Host) -> types.CallToolResult:
         args = parse_arguments(TaskArguments, raw)
         entry = self.agents.entry(args.agent)
         async with self.agents.link(entry) as link:
             task = await link.get_task(args.task_id)
         return turn_result(entry.name, TaskView().apply(task))
 
-    async def cancel_task(self, raw: Any, host: HostChannel) -> types.CallToolResult:
+    async def cancel_task(self, raw: Any, host: Host) -> types.CallToolResult:
         args = parse_arguments(TaskArguments, raw)
         entry = self.agents.entry(args.agent)
         async with self.agents.link(entry) as link:
@@ -86,13 +86,13 @@ class GenericTools:
             note = "Canceled."
         return turn_result(entry.name, view, note)
 
-    async def continue_task(self, raw: Any, host: HostChannel) -> types.CallToolResult:
+    async def continue_task(self, raw: Any, host: Host) -> types.CallToolResult:
         return await self.calls.go_on(parse_arguments(ContinueArguments, raw), host)
 
-    async def list_runs(self, raw: Any, host: HostChannel) -> types.CallToolResult:
+    async def list_runs(self, raw: Any, host: Host) -> types.CallToolResult:
         return await self.workflows.list_runs(parse_arguments(RunsArguments, raw))
 
-    async def continue_run(self, raw: Any, host: HostChannel) -> types.CallToolResult:
+    async def continue_run(self, raw: Any, host: Host) -> types.CallToolResult:
         return await self.workflows.go_on(parse_arguments(RunArguments, raw), host)
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
@@ -13,7 +13,38 @@ from ..safe_text import strip_controls
 MAX_PROGRESS_TEXT = 2_000
 
 
+class Host(Protocol):
+    """Whom a tool's work talks to: a call in progress (HostChannel), or an MCP task the host polls (task_board)."""
+
+    @property
+    def holds_call(self) -> bool:
+        """True while a tools/call waits for the work (so the call's bound applies); False for an MCP task."""
+        ...
+
+    @property
+    def run_id(self) -> str | None:
+        """The id a workflow run started for this host takes (an MCP task's own, so its journal answers for it)."""
+        ...
+
+    @property
+    def can_ask(self) -> bool: ...
+
+    @property
+    def can_open_url(self) -> bool: ...
+
+    async def progress(self, words: str) -> None: ...
+
+    async def ask(self, message: str, schema: dict[str, Any]) -> types.ElicitResult: ...
+
+    async def open_url(self, message: str, url: str, elicitation_id: str) -> types.ElicitResult: ...
+
+
 class HostChannel:
+    """A tools/call in progress: progress against its token, elicitations related to its request."""
+
+    holds_call = True
+    run_id = None
+
     def __init__(self, ctx: ServerRequestContext[Any, Any]) -> None:
         self._ctx = ctx
         self._progress = 0

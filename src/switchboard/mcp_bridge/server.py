@@ -8,28 +8,32 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import mcp_types as types
-from mcp.server.context import ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
 from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPError
-from mcp_types.jsonrpc import INVALID_PARAMS
+from mcp_types.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .. import __version__
 from ..a2a.errors import SwitchboardError
+from ..workflow.engine import new_run_id
 from .agent_calls import AgentCalls, CallBounds
 from .agents_on_hand import AgentsOnHand
 from .arguments import ArgumentsRefused
 from .catalog import agent_tool, generic_tools, tool_name
 from .generic_tools import GenericTools
-from .host_channel import HostChannel
+from .host_channel import Host, HostChannel
+from .task_board import TaskBoard, tasks_capability
 from .workflow_calls import WorkflowCalls
 
 log = logging.getLogger("switchboard.mcp")
+Handler = Callable[[Any, Host], Awaitable[types.CallToolResult]]
 CARD_WITHIN = 5.0  # seconds listing the tools waits for one agent's card (its description)
 WATCH_EVERY = 1.0  # seconds between looks at the agents file
 
@@ -47,6 +51,7 @@ class Bridge:
         self.workflows = workflows
         self.calls = AgentCalls(agents, bounds)
         self.generic = GenericTools(agents, self.calls, workflows)
+        self.board = TaskBoard(workflows.journal_dir)
         self._hosts: list[ServerSession] = []  # connections that listed the tools: told when the list changes
 
     # --- tools/list ------------------------------------------------------------------------------------------
@@ -82,8 +87,11 @@ class Bridge:
         handler = self._handler(params.name)
         if handler is None:
             raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name[:100]}")
+        return await self._call(handler, params.arguments, HostChannel(ctx), params.name)
+
+    async def _call(self, handler: Handler, arguments: Any, host: Host, name: str) -> types.CallToolResult:
         try:
-            return await handler(params.arguments, HostChannel(ctx))
+            return await handler(arguments, host)
         except ArgumentsRefused as exc:
             return tool_error("The arguments do not fit the tool: " + "; ".join(exc.problems))
         except SwitchboardError as exc:
@@ -91,10 +99,10 @@ class Bridge:
             task = f" (task {exc.task_id})" if exc.task_id else ""
             return tool_error(self.agents.redactor.text(f"{exc.code}: {said}{task}"))
         except Exception:  # the last line: never our exception's text, the log has it
-            log.exception("tool %s failed", params.name)
+            log.exception("tool %s failed", name[:100])
             return tool_error("switchboard failed unexpectedly on this call; its log (stderr) says more.")
 
-    def _handler(self, name: str) -> Callable[[Any, HostChannel], Awaitable[types.CallToolResult]] | None:
+    def _handler(self, name: str) -> Handler | None:
         found = self.generic.handler(name)
         if found is not None:
             return found
@@ -102,6 +110,33 @@ class Bridge:
             if tool_name("ask_", entry.name) == name:
                 return self.generic.agent_handler(entry.name)
         return self.workflows.handler(name)
+
+    # --- MCP tasks: a task-augmented tools/call (2025-11-25) returns a task; the work goes on -------------------
+
+    async def _task_augmented(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        """Ahead of the SDK's tools/call (whose result must be a CallToolResult): a call that asks for a task."""
+        params = ctx.params
+        task = params.get("task") if ctx.method == "tools/call" and isinstance(params, Mapping) else None
+        if not isinstance(task, Mapping) or ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return await call_next(ctx)
+        assert isinstance(params, Mapping)
+        name = params.get("name")
+        handler = self._handler(name) if isinstance(name, str) and name in self._task_tools() else None
+        if handler is None or not isinstance(name, str):
+            raise MCPError(METHOD_NOT_FOUND, "This tool does not run as a task")
+        ttl = task.get("ttl")
+        run_id = new_run_id() if self.workflows.handler(name) is not None else None
+        arguments = params.get("arguments")
+
+        async def work(host: Host) -> types.CallToolResult:
+            return await self._call(handler, arguments, host, name)
+
+        made = self.board.start(work, ctx, ttl if isinstance(ttl, int) and ttl > 0 else None, run_id)
+        return {"task": made.wire()}
+
+    def _task_tools(self) -> set[str]:
+        names = {tool_name("ask_", e.name) for e in self.agents.agents} | {"continue_task", "continue_run"}
+        return names | {tool.name for tool in self.workflows.tools()}
 
     # --- the agents file, watched ----------------------------------------------------------------------------
 
@@ -130,11 +165,18 @@ class Bridge:
             on_list_tools=self.list_tools,
             on_call_tool=self.call_tool,
         )
-        server.middleware = []  # no OpenTelemetry spans: nothing here exports them
+        # No OpenTelemetry spans (nothing here exports them); task-augmented calls are taken first.
+        server.middleware = [self._task_augmented]
+        server.add_request_handler("tasks/get", types.GetTaskRequestParams, self.board.get)
+        server.add_request_handler("tasks/result", types.GetTaskPayloadRequestParams, self.board.result)
+        server.add_request_handler("tasks/cancel", types.CancelTaskRequestParams, self.board.cancel)
+        server.add_request_handler("tasks/list", types.PaginatedRequestParams, self.board.list)
         return server
 
     def initialization_options(self, server: Server[Any]) -> InitializationOptions:
-        return server.create_initialization_options(NotificationOptions(tools_changed=True))
+        options = server.create_initialization_options(NotificationOptions(tools_changed=True))
+        options.capabilities.tasks = tasks_capability()
+        return options
 
 
 def tool_error(text: str) -> types.CallToolResult:

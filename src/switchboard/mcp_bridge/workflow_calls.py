@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,11 +29,11 @@ from .agent_calls import CallBounds
 from .agents_on_hand import AgentsOnHand
 from .arguments import RunArguments, RunsArguments
 from .catalog import tool_name, workflow_schema
-from .host_channel import HostChannel
+from .host_channel import Host
 from .message_parts import answer_schema
 from .outcome import choices_in
 
-Handler = Callable[[Any, HostChannel], Awaitable[types.CallToolResult]]
+Handler = Callable[[Any, Host], Awaitable[types.CallToolResult]]
 WORKFLOW_SUFFIXES = (".yaml", ".yml")
 
 
@@ -127,6 +128,7 @@ class WorkflowCalls:
                 ).strip(),
                 input_schema=workflow_schema(workflow.inputs),
                 annotations=types.ToolAnnotations(open_world_hint=True, destructive_hint=False),
+                execution=types.ToolExecution(task_support="optional"),
             )
             for name, workflow in self.workflows.items()
         ]
@@ -136,14 +138,14 @@ class WorkflowCalls:
         if workflow is None:
             return None
 
-        async def call(raw: Any, host: HostChannel) -> types.CallToolResult:
+        async def call(raw: Any, host: Host) -> types.CallToolResult:
             return await self.start(workflow, raw, host)
 
         return call
 
     # --- runs ------------------------------------------------------------------------------------------------
 
-    async def start(self, workflow: Workflow, raw: Any, host: HostChannel) -> types.CallToolResult:
+    async def start(self, workflow: Workflow, raw: Any, host: Host) -> types.CallToolResult:
         inputs = _inputs(workflow, raw)
         live: LiveRun | None = None
 
@@ -160,13 +162,13 @@ class WorkflowCalls:
 
         run = start_run(
             workflow, inputs, ask=ask, http=self.agents.http, journal_dir=self.journal_dir,
-            interaction=self.agents.sign_in,
+            interaction=self.agents.sign_in, run_id=host.run_id,
         )  # fmt: skip
         live = self.live[run.run_id] = LiveRun(run)
         live.pump = asyncio.get_running_loop().create_task(_pump(live))
         return await self._watch(live, host)
 
-    async def go_on(self, args: RunArguments, host: HostChannel) -> types.CallToolResult:
+    async def go_on(self, args: RunArguments, host: Host) -> types.CallToolResult:
         live = self.live.get(args.run_id)
         if live is None:
             return self._journaled(args.run_id)
@@ -182,11 +184,11 @@ class WorkflowCalls:
         text = "\n".join(f"{r['runId']}  {r['workflow']}  {r['status']}" for r in rows) or "No runs yet."
         return types.CallToolResult(content=[types.TextContent(text=text)], structured_content={"runs": rows})
 
-    async def _watch(self, live: LiveRun, host: HostChannel) -> types.CallToolResult:
+    async def _watch(self, live: LiveRun, host: Host) -> types.CallToolResult:
         """Follow the run within the bound: progress said, questions put to the person where the host can ask."""
         told = len(live.said)
         try:
-            with anyio.move_on_after(self.bounds.work):
+            with anyio.move_on_after(self.bounds.work if host.holds_call else math.inf):
                 while True:
                     live.changed.clear()
                     for words in live.said[told:]:

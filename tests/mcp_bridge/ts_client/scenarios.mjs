@@ -93,5 +93,40 @@ if (mode === "stdio") {
   });
   say("continue", { first: first.structuredContent, texts: texts(done), state: done.structuredContent.state });
   await plain.close();
+
+  // MCP tasks: the interview as a task (its questions asked through tasks/result), the researcher's task canceled
+  person.asked.length = 0;
+  person.answers.push("Ada", "just looking around");
+  const seen = [];
+  let outcome = null;
+  for await (const message of client.experimental.tasks.callToolStream(
+    { name: "ask_interviewer", arguments: { message: "interview me" } },
+    undefined,
+    { task: { ttl: 60000 } },
+  )) {
+    if (message.type === "taskCreated" || message.type === "taskStatus") seen.push(message.task.status);
+    if (message.type === "result") outcome = message.result;
+    if (message.type === "error") outcome = { error: String(message.error) };
+  }
+  say("task", { seen, texts: outcome.content ? texts(outcome) : [], outcome, asked: person.asked.length });
+
+  let created = null;
+  for await (const message of client.experimental.tasks.callToolStream(
+    { name: "ask_researcher", arguments: { message: "deep: tides" } },
+    undefined,
+    { task: { ttl: 60000 } },
+  )) {
+    if (message.type === "taskCreated") {
+      created = message.task;
+      break;
+    }
+  }
+  // once the researcher's own words show on the task, it has a task at the agent to cancel
+  while (!(await client.experimental.tasks.getTask(created.taskId)).statusMessage) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const cancelled = await client.experimental.tasks.cancelTask(created.taskId);
+  const after = await client.experimental.tasks.getTask(created.taskId);
+  say("task-cancel", { created, cancelled, after });
 }
 await client.close();
