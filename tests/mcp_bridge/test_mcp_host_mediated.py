@@ -1,7 +1,7 @@
 """A host that cannot elicit, and calls that must not be held: the question comes back at once with the tool that
 answers it; a task still working past the bound comes back by id and continue_task waits for it again; a changed
 agents file tells the host its tool list changed. Then the same over streamable HTTP, behind its token and
-Origin check."""
+Origin check. And a client of the 2026-07-28 revision, which takes a question as the call's result."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import mcp_types as types
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 from mcp_support import Person, http_session, server_env, texts
 
 
@@ -110,3 +110,25 @@ def test_the_command_says_what_is_wrong_with_its_flags(tmp_path):
         timeout=60,
     )
     assert done.returncode == 2 and "does not exist" in done.stderr
+
+
+async def test_a_2026_client_gets_the_question_as_the_calls_result_and_calls_again_with_the_answer(fleet, tmp_path):
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "switchboard", "mcp", "--agents", str(fleet.agents_file)],
+        env=server_env(tmp_path),
+    )
+    person = Person(["Ada", "learn how A2A works"])
+    async with Client(params, elicitation_callback=person) as host:  # negotiates 2026-07-28: no handshake
+        assert host.protocol_version == "2026-07-28"
+        result = await host.call_tool("ask_interviewer", {"message": "interview me"})
+        assert texts(result)[0] == "Interview summary: Ada came by to learn how A2A works."
+        assert [a.message for a in person.asked][1].startswith("interviewer asks: Nice to meet you, Ada.")
+        forged = await host.session.call_tool(
+            "ask_interviewer",
+            {"message": "interview me"},
+            request_state="e30.AAAA",
+            input_responses={"answer": types.ElicitResult(action="accept", content={"answer": "x"})},
+            allow_input_required=True,
+        )
+    assert forged.is_error and "does not go with a question of this server" in texts(forged)[0]

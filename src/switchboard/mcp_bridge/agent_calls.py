@@ -25,6 +25,7 @@ from .arguments import AgentArguments, ContinueArguments
 from .host_channel import Host
 from .message_parts import answer_parts, answer_schema, message_parts
 from .outcome import choices_of, question_text, running_result, turn_result
+from .round_trip import AskByRoundTrip
 from .sign_in import SignInRelay, SignInStep
 
 CANCEL_WITHIN = 10.0  # seconds a canceled call waits for the agent to take the cancel
@@ -94,24 +95,29 @@ class AgentCalls:
         while True:
             if not await self._follow(link, host, view, message, task_id):
                 return running_result(entry.name, view, self.bounds.work)  # only a held call has a bound
-            if view.state is not TaskState.INPUT_REQUIRED or not host.can_ask:
+            if view.state is not TaskState.INPUT_REQUIRED or not (host.can_ask or host.asks_by_round_trip):
                 return turn_result(entry.name, view)
             question = question_text(view) or f"{entry.name} asks for input."
-            choices = choices_of(view)
-            said = await host.ask(f"{entry.name} asks: {question}", answer_schema(question, choices))
-            if said.action == "decline":
-                # The person refused to answer: the agent cannot go on, and a task left waiting would hold its
-                # resources for nothing.
-                outcome = await link.cancel(view.task_id or "")
-                view.apply(outcome.task)
-                return turn_result(entry.name, view, "You declined the agent's question, so its task was canceled.")
-            if said.action == "cancel":
-                # Dismissed without a choice: the person may answer later, so the task is left waiting.
-                return turn_result(entry.name, view, "The question was dismissed; the task still waits.")
+            form = (f"{entry.name} asks: {question}", answer_schema(question, choices_of(view)))
+            if not host.can_ask:
+                raise AskByRoundTrip(*form, "task", entry.name, view.task_id or "")
+            said = await host.ask(*form)
+            if said.action != "accept":
+                return await _not_answered(entry.name, link, view, said)
             parts = answer_parts(said.content)
             message = new_message(parts, task_id=view.task_id, context_id=view.context_id)
             view = TaskView(answered=view.status)
             task_id = None
+
+    async def answered(self, agent: str, task_id: str, said: types.ElicitResult, host: Host) -> types.CallToolResult:
+        """The person's response to a question handed back by round trip: the task continued, canceled or left."""
+        if said.action == "accept":
+            answer = str((said.content or {}).get("answer", ""))
+            return await self.go_on(ContinueArguments(agent=agent, task_id=task_id, answer=answer), host)
+        entry = self.agents.entry(agent)
+        async with self.agents.link(entry) as link:
+            view = TaskView().apply(await link.get_task(task_id, history_length=0))
+            return await _not_answered(agent, link, view, said)
 
     async def _follow(
         self, link: AgentLink, host: Host, view: TaskView, message: Message | None, task_id: str | None
@@ -132,6 +138,17 @@ class AgentCalls:
                     if words and not view.turn_over:
                         await host.progress(words)
         return not scope.cancelled_caught
+
+
+async def _not_answered(agent: str, link: AgentLink, view: TaskView, said: types.ElicitResult) -> types.CallToolResult:
+    if said.action == "decline":
+        # The person refused to answer: the agent cannot go on, and a task left waiting would hold its
+        # resources for nothing.
+        outcome = await link.cancel(view.task_id or "")
+        view.apply(outcome.task)
+        return turn_result(agent, view, "You declined the agent's question, so its task was canceled.")
+    # Dismissed without a choice: the person may answer later, so the task is left waiting.
+    return turn_result(agent, view, "The question was dismissed; the task still waits.")
 
 
 def _sign_in_handler(host: Host, agent: str) -> Callable[[SignInStep], None]:

@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..safe_text import strip_controls
 
@@ -31,6 +32,11 @@ class Host(Protocol):
 
     @property
     def can_open_url(self) -> bool: ...
+
+    @property
+    def asks_by_round_trip(self) -> bool:
+        """The client takes a question as the call's result and calls again with the answer (2026-07-28)."""
+        ...
 
     async def progress(self, words: str) -> None: ...
 
@@ -62,6 +68,12 @@ class HostChannel:
         return (
             found is not None and (found.form is not None or found.url is None) and self._ctx.session.can_send_request
         )
+
+    @property
+    def asks_by_round_trip(self) -> bool:
+        found = self._elicitation
+        modern = self._ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+        return modern and found is not None and (found.form is not None or found.url is None)
 
     @property
     def can_open_url(self) -> bool:

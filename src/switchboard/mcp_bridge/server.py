@@ -29,6 +29,7 @@ from .arguments import ArgumentsRefused
 from .catalog import agent_tool, generic_tools, tool_name
 from .generic_tools import GenericTools
 from .host_channel import Host, HostChannel
+from .round_trip import AskByRoundTrip, answer_of, input_required, read_state
 from .task_board import TaskBoard, tasks_capability
 from .workflow_calls import WorkflowCalls
 
@@ -83,15 +84,32 @@ class Bridge:
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
         handler = self._handler(params.name)
         if handler is None:
             raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name[:100]}")
-        return await self._call(handler, params.arguments, HostChannel(ctx), params.name)
+        host = HostChannel(ctx)
+        if params.request_state is not None:  # the client calls again with the answer to a question we handed back
+            return await self._call(self._answered(params), None, host, params.name)
+        return await self._call(handler, params.arguments, host, params.name)
 
-    async def _call(self, handler: Handler, arguments: Any, host: Host, name: str) -> types.CallToolResult:
+    def _answered(self, params: types.CallToolRequestParams) -> Handler:
+        async def answered(_: Any, host: Host) -> types.CallToolResult:
+            waiting = read_state(params.request_state or "", params.name)
+            said = answer_of(params.input_responses)
+            if waiting.kind == "run":
+                return await self.workflows.answered(waiting.task_id, said, host)
+            return await self.calls.answered(waiting.agent, waiting.task_id, said, host)
+
+        return answered
+
+    async def _call(
+        self, handler: Handler, arguments: Any, host: Host, name: str
+    ) -> types.CallToolResult | types.InputRequiredResult:
         try:
             return await handler(arguments, host)
+        except AskByRoundTrip as ask:
+            return input_required(ask, name)
         except ArgumentsRefused as exc:
             return tool_error("The arguments do not fit the tool: " + "; ".join(exc.problems))
         except SwitchboardError as exc:
@@ -129,7 +147,8 @@ class Bridge:
         arguments = params.get("arguments")
 
         async def work(host: Host) -> types.CallToolResult:
-            return await self._call(handler, arguments, host, name)
+            result = await self._call(handler, arguments, host, name)  # a task's host never hands a question back
+            return result if isinstance(result, types.CallToolResult) else tool_error("the question was not asked")
 
         made = self.board.start(work, ctx, ttl if isinstance(ttl, int) and ttl > 0 else None, run_id)
         return {"task": made.wire()}

@@ -95,6 +95,7 @@ class TaskHost:
     the host's next tasks/result, if the client can be asked at all (as it declared when it made the task)."""
 
     holds_call = False
+    asks_by_round_trip = False
 
     def __init__(self, task: BoardTask, *, can_ask: bool, can_open_url: bool, run_id: str | None) -> None:
         self.task = task

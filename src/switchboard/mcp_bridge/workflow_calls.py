@@ -32,6 +32,7 @@ from .catalog import tool_name, workflow_schema
 from .host_channel import Host
 from .message_parts import answer_schema
 from .outcome import choices_in
+from .round_trip import AskByRoundTrip
 
 Handler = Callable[[Any, Host], Awaitable[types.CallToolResult]]
 WORKFLOW_SUFFIXES = (".yaml", ".yml")
@@ -198,25 +199,36 @@ class WorkflowCalls:
                         return _run_result(live)
                     question, answer = live.question, live.answer
                     if question is not None and answer is not None and not answer.done():
-                        if question.state is not TaskState.INPUT_REQUIRED or not host.can_ask:
+                        asking = host.can_ask or host.asks_by_round_trip
+                        if question.state is not TaskState.INPUT_REQUIRED or not asking:
                             return _run_result(live)
-                        said = await host.ask(
+                        form = (
                             f"{question.agent or question.step} asks: {_text(question)}",
                             answer_schema(_text(question), choices_in(question.question)),
                         )
-                        if said.action == "accept":
-                            answer.set_result(str((said.content or {}).get("answer", "")))
-                            continue
-                        if said.action == "decline":
-                            await live.run.cancel()
-                            return _run_result(live, "You declined the step's question, so the run was canceled.")
-                        return _run_result(live, "The question was dismissed; the run still waits for it.")
+                        if not host.can_ask:
+                            raise AskByRoundTrip(*form, "run", question.agent, live.run.run_id)
+                        said = await host.ask(*form)
+                        if said.action != "accept":
+                            return await _not_answered(live, said)
+                        answer.set_result(str((said.content or {}).get("answer", "")))
+                        continue
                     await live.changed.wait()
             return _run_result(live, f"Still running after {self.bounds.work:g} s; it goes on here.")
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True), anyio.move_on_after(15):
                 await live.run.cancel()
             raise
+
+    async def answered(self, run_id: str, said: types.ElicitResult, host: Host) -> types.CallToolResult:
+        """The person's response to a step's question handed back by round trip."""
+        if said.action == "accept":
+            answer = str((said.content or {}).get("answer", ""))
+            return await self.go_on(RunArguments(run_id=run_id, answer=answer), host)
+        live = self.live.get(run_id)
+        if live is None:
+            return self._journaled(run_id)
+        return await _not_answered(live, said)
 
     def _journaled(self, run_id: str) -> types.CallToolResult:
         record = read_run(run_id, self.journal_dir)  # a run of another process, or from before a restart
@@ -246,6 +258,13 @@ async def _pump(live: LiveRun) -> None:
         if line is not None:
             live.said.append(strip_controls(line)[:2000])
         live.touch()
+
+
+async def _not_answered(live: LiveRun, said: types.ElicitResult) -> types.CallToolResult:
+    if said.action == "decline":
+        await live.run.cancel()
+        return _run_result(live, "You declined the step's question, so the run was canceled.")
+    return _run_result(live, "The question was dismissed; the run still waits for it.")
 
 
 def _inputs(workflow: Workflow, raw: Any) -> dict[str, str]:
