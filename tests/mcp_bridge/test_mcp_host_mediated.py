@@ -10,11 +10,11 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import httpx
 import mcp_types as types
 import pytest
+from cli_runner import run_cli_in_process
 from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 from mcp_support import Person, http_session, server_env, texts
 
@@ -101,15 +101,14 @@ async def test_over_streamable_http_the_token_and_origin_are_checked_before_anyt
 
 
 def test_the_command_says_what_is_wrong_with_its_flags(tmp_path):
-    missing = Path(tmp_path / "nowhere.yaml")
-    done = subprocess.run(
-        [sys.executable, "-m", "switchboard", "mcp", "--agents", str(missing)],
-        env=server_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=60,
+    missing = run_cli_in_process(["mcp", "--agents", str(tmp_path / "nowhere.yaml")], server_env(tmp_path))
+    assert missing.returncode == 2 and "does not exist" in missing.stderr
+    no_folder = run_cli_in_process(
+        ["mcp", "--agents", str(tmp_path / "nowhere.yaml"), "--workflows", str(tmp_path / "none")], server_env(tmp_path)
     )
-    assert done.returncode == 2 and "does not exist" in done.stderr
+    assert no_folder.returncode == 2
+    weak = run_cli_in_process(["mcp", "--http", "--token-env", "SHORT"], server_env(tmp_path, {"SHORT": "abc"}))
+    assert weak.returncode == 2 and "shorter than 16" in weak.stderr
 
 
 async def test_a_2026_client_gets_the_question_as_the_calls_result_and_calls_again_with_the_answer(fleet, tmp_path):
