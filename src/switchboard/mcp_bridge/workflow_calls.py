@@ -247,7 +247,13 @@ async def _pump(live: LiveRun) -> None:
             line = f"{event.step}: started" + (f" ({event.agent})" if event.agent else "")
         elif isinstance(event, StepEvent):
             status = getattr(event.event, "status", None)
-            if status is not None and status.message is not None and status.message.text:
+            # a question is asked as itself (or handed back), not said twice as progress
+            if (
+                status is not None
+                and status.message is not None
+                and status.message.text
+                and not status.state.is_interrupted
+            ):
                 line = f"{event.step}: {status.message.text}"
         elif isinstance(event, StepCompleted):
             line = f"{event.step}: completed"
