@@ -172,3 +172,14 @@ async def test_a_new_server_answers_tasks_get_for_a_run_from_its_journal(asking,
         )
     assert found.task_id == run_id and found.status == "completed"
     assert "from its journal" in (found.status_message or "")
+
+
+async def test_a_credential_asked_mid_task_is_never_put_in_a_form_and_is_redacted_once_given(asking, person: Person):
+    person.asked.clear()
+    asked = await asking.call_tool("ask_gatekeeper", {"message": "open the vault"})
+    assert asked.structured_content["state"] == "auth-required" and person.asked == []  # no form for a secret
+    assert "a credential or a sign-in" in texts(asked)[-1]
+    task_id = asked.structured_content["taskId"]
+    done = await asking.call_tool("continue_task", {"agent": "gatekeeper", "taskId": task_id, "answer": "sesame"})
+    assert done.structured_content["state"] == "completed"
+    assert "sesame" not in repr(done.model_dump())

@@ -57,6 +57,8 @@ class AgentCalls:
             return await self._converse(entry, host, task_id=args.task_id)
         async with self.agents.link(entry) as link:
             task = await link.get_task(args.task_id, history_length=0)
+        if task.status.state is TaskState.AUTH_REQUIRED and args.answer:
+            self.agents.redactor.add(args.answer)  # a credential: never shown again in a result or an error
         message = new_message(answer_parts({"answer": args.answer, **(args.data or {})}), task_id=task.id,
                               context_id=task.context_id)  # fmt: skip
         return await self._converse(entry, host, message=message, answered=task)

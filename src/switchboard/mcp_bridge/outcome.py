@@ -136,7 +136,7 @@ def _summary_line(agent: str, view: TaskView, note: str) -> str:
 
 
 def _waiting_line(agent: str, view: TaskView, question: str, note: str) -> str:
-    what = "a sign-in" if view.state is TaskState.AUTH_REQUIRED else "an answer"
+    what = "a credential or a sign-in" if view.state is TaskState.AUTH_REQUIRED else "an answer"
     asked = f" It asks: {question}" if question else ""
     return (
         f"{note} {agent}'s task {view.task_id} waits for {what} ({_state(view)}).{asked} To answer, call "
