@@ -65,9 +65,10 @@ class AgentsOnHand:
             registry = load_agents(self.path)
         except UsageError:
             return False
-        self.registry = registry
+        before, self.registry = self.registry, registry
         self._cards = CardCache()  # an entry's URL or headers may have changed
-        self._credentials = {n: c for n, c in self._credentials.items() if registry.find(n) is not None}
+        # credentials (an OAuth sign-in) are kept for an agent whose entry is the same as before, and only then
+        self._credentials = {n: c for n, c in self._credentials.items() if registry.find(n) == before.find(n)}
         self._learn_secrets()
         return True
 

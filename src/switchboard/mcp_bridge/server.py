@@ -8,14 +8,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import mcp_types as types
+from mcp.server.connection import Connection
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
-from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -53,15 +54,18 @@ class Bridge:
         self.calls = AgentCalls(agents, bounds)
         self.generic = GenericTools(agents, self.calls, workflows)
         self.board = TaskBoard(workflows.journal_dir)
-        self._hosts: list[ServerSession] = []  # connections that listed the tools: told when the list changes
+        # The connections that listed the tools, told when the list changes (weakly: a closed one just goes). The
+        # SDK hands a handler a per-request session; the connection behind it is what lasts.
+        self._hosts: weakref.WeakSet[Connection] = weakref.WeakSet()
 
     # --- tools/list ------------------------------------------------------------------------------------------
 
     async def list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        if all(host is not ctx.session for host in self._hosts):
-            self._hosts.append(ctx.session)
+        connection = getattr(ctx.session, "_connection", None)
+        if isinstance(connection, Connection):
+            self._hosts.add(connection)
         entries = list(self.agents.agents)
         cards = await asyncio.gather(*(self._card(e) for e in entries))
         tools = [agent_tool(entry, card, problem) for entry, (card, problem) in zip(entries, cards, strict=True)]
@@ -171,7 +175,7 @@ class Bridge:
             try:
                 await host.send_tool_list_changed()
             except Exception:  # that host went away
-                self._hosts.remove(host)
+                self._hosts.discard(host)
 
     # --- the server ------------------------------------------------------------------------------------------
 

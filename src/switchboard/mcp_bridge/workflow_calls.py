@@ -36,6 +36,7 @@ from .round_trip import AskByRoundTrip
 
 Handler = Callable[[Any, Host], Awaitable[types.CallToolResult]]
 WORKFLOW_SUFFIXES = (".yaml", ".yml")
+KEEP_FINISHED = 100
 
 
 @dataclass
@@ -165,9 +166,17 @@ class WorkflowCalls:
             workflow, inputs, ask=ask, http=self.agents.http, journal_dir=self.journal_dir,
             interaction=self.agents.sign_in, run_id=host.run_id,
         )  # fmt: skip
+        self._forget_finished()
         live = self.live[run.run_id] = LiveRun(run)
         live.pump = asyncio.get_running_loop().create_task(_pump(live))
         return await self._watch(live, host)
+
+    def _forget_finished(self) -> None:
+        """Finished runs past the newest KEEP_FINISHED leave memory (their journals keep them: continue_run reads
+        those)."""
+        finished = [run_id for run_id, live in self.live.items() if live.finished]
+        for run_id in finished[: max(0, len(finished) - KEEP_FINISHED)]:
+            del self.live[run_id]
 
     async def go_on(self, args: RunArguments, host: Host) -> types.CallToolResult:
         live = self.live.get(args.run_id)
