@@ -117,7 +117,8 @@ class Bridge:
         except ArgumentsRefused as exc:
             return tool_error("The arguments do not fit the tool: " + "; ".join(exc.problems))
         except SwitchboardError as exc:
-            said = exc.message + (f" {exc.hint}" if exc.hint else "")
+            message = exc.message if exc.message.endswith((".", "!", "?", ":")) else exc.message + "."
+            said = message + (f" {exc.hint}" if exc.hint else "")
             task = f" (task {exc.task_id})" if exc.task_id else ""
             return tool_error(self.agents.redactor.text(f"{exc.code}: {said}{task}"))
         except Exception:  # the last line: never our exception's text, the log has it
