@@ -33,8 +33,9 @@ def http_app(bridge: Bridge, token: str, host: str, port_of: Callable[[], int]) 
     """The streamable HTTP app at /mcp behind the token and Origin checks (its origins filled in once listening)."""
     server = bridge.server()
     names = {"127.0.0.1", "localhost", "[::1]", host if ":" not in host else f"[{host}]"}
+    # On every address (0.0.0.0, ::) the names a caller may use are not known here: the token and Origin guard.
     security = TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
+        enable_dns_rebinding_protection=host not in ("0.0.0.0", "::"),
         allowed_hosts=[f"{name}:*" for name in names],
         allowed_origins=[],  # checked by TokenAndOrigin, exactly (the SDK's allows any port of a loopback name)
     )
