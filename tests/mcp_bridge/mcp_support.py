@@ -33,13 +33,15 @@ class Person:
     asked: list[types.ElicitRequestParams] = field(default_factory=list)
     on_url: Callable[[types.ElicitRequestURLParams], Any] | None = None
 
-    async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+    async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
         self.asked.append(params)
         if isinstance(params, types.ElicitRequestURLParams):
             if self.on_url is not None:
                 await self.on_url(params)
             return types.ElicitResult(action="accept")
         answer = self.answers.pop(0)
+        if answer == "error":  # the client refuses to show the form
+            return types.ErrorData(code=-32602, message="this client shows no forms")
         if answer in ("decline", "cancel"):
             return types.ElicitResult(action=answer)
         return types.ElicitResult(action="accept", content={"answer": answer})

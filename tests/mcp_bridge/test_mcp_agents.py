@@ -107,6 +107,13 @@ async def test_a_declined_question_cancels_the_task_and_a_dismissed_one_leaves_i
     assert dismissed.structured_content["answerWith"]["tool"] == "continue_task"
 
 
+async def test_a_client_that_refuses_the_form_gets_the_question_back(asking, person: Person):
+    person.answers[:] = ["error"]
+    refused = await asking.call_tool("ask_interviewer", {"message": "interview me"})
+    assert not refused.is_error and refused.structured_content["state"] == "input-required"
+    assert texts(refused)[-1].startswith("The host could not ask you the question.")
+
+
 async def test_arguments_that_do_not_fit_the_schema_are_refused_by_name_and_an_unknown_tool_is_an_error(asking):
     refused = await asking.call_tool("ask_echo", {"message": "hi", "path": "/etc/passwd"})
     assert refused.is_error and "path" in texts(refused)[0] and "/etc/passwd" not in texts(refused)[0]

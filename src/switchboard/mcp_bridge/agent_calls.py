@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import anyio
 import mcp_types as types
+from mcp.shared.exceptions import MCPError
 
 from ..a2a.client import new_message
 from ..a2a.follow import Notice
@@ -33,7 +34,8 @@ CANCEL_WITHIN = 10.0  # seconds a canceled call waits for the agent to take the 
 
 @dataclass(frozen=True)
 class CallBounds:
-    """How long a call may hold the host: the agent's work, then (a separate clock) a person's answer."""
+    """How long a call may hold the host while the agent works (a question put to the person is the host's to
+    time: the person is answering it)."""
 
     work: float = 25.0
 
@@ -103,7 +105,10 @@ class AgentCalls:
             form = (f"{entry.name} asks: {question}", answer_schema(question, choices_of(view)))
             if not host.can_ask:
                 raise AskByRoundTrip(*form, "task", entry.name, view.task_id or "")
-            said = await host.ask(*form)
+            try:
+                said = await host.ask(*form)
+            except MCPError:  # the client refused the elicitation: the question goes back as the result
+                return turn_result(entry.name, view, "The host could not ask you the question.")
             if said.action != "accept":
                 return await _not_answered(entry.name, link, view, said)
             parts = answer_parts(said.content)

@@ -15,6 +15,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
+from mcp.shared.exceptions import MCPError
 
 from ..a2a.errors import UsageError
 from ..a2a.model import TaskState, TextPart
@@ -217,7 +218,10 @@ class WorkflowCalls:
                         )
                         if not host.can_ask:
                             raise AskByRoundTrip(*form, "run", question.agent, live.run.run_id)
-                        said = await host.ask(*form)
+                        try:
+                            said = await host.ask(*form)
+                        except MCPError:  # the client refused the elicitation: the question goes back
+                            return _run_result(live, "The host could not ask you the question.")
                         if said.action != "accept":
                             return await _not_answered(live, said)
                         answer.set_result(str((said.content or {}).get("answer", "")))
