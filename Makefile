@@ -8,6 +8,10 @@ BIN := $(VENV)/bin
 A2A03_PIN := a2a-sdk[http-server]==0.3.26 uvicorn
 # The reference server on the official JavaScript SDK (@a2a-js/sdk), installed from its committed lock file.
 JS_AGENT := tests/interop/agents/js
+# The official MCP TypeScript SDK's client that tests/mcp_bridge drives `switchboard mcp` with, from its committed lock.
+MCP_TS := tests/mcp_bridge/ts_client
+# The MCP Inspector's CLI mode (77 MB without its optional native build tools, which the CLI does not use).
+MCP_INSPECTOR := tests/mcp_bridge/inspector
 # The OpenID Provider (oidc-provider) the OAuth tests and the demo fleet sign in at, from its committed lock file.
 OIDC := tests/interop/oidc
 
@@ -19,7 +23,7 @@ BROWSER_DIR := .browser
 $(VENV)/.stamp: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ".[dev,docs,temporal,grpc,fast]"
+	$(BIN)/pip install -q -e ".[dev,docs,temporal,grpc,fast,mcp]"
 	touch $@
 
 $(VENV03)/.stamp: Makefile
@@ -30,6 +34,14 @@ $(VENV03)/.stamp: Makefile
 # node_modules is replaced whole by `npm ci`, so a stamp inside it goes whenever the packages go.
 $(JS_AGENT)/node_modules/.stamp: $(JS_AGENT)/package.json $(JS_AGENT)/package-lock.json
 	cd $(JS_AGENT) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(MCP_TS)/node_modules/.stamp: $(MCP_TS)/package.json $(MCP_TS)/package-lock.json
+	cd $(MCP_TS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(MCP_INSPECTOR)/node_modules/.stamp: $(MCP_INSPECTOR)/package.json $(MCP_INSPECTOR)/package-lock.json
+	cd $(MCP_INSPECTOR) && npm ci --no-audit --no-fund --loglevel=error --omit=optional
 	touch $@
 
 $(OIDC)/node_modules/.stamp: $(OIDC)/package.json $(OIDC)/package-lock.json
@@ -74,7 +86,7 @@ PYTEST_ARGS ?=
 # What the tests need, fetched side by side: downloads and unpacking, mostly waiting on the network and the disk.
 test-setup:
 	$(MAKE) -j 4 $(VENV)/.stamp $(VENV03)/.stamp $(JS_AGENT)/node_modules/.stamp $(OIDC)/node_modules/.stamp \
-		$(BROWSER_DIR)/.stamp
+		$(MCP_TS)/node_modules/.stamp $(MCP_INSPECTOR)/node_modules/.stamp $(BROWSER_DIR)/.stamp
 
 test: test-setup
 	$(MAKE) lint
@@ -90,7 +102,7 @@ screenshots: $(VENV)/.stamp
 
 # The benchmarks' own tools (a terminal emulator to time the first screen, a profiler) stay out of the dev install.
 $(VENV)/.bench-stamp: $(VENV)/.stamp
-	$(BIN)/pip install -q -e ".[dev,docs,temporal,grpc,fast,bench]"
+	$(BIN)/pip install -q -e ".[dev,docs,temporal,grpc,fast,mcp,bench]"
 	touch $@
 
 # Ingest, flood, fan-out and start-up, one table (a few minutes).
@@ -105,4 +117,4 @@ bench-faults: $(VENV)/.bench-stamp
 	$(BIN)/python bench/faults/load.py
 
 clean:
-	rm -rf $(VENV) $(VENV03) $(JS_AGENT)/node_modules $(OIDC)/node_modules $(BROWSER_DIR)
+	rm -rf $(VENV) $(VENV03) $(JS_AGENT)/node_modules $(OIDC)/node_modules $(MCP_TS)/node_modules $(MCP_INSPECTOR)/node_modules $(BROWSER_DIR)

@@ -1,7 +1,7 @@
 """`make bench`: every benchmark in one run, one table.
 
 python bench/run.py [--quick] [--only NAME ...]
-    (NAME: ingest, ingest_grpc, flood, fanout, serve, startup, runs_index, temporal_scale)
+    (NAME: ingest, ingest_grpc, flood, fanout, serve, startup, runs_index, temporal_scale, mcp_call)
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import time
 
 from common import Row, save, table
 
-BENCHES = ["ingest", "ingest_grpc", "flood", "fanout", "serve", "startup", "runs_index", "temporal_scale"]
+BENCHES = ["ingest", "ingest_grpc", "flood", "fanout", "serve", "startup", "runs_index", "temporal_scale", "mcp_call"]
 
 
 def main(argv: list[str]) -> int:

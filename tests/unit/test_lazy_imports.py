@@ -44,6 +44,7 @@ def test_help_imports_neither_textual_nor_the_network_stack(tmp_path):
     assert not modules & {"jwt", "rfc8785", "cryptography", "ssl"}
     assert "grpc" not in modules
     assert not modules & {"authlib", "keyring"}
+    assert not modules & {"mcp", "mcp_types", "switchboard.mcp_bridge"}
 
 
 def test_runs_list_reads_the_index_without_the_event_loop_the_model_or_the_network(tmp_path):
@@ -59,6 +60,7 @@ def test_a_card_or_send_command_imports_no_tui_no_workflow_engine_and_not_httpx_
     assert code == 3  # nothing listens on port 9: unreachable, after the client stack was loaded and used
     assert "httpx" in modules
     assert not modules & {"textual", "rich", "click", "pygments", "a2a", "uvicorn", "switchboard.workflow", "authlib"}
+    assert not modules & {"mcp", "mcp_types", "switchboard.mcp_bridge"}
     assert "grpc" not in modules
 
 

@@ -57,6 +57,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("web", "the TUI in a browser (needs the web extra: pip install 'a2a-switchboard[web]')", "groups.web"),
     Command("serve", "serve workflows as A2A agents until Ctrl+C", "groups.serve"),
+    Command("mcp", "the agents and workflows as tools for MCP hosts (needs the mcp extra)", "groups.mcp"),
     Command("demo", "serve the demo agent fleet on 127.0.0.1 until Ctrl+C", "groups.demo"),
     Command("schema", "the JSON Schema of the agents file, a workflow file or settings.yaml", "groups.schema"),
     Command("completion", "a shell completion script: bash, zsh or fish", "groups.completion"),

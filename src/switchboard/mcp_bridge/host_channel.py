@@ -1,0 +1,96 @@
+"""What one tools/call can do with its host: report progress against the call's token, and ask the host's user
+(a form, or a URL to open) where the client declared it can and this connection can carry a request back."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from ..safe_text import strip_controls
+
+MAX_PROGRESS_TEXT = 2_000
+
+
+class Host(Protocol):
+    """Whom a tool's work talks to: a call in progress (HostChannel), or an MCP task the host polls (task_board)."""
+
+    @property
+    def holds_call(self) -> bool:
+        """True while a tools/call waits for the work (so the call's bound applies); False for an MCP task."""
+        ...
+
+    @property
+    def run_id(self) -> str | None:
+        """The id a workflow run started for this host takes (an MCP task's own, so its journal answers for it)."""
+        ...
+
+    @property
+    def can_ask(self) -> bool: ...
+
+    @property
+    def can_open_url(self) -> bool: ...
+
+    @property
+    def asks_by_round_trip(self) -> bool:
+        """The client takes a question as the call's result and calls again with the answer (2026-07-28)."""
+        ...
+
+    async def progress(self, words: str) -> None: ...
+
+    async def ask(self, message: str, schema: dict[str, Any]) -> types.ElicitResult: ...
+
+    async def open_url(self, message: str, url: str, elicitation_id: str) -> types.ElicitResult: ...
+
+
+class HostChannel:
+    """A tools/call in progress: progress against its token, elicitations related to its request."""
+
+    holds_call = True
+    run_id = None
+
+    def __init__(self, ctx: ServerRequestContext[Any, Any]) -> None:
+        self._ctx = ctx
+        self._progress = 0
+        self._said = ""
+
+    @property
+    def _elicitation(self) -> types.ElicitationCapability | None:
+        caps = self._ctx.session.client_capabilities
+        return caps.elicitation if caps is not None else None
+
+    @property
+    def can_ask(self) -> bool:
+        """The client takes form elicitations (an empty `elicitation: {}` means form, per the spec)."""
+        found = self._elicitation
+        return (
+            found is not None and (found.form is not None or found.url is None) and self._ctx.session.can_send_request
+        )
+
+    @property
+    def asks_by_round_trip(self) -> bool:
+        found = self._elicitation
+        modern = self._ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+        return modern and found is not None and (found.form is not None or found.url is None)
+
+    @property
+    def can_open_url(self) -> bool:
+        found = self._elicitation
+        return found is not None and found.url is not None and self._ctx.session.can_send_request
+
+    async def progress(self, words: str) -> None:
+        """The agent's words as a progress notification (each new one once; none when the host asked for none)."""
+        words = strip_controls(words).strip()[:MAX_PROGRESS_TEXT]
+        if not words or words == self._said:
+            return
+        self._said = words
+        self._progress += 1
+        await self._ctx.session.report_progress(self._progress, None, words)
+
+    async def ask(self, message: str, schema: dict[str, Any]) -> types.ElicitResult:
+        return await self._ctx.session.elicit_form(message, schema, related_request_id=self._ctx.request_id)
+
+    async def open_url(self, message: str, url: str, elicitation_id: str) -> types.ElicitResult:
+        return await self._ctx.session.elicit_url(message, url, elicitation_id, related_request_id=self._ctx.request_id)

@@ -1,0 +1,81 @@
+"""The bridge's pure parts: a question's state signed for one tool and refused for another or when altered; a turn's
+artifacts as a tool result (text exactly, data as structured content, files as resources); choices read from a
+question's data part."""
+
+from __future__ import annotations
+
+import mcp_types as types
+import pytest
+
+from switchboard.a2a.errors import UsageError
+from switchboard.a2a.model import (
+    Artifact,
+    ArtifactUpdate,
+    DataPart,
+    FilePart,
+    Message,
+    Role,
+    StatusUpdate,
+    TaskState,
+    TaskStatus,
+    TextPart,
+)
+from switchboard.a2a.turn import TaskView
+from switchboard.mcp_bridge.outcome import turn_result
+from switchboard.mcp_bridge.round_trip import AskByRoundTrip, input_required, read_state
+
+
+def test_a_question_state_comes_back_only_for_its_tool_and_unaltered():
+    result = input_required(AskByRoundTrip("asks", {"type": "object"}, "task", "interviewer", "T1"), "ask_interviewer")
+    state = result.request_state
+    assert state is not None and "T1" not in state  # opaque (base64), never read unsigned
+    assert read_state(state, "ask_interviewer").task_id == "T1"
+    with pytest.raises(UsageError):
+        read_state(state, "continue_task")
+    body, _, mac = state.partition(".")
+    with pytest.raises(UsageError):
+        read_state(body[:-2] + "AA." + mac, "ask_interviewer")
+    with pytest.raises(UsageError):
+        read_state("not a state at all", "ask_interviewer")
+
+
+def _view(*events) -> TaskView:
+    view = TaskView()
+    for event in events:
+        view.apply(event)
+    return view
+
+
+def test_artifacts_become_exact_text_structured_data_and_resources():
+    parts = [
+        TextPart(text="line one\n"),
+        TextPart(text="  two"),
+        DataPart(data={"k": 1}),
+        FilePart(raw="aGk=", name="a.txt", media_type="text/plain"),
+        FilePart(url="https://files.example/b.pdf", name="b.pdf"),
+    ]
+    done = TaskStatus(state=TaskState.COMPLETED)
+    view = _view(
+        ArtifactUpdate(task_id="T", context_id="C", artifact=Artifact(artifact_id="A", parts=parts)),
+        StatusUpdate(task_id="T", context_id="C", status=done),
+    )
+    result = turn_result("agent", view)
+    text, embedded, link, summary = result.content
+    assert isinstance(text, types.TextContent) and text.text == "line one\n  two"
+    assert isinstance(embedded, types.EmbeddedResource) and embedded.resource.blob == "aGk="
+    assert isinstance(link, types.ResourceLink) and str(link.uri) == "https://files.example/b.pdf"
+    assert "completed" in summary.text
+    assert result.structured_content["artifacts"][0]["data"] == [{"k": 1}]
+
+
+def test_a_question_with_choices_says_them_and_the_call_that_answers():
+    question = Message(
+        message_id="q", role=Role.AGENT, parts=[TextPart(text="Pick one"), DataPart(data={"choices": ["a", "b"]})]
+    )
+    view = _view(
+        StatusUpdate(task_id="T", context_id="C", status=TaskStatus(state=TaskState.INPUT_REQUIRED, message=question))
+    )
+    result = turn_result("agent", view)
+    assert result.structured_content["choices"] == ["a", "b"]
+    assert result.structured_content["answerWith"]["arguments"] == {"agent": "agent", "taskId": "T"}
+    assert not result.is_error
