@@ -42,13 +42,4 @@ KNOWN: dict[tuple[str, str], str] = {
         "we send ListTasks, which v0.3 has not, and fail an agent that serves it as 1.0, since an empty header "
         "means 0.3 (§3.6.2)."
     ),
-    ("stream: events", "broken:json-stream"): (
-        "Ours too lenient: the stream was answered with one JSON document (application/json), which our client "
-        "reads as a one-event stream and the probe passed as one; the TCK finds no event in it."
-    ),
-    ("extended card", "js JSON-RPC"): (
-        "Ours too lenient: the card declares the extended card only in v0.3's supportsAuthenticatedExtendedCard, "
-        "not in capabilities.extendedAgentCard, and the agent serves it to v1.0 callers; §3.3.4 says that without "
-        "capabilities.extendedAgentCard the call MUST be UnsupportedOperationError."
-    ),
 }
