@@ -42,6 +42,8 @@ def pytest_args(job: Job) -> list[str]:
         "tck_plugin",
         "-p",
         "no:cacheprovider",
+        "-p",
+        "no:unraisableexception",  # it runs the garbage collector five times at each session's end
         "-q",
         "--tb=line",
         "-W",
