@@ -36,7 +36,8 @@ from switchboard.conformance.report import Check, Report  # noqa: E402
 
 Verdict = Literal["pass", "warn", "fail"] | None
 _RANK = {"pass": 0, "warn": 1, "fail": 2}
-SDK_SERVERS = {"sdk13": "sdk13-v10", "js": "js-v10"}  # tests/interop/servers.py kinds: v1.0 cards, merged with v0.3
+# tests/interop/servers.py kinds: v1.0 cards, merged with v0.3 (sdk13-rest: HTTP+JSON only, under /rest)
+SDK_SERVERS = {"sdk13": "sdk13-v10", "sdk13-rest": "sdk13-rest", "js": "js-v10"}
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class Column:
 
 COLUMNS = (
     Column("sdk13 JSON-RPC", "sdk13", "JSONRPC"),
+    Column("sdk13 HTTP+JSON", "sdk13-rest", "HTTP+JSON"),
     Column("js JSON-RPC", "js", "JSONRPC"),
     Column("js HTTP+JSON", "js", "HTTP+JSON"),
     Column("broken", "broken", "JSONRPC"),

@@ -11,15 +11,18 @@ _MERGED_CARD = (
     "fields. We pass it."
 )
 
+_MINOR_VERSION = (
+    "TCK too lenient: it sends A2A-Version 99.0 only, which a2a-sdk 1.3 refuses; we also send 1.1, which it serves "
+    "as 1.0, where §3.6.2 says an interface that does not support the Major.Minor asked MUST answer "
+    "VersionNotSupportedError. We fail it."
+)
+
 KNOWN: dict[tuple[str, str], str] = {
     ("card structure", "sdk13 JSON-RPC"): _MERGED_CARD,
     ("card structure", "js JSON-RPC"): _MERGED_CARD,
     ("card structure", "js HTTP+JSON"): _MERGED_CARD,
-    ("version: unsupported", "sdk13 JSON-RPC"): (
-        "TCK too lenient: it sends A2A-Version 99.0 only, which a2a-sdk 1.3 refuses; we also send 1.1, which it "
-        "serves as 1.0, where §3.6.2 says an interface that does not support the Major.Minor asked MUST answer "
-        "VersionNotSupportedError. We fail it."
-    ),
+    ("version: unsupported", "sdk13 JSON-RPC"): _MINOR_VERSION,
+    ("version: unsupported", "sdk13 HTTP+JSON"): _MINOR_VERSION,
     ("stream: events", "broken"): (
         "TCK too lenient: the stream begins with a status update, not the Task; §3.1.2 says a task's stream MUST "
         "begin with the Task. The TCK checks the first event only on SubscribeToTask. We fail it."

@@ -1,7 +1,8 @@
 """The cross-check of issue 27: the official A2A TCK (vendored, pinned: tests/tck/vendor/README.md) and `switchboard
-conformance` run against the same agents (the a2a-sdk 1.3 and @a2a-js/sdk reference servers, and the agent that
-breaks the spec one way per mode) agree on every area both judge, but for the disagreements documented with their
-reason (known_disagreements.py, docs/conformance-vs-tck.md). `python tests/tck/agreement.py` prints the table."""
+conformance` run against the same agents (the a2a-sdk 1.3 and @a2a-js/sdk reference servers over JSON-RPC and
+HTTP+JSON, and the agent that breaks the spec one way per mode) agree on every area both judge, but for the
+disagreements documented with their reason (known_disagreements.py, docs/conformance-vs-tck.md).
+`python tests/tck/agreement.py` prints the table."""
 
 from __future__ import annotations
 
@@ -72,6 +73,7 @@ def test_both_judge_most_areas_of_the_official_sdks_agents(result):
     failed = {(area, column) for (area, column), v in result.ours.items() if v == "fail" and "broken" not in column}
     assert failed == {
         ("version: unsupported", "sdk13 JSON-RPC"),  # A2A-Version 1.1 served as 1.0
+        ("version: unsupported", "sdk13 HTTP+JSON"),
         ("version: patch", "js JSON-RPC"),  # 1.0.3 refused
         ("version: patch", "js HTTP+JSON"),
         ("cancel: ended task", "js JSON-RPC"),  # a second cancel answered with the task
