@@ -18,7 +18,7 @@ from starlette.responses import Response, StreamingResponse
 
 INPUT, COMPLETED, CANCELED = "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_COMPLETED", "TASK_STATE_CANCELED"
 INPUT_SCRIPT, COMPLETE_SCRIPT = "tck-input-required", "tck-complete-task"
-HOLD = 3.0  # seconds a subscription stays open waiting for the task's end (a cancel that does not end it)
+HOLD = 10.0  # seconds a subscription stays open for the task's end (a cancel that does not end it): no test waits on it
 
 
 @dataclass
