@@ -9,8 +9,9 @@ from fuzz_support import fuzz
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from switchboard.a2a.model import Task, TaskState, TaskStatus
 from switchboard.conformance.deeper import judge_error_info
-from switchboard.conformance.streams import judge_transport, raw_states
+from switchboard.conformance.streams import judge_stream, judge_transport, raw_states
 from switchboard.conformance.wire_log import Exchange
 
 FRAME = {
@@ -50,6 +51,10 @@ def test_a_stream_of_anything_is_judged_without_raising(frames, body, content_ty
     for finding in judge_transport(exchange, binding, version):
         assert isinstance(finding.detail, str) and isinstance(finding.answered, str)
     assert all(isinstance(state, str) for state in raw_states(exchange))
+    # the whole stream's judgment (wire, then the events a client made of it) never raises either
+    events = [Task(id="t1", context_id="c1", status=TaskStatus(state=TaskState.WORKING))]
+    for finding in judge_stream(exchange, events, version, binding, going=False):
+        assert isinstance(finding.detail, str) and isinstance(finding.answered, str)
 
 
 @fuzz(examples=150)

@@ -9,7 +9,8 @@ default: a stream begins with a status update, not the Task (§3.1.2); GetTask o
   configs are refused with MethodNotFound, not PushNotificationNotSupportedError (§3.3.4); a message or a
   subscription naming an unknown task is served, and a message to the ended task (§3.4.2, §3.1.6, §3.1.1); its A2A
   errors carry no ErrorInfo (§9.5).
-Every other mode answers all of that right, and breaks one thing:
+Every other mode answers all of that right (and follows the official TCK's scripts for a task that waits for input:
+broken_scripts.py), and breaks one thing:
   json-stream: a stream answered `application/json`, one JSON-RPC result (§9.4.2);
   pondering: a stream carrying the state TASK_STATE_PONDERING (§4.1.3);
   backwards: a stream whose task goes on after it completed (§3.1.2);
@@ -30,7 +31,9 @@ import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 
+import broken_scripts
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -126,7 +129,15 @@ async def _rpc(request: Request) -> Response:
         return error(-32009, "version not supported")  # matched on Major.Minor: 1.0.3 is 1.0
     state = INPUT if mode in ("cancel-input-required", "subscription-closes") else COMPLETED
     stamp = "2026-11-27T12:00:00+02:00" if mode == "local-time" else "2026-11-27T10:00:00Z"
-    asked = params.get("historyLength")
+    if mode != "default":
+        if method in ("SendMessage", "SendStreamingMessage") and not isinstance(params.get("message"), dict):
+            return error(-32602, "params.message is required")
+        scripted = broken_scripts.answer(
+            mode, method, params, broken_scripts.Replies(rid, result, error, partial(task, stamp=stamp))
+        )
+        if scripted is not None:
+            return scripted
+    asked = params.get("historyLength", params.get("history_length"))  # ProtoJSON takes the proto name too
     kept = 3 if mode == "history-ignored" or not isinstance(asked, int) else min(3, asked)
     known = params.get("id") == "task-1"
     named = (params.get("message") or {}).get("taskId")

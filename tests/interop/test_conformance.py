@@ -51,6 +51,9 @@ KNOWN_BREACHES = {
     # @a2a-js/sdk's REST handler serves a request with an empty A2A-Version as 1.0; §3.6.2: empty means 0.3 (its
     # JSON-RPC handler refuses it, as a2a-sdk's handlers do).
     ("js", "HTTP+JSON 1.0", "version: empty"),
+    # @a2a-js/sdk's card declares its extended card only in v0.3's supportsAuthenticatedExtendedCard, and serves it
+    # to v1.0 callers; §3.3.4: without capabilities.extendedAgentCard, UnsupportedOperationError (found by the TCK).
+    *(("js", f"{binding} 1.0", "extended card") for binding in ("JSON-RPC", "HTTP+JSON", "gRPC")),
 }
 
 
@@ -138,7 +141,7 @@ async def test_a_broken_agent_fails_and_each_failure_names_its_section(broken):
 
 # Each mode of the broken agent breaks one MUST, which was a pass (or a warning) before (issue 27).
 BROKEN_MODES = {
-    "json-stream": ("stream: wire", "JSONRPC-SSE-001", "application/json"),
+    "json-stream": ("stream: wire", "JSONRPC-SSE-001", "application/json"),  # and the stream (ALSO_BROKEN)
     "pondering": ("stream: states", "DM-TASK-002", "TASK_STATE_PONDERING"),
     "backwards": ("stream", "CORE-STREAM-003", "after the task ended completed"),
     "other-task": ("stream", "CORE-STREAM-003", "events for another task"),
@@ -152,15 +155,36 @@ BROKEN_MODES = {
 }
 
 
+# One breach that breaks a second requirement: a "stream" answered as one JSON document carries no event, so the
+# stream itself fails too (it passed as a one-event stream before; the TCK found no event in it).
+ALSO_BROKEN = {"json-stream": ("stream", "CORE-STREAM-003", "no event stream")}
+
+
 @pytest.mark.parametrize("mode", MODES)
 async def test_each_broken_mode_fails_on_its_one_requirement(broken, mode):
     scenario, tck, said = BROKEN_MODES[mode]
     async with new_http_client() as http:
         report = await probe(f"{broken}{mode}/", http=http)
     failed = [c for c in report.checks if c.outcome == "fail"]
-    assert [(c.scenario, c.requirement.tck if c.requirement else None) for c in failed] == [(scenario, tck)], failed
+    expected = [(scenario, tck)] + ([ALSO_BROKEN[mode][:2]] if mode in ALSO_BROKEN else [])
+    assert [(c.scenario, c.requirement.tck if c.requirement else None) for c in failed] == expected, failed
+    if mode in ALSO_BROKEN:
+        assert ALSO_BROKEN[mode][2] in failed[1].detail, failed[1]
     assert said in failed[0].detail + failed[0].answered, failed[0]
     assert not [c for c in report.checks if c.outcome == "warn"]
+
+
+async def test_a_v10_card_declaring_its_extended_card_only_the_v03_way_fails_at_10_and_passes_at_03(server_pool):
+    """@a2a-js/sdk's merged card has supportsAuthenticatedExtendedCard (v0.3) and no capabilities.extendedAgentCard
+    (v1.0): a v1.0 caller is told there is none, yet it is served (§3.3.4). The TCK fails it; the probe passed it."""
+    async with new_http_client() as http:
+        report = await probe(server_pool.get("js-v10").url, http=http)
+    extended = {c.interface: c for c in report.checks if c.scenario == "extended card"}
+    for label in ("JSON-RPC 1.0", "HTTP+JSON 1.0"):
+        assert extended[label].outcome == "fail", extended[label]
+        assert "only in v0.3's supportsAuthenticatedExtendedCard" in extended[label].detail
+        assert extended[label].requirement.tck == "CORE-CAP-003"
+    assert extended["JSON-RPC 0.3"].outcome == extended["HTTP+JSON 0.3"].outcome == "pass"
 
 
 def test_the_command_prints_a_table_exits_1_on_a_failure_and_speaks_json(broken, tmp_path):
@@ -223,7 +247,10 @@ def test_against_shows_how_the_two_official_sdks_differ_and_exits_1(server_pool,
     assert changed[("version: minor", "JSON-RPC 1.0")]["candidateAnswered"] == "error -32009 VersionNotSupportedError"
     assert changed[("cancel: again", "JSON-RPC 1.0")]["candidateAnswered"] == "a Task, canceled"
     assert ("interfaces", "HTTP+JSON 1.0") in changed
-    assert not [k for k in changed if k[0] in ("stream", "get", "list", "send", "extended card")], changed
+    # the JavaScript card declares its extended card the v0.3 way only (KNOWN_BREACHES); at 0.3 both serve it
+    assert changed[("extended card", "JSON-RPC 1.0")]["candidate"] == "fail"
+    assert ("extended card", "JSON-RPC 0.3") not in changed
+    assert not [k for k in changed if k[0] in ("stream", "get", "list", "send")], changed
     assert set(doc["sections"]) <= {"interfaces", "versions", "cancel", "capabilities", "other", "streams", "errors"}
 
 

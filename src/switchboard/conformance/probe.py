@@ -22,13 +22,13 @@ from ..a2a.auth.credentials import Credentials
 from ..a2a.cards import BINDING_NAMES, HTTP_JSON, ResolvedCard, fetch_card, lint_card, spoken_bindings, wire_version
 from ..a2a.client import CardTransport, new_message, transport_for
 from ..a2a.errors import AuthFailedError, CredentialsMissingError, ProtocolError, SwitchboardError
-from ..a2a.model import Message, StreamEvent, Task, TaskState
+from ..a2a.model import AgentCard, Message, StreamEvent, Task, TaskState
 from ..a2a.tap import Tap
 from ..a2a.wire import v10
 from . import deeper
 from .report import Check, Outcome, Report
 from .requirements import requirement
-from .streams import judge_events, judge_transport, raw_states, summary
+from .streams import judge_stream, summary
 from .wire_log import Exchange, WireLog
 
 PROBE_TEXT = "hello from switchboard conformance"
@@ -255,8 +255,7 @@ class Probe:
             self.judge("stream: undeclared", False, said, op="stream", answered=summary(events), scenario="stream")
             return
         exchange = next(iter(self.wire.since(mark)), None)
-        findings = judge_transport(exchange, self.binding, self.version)
-        findings += judge_events(events, raw_states(exchange), self.version, self.binding, going=going, subscribe=False)
+        findings = judge_stream(exchange, events, self.version, self.binding, going=going)
         seen = summary(events)
         for f in findings:
             scenario = _STREAM_SCENARIOS.get(f.key, "stream")
@@ -411,6 +410,10 @@ class Probe:
 
     async def extended_card(self) -> None:
         declared = bool(self.card.capabilities.extended_card)
+        # At v1.0 only capabilities.extendedAgentCard declares it (§3.3.4); the v0.3 flag a merged card may carry
+        # is what a client falls back to, not what a v1.0 caller is told.
+        legacy_only = declared and self.version == "1.0" and self.card.shape == "v1.0" and not _v10_extended(self.card)
+        declared = declared and not legacy_only
         try:
             extended = await self.t.extended_card()
         except ProtocolError as exc:
@@ -428,7 +431,13 @@ class Probe:
                 raise
             return
         answered = f"a card, {len(extended.skills)} skill(s)"
-        if not declared:
+        if legacy_only:
+            said = (
+                "served, but the card declares it only in v0.3's supportsAuthenticatedExtendedCard, not in "
+                "capabilities.extendedAgentCard (UnsupportedOperationError is expected at v1.0 without it)"
+            )
+            self.judge("extended card", False, said, op="extended_card", answered=answered)
+        elif not declared:
             said = "served although the card does not declare one (UnsupportedOperationError is expected)"
             self.judge("extended card", False, said, op="extended_card", answered=answered)
         else:
@@ -461,6 +470,12 @@ class Probe:
             headers["A2A-Version"] = "1.0"
         said = f"A2A-Version {asked} answered with a task for an id it never gave"
         self.judge(scenario, False, said, op="get", answered="a Task")
+
+
+def _v10_extended(card: AgentCard) -> bool:
+    """The card as served declares the extended card the v1.0 way: capabilities.extendedAgentCard true."""
+    capabilities = card.raw.get("capabilities")
+    return isinstance(capabilities, dict) and capabilities.get("extendedAgentCard") is True
 
 
 async def _bounded(events: AsyncIterator[StreamEvent]) -> AsyncIterator[StreamEvent]:

@@ -53,13 +53,31 @@ def judge_transport(exchange: Exchange | None, binding: str, version: str) -> li
         return []
     key = "stream: jsonrpc sse" if binding == "JSONRPC" else "stream: rest sse"
     answered = f"HTTP {exchange.status} {exchange.content_type or '(no Content-Type)'}"
-    if "text/event-stream" not in exchange.content_type.lower():
+    if not is_event_stream(exchange):
         return [Finding(key, False, f"answered {answered}: one JSON document, not a text/event-stream", answered)]
     bad = [data for data, cut in exchange.frames if not cut and data.strip() and not _well_formed(data, binding)]
     if bad:
         said = f"{len(bad)} of {len(exchange.frames)} SSE frame(s) are not {_frame_kind(binding)}: {bad[0][:60]!r}"
         return [Finding(key, False, said, answered)]
     return [Finding(key, True, f"text/event-stream, {len(exchange.frames)} well-formed frame(s)", answered)]
+
+
+def is_event_stream(exchange: Exchange | None) -> bool:
+    """Whether the answer came as text/event-stream (True where the tap did not see it, or over gRPC)."""
+    return exchange is None or exchange.grpc or "text/event-stream" in exchange.content_type.lower()
+
+
+def judge_stream(
+    exchange: Exchange | None, events: list[StreamEvent], version: str, binding: str, *, going: bool
+) -> list[Finding]:
+    """A SendStreamingMessage: its wire (judge_transport), then its events (judge_events). An answer that was no
+    event stream carried no event to judge, whatever a tolerant client made of it (a JSON document read as one
+    event): the stream fails too, as the TCK's does (it finds no event)."""
+    findings = judge_transport(exchange, binding, version)
+    if not is_event_stream(exchange):
+        said = f"no event stream: {len(events)} event(s) read from one JSON document, none sent as an SSE event"
+        return [*findings, Finding("stream", False, said, "no SSE event")]
+    return findings + judge_events(events, raw_states(exchange), version, binding, going=going, subscribe=False)
 
 
 def _frame_kind(binding: str) -> str:

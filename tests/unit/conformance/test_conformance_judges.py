@@ -9,7 +9,7 @@ import pytest
 
 from switchboard.a2a.model import Message, Role, StatusUpdate, Task, TaskState, TaskStatus, TextPart
 from switchboard.conformance.deeper import ERROR_INFO, judge_error_info
-from switchboard.conformance.streams import judge_events, judge_transport, raw_states, valid_states
+from switchboard.conformance.streams import judge_events, judge_stream, judge_transport, raw_states, valid_states
 from switchboard.conformance.wire_log import Exchange
 
 
@@ -134,3 +134,16 @@ def test_an_a2a_error_carries_its_error_info(body, binding, ok):
 @pytest.mark.parametrize("body", ['{"error": {"code": -32603, "message": "x"}}', "not json", "[]", '{"error": 1}'])
 def test_no_a2a_error_is_nothing_to_judge(body):
     assert isinstance(judge_error_info(body, "JSONRPC"), str)
+
+
+def test_a_stream_answered_as_one_json_document_carries_no_event_to_judge():
+    """Our client reads the JSON document as a one-event stream; the stream still fails: nothing came as an SSE
+    event (the TCK finds none either). Before, the probe judged that one event and passed the stream."""
+    exchange = stream_exchange(content_type="application/json")
+    exchange.body = rpc({"task": {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_COMPLETED"}}})
+    findings = judge_stream(exchange, [task(TaskState.COMPLETED)], "1.0", "JSONRPC", going=False)
+    assert [(f.key, f.ok) for f in findings] == [("stream: jsonrpc sse", False), ("stream", False)]
+    assert findings[1].detail.startswith("no event stream")
+    sse = stream_exchange(rpc({"task": {}}))
+    judged = judge_stream(sse, [task(TaskState.WORKING), update(TaskState.COMPLETED)], "1.0", "JSONRPC", going=False)
+    assert all(f.ok for f in judged), judged
