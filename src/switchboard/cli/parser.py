@@ -9,9 +9,12 @@ the workflow commands' parsers, and `switchboard --help` loads none.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from importlib import import_module
-from typing import Any, NamedTuple, NoReturn
+
+TYPE_CHECKING = False  # typing itself is not imported on the way to --help (tests/unit/test_lazy_imports.py)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any, NoReturn
 
 EPILOG = """\
 agents are named by URL (http://127.0.0.1:9101), bare host (localhost:9101), card URL, card file,
@@ -29,13 +32,19 @@ examples:
 """
 
 
-class Command(NamedTuple):
+class Command:
     """One `switchboard COMMAND`: its name and one-line help (listed by `switchboard --help`), and the module of
-    this package that owns it: `add_arguments(parser)` fills its parser, `main(namespace) -> int` runs it."""
+    this package that owns it: `add_arguments(parser)` fills its parser, `main(namespace) -> int` runs it.
 
-    name: str
-    help: str
-    module: str  # a NamedTuple, not a dataclass: `dataclasses` would add 14 modules to every start
+    A plain class: a dataclass would add 14 modules to every start, typing.NamedTuple the typing module."""
+
+    __slots__ = ("help", "module", "name")
+
+    def __init__(self, name: str, help: str, module: str) -> None:
+        self.name, self.help, self.module = name, help, module
+
+    def __repr__(self) -> str:
+        return f"Command({self.name!r}, {self.help!r}, {self.module!r})"
 
 
 # In the order `switchboard --help` lists them.
