@@ -10,7 +10,7 @@ from .paths import config_dir
 
 
 class Settings(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)  # built when settings are first read
 
     theme: str = "switchboard"
     # binding id -> keys, e.g. {"send": "ctrl+s", "toggle_wire": "f12"}; see the footer for the ids
