@@ -89,9 +89,9 @@ def cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_floor(delegate: str) -> tuple[subprocess.Popen, str]:
+def start_floor(delegate: str, *flags: str) -> tuple[subprocess.Popen, str]:
     """bench/serve_floor.py over `delegate`: the SDK server alone, one httpx call to the delegate per request."""
-    argv = [sys.executable, str(Path(__file__).with_name("serve_floor.py")), delegate]
+    argv = [sys.executable, str(Path(__file__).with_name("serve_floor.py")), delegate, *flags]
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env_with_src(), text=True)
     line = proc.stdout.readline()
     if not line.startswith("READY "):
@@ -184,12 +184,14 @@ def main(quick: bool = False) -> list[Row]:
         one, parked = write_workflows(work, work / "agents.yaml")
         proc, urls = start_serve(work, one)
         floor_proc, floor_url = start_floor(direct_url)
+        six_proc, six_url = start_floor(direct_url, "--six")  # the floor publishing a served run's six events
         try:
             served_url = urls["one-echo"]
             # name -> (url, pid of the serving process, served, answer is a task)
             kinds = {
                 "served": (served_url, proc.pid, True, True),
                 "floor": (floor_url, floor_proc.pid, False, True),
+                "floor6": (six_url, six_proc.pid, False, True),
                 "direct": (direct_url, demo.pid, False, False),
             }
             for url, pid, served, task in kinds.values():  # warm-up
@@ -204,8 +206,9 @@ def main(quick: bool = False) -> list[Row]:
         finally:
             proc.terminate()
             proc.wait(timeout=30)
-            floor_proc.stdin.close()
-            floor_proc.wait(timeout=30)
+            for floor in (floor_proc, six_proc):
+                floor.stdin.close()
+                floor.wait(timeout=30)
         per_run, before, after = rss_per_run(work, one, parked)
     finally:
         demo.terminate()
@@ -226,6 +229,9 @@ def main(quick: bool = False) -> list[Row]:
                 f"{rounds} rounds of {CALLERS} concurrent calls; the serving process's CPU (user+sys) per call, ms: "
                 + "; ".join(f"{k} {', '.join(f'{x:.1f}' for x in v)}" for k, v in cpu_ms.items()),
                 f"served / floor per round, median: {paired:.2f}x (the goal's measure)",
+                "floor6: the floor publishing the six events a served one-step run publishes (task, three working "
+                "statuses, the artifact, completed) through the same SDK machinery, without the run: "
+                f"{statistics.median(cpu_ms['floor6']):.1f} ms",
             ],
         )
     ]

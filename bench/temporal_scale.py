@@ -121,6 +121,18 @@ async def until(predicate, every: float = 0.1, timeout: float = 1800) -> float:
     return time.perf_counter() - started
 
 
+async def history_kinds(client, workflow_id: str) -> dict[str, int]:
+    """How many events of each type the history of `workflow_id` holds (EVENT_TYPE_ prefix dropped)."""
+    from temporalio.api.enums.v1 import EventType
+
+    history = await client.get_workflow_handle(workflow_id).fetch_history()
+    counts: dict[str, int] = {}
+    for event in history.events:
+        name = EventType.Name(event.event_type).removeprefix("EVENT_TYPE_")
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
 async def temporal_side(work: Path, agents_file: Path, count: int, env: dict[str, str]) -> dict:
     from temporalio.client import Client
 
@@ -163,8 +175,10 @@ async def temporal_side(work: Path, agents_file: Path, count: int, env: dict[str
         wait_flow = load_workflow(work / "wait.yaml", registry)
         one_flow = load_workflow(work / "one.yaml", registry)
 
-        async def bare_one(n: int) -> None:
-            await bare.execute_workflow(FLOOR_WORKFLOW, n, id=f"bare-{uuid.uuid4()}", task_queue=FLOOR_QUEUE)
+        async def bare_one(n: int) -> str:
+            bare_id = f"bare-{uuid.uuid4()}"
+            await bare.execute_workflow(FLOOR_WORKFLOW, n, id=bare_id, task_queue=FLOOR_QUEUE)
+            return bare_id
 
         # Per-step overhead: one echo step, start to result, beside the bare workflow's one no-op activity, in
         # turn, a few times each (after a warm-up of each).
@@ -176,9 +190,14 @@ async def temporal_side(work: Path, agents_file: Path, count: int, env: dict[str
             if n:
                 singles.append(time.perf_counter() - started)
             started = time.perf_counter()
-            await bare_one(n)
+            bare_id = await bare_one(n)
             if n:
                 bare_singles.append(time.perf_counter() - started)
+        # Where a step's round trips go: the history of the last one-step run of each, by event type.
+        histories = {
+            "ours": await history_kinds(client, run_id),
+            "bare": await history_kinds(bare, bare_id),
+        }
 
         started = time.perf_counter()
         ids = await gather_limited(
@@ -237,6 +256,7 @@ async def temporal_side(work: Path, agents_file: Path, count: int, env: dict[str
             "listed": lists[0][1]["total"],
             "answer_all": answer_all_s,
             "bare_single": bare_singles,
+            "histories": histories,
             "bare_start_all": bare_start_all,
             "bare_all_done": bare_all_done,
         }
@@ -407,7 +427,12 @@ def main(quick: bool = False, runs: int | None = None) -> list[Row]:
             met=overhead_ratio <= GOAL_STEP,
             notes=[
                 f"a one-step Temporal run minus the same step run locally ({med(local['single']) * 1000:.0f} ms), "
-                f"against the bare workflow's whole run; per run in turn, median {overhead_ratio:.2f}x"
+                f"against the bare workflow's whole run; per run in turn, median {overhead_ratio:.2f}x",
+                *(
+                    f"history of a one-step run, {who}: {sum(kinds.values())} events: "
+                    + ", ".join(f"{k.lower()} {v}" for k, v in sorted(kinds.items()))
+                    for who, kinds in remote["histories"].items()
+                ),
             ],
         ),
         Row(
