@@ -13,7 +13,7 @@ from importlib import import_module
 
 TYPE_CHECKING = False  # typing itself is not imported on the way to --help (tests/unit/test_lazy_imports.py)
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
     from typing import Any, NoReturn
 
 EPILOG = """\
@@ -136,6 +136,59 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+class _CommandParsers:
+    """The commands' parsers by name, each made the first time it is asked for. `switchboard --help` lists the
+    commands from their names and help alone: making fifteen parsers (argparse's gettext lookups for each) was
+    a seventh of its start. A mapping to argparse and to whoever walks the parser (keys, [], get, items)."""
+
+    def __init__(self, make: Any) -> None:
+        self._make = make
+        self._kwargs: dict[str, dict[str, Any]] = {}
+        self._made: dict[str, Parser] = {}
+
+    def add(self, name: str, kwargs: dict[str, Any]) -> None:
+        self._kwargs[name] = kwargs
+
+    def __getitem__(self, name: str) -> Parser:
+        if name not in self._made:
+            self._made[name] = self._make(**self._kwargs[name])  # KeyError for a name that is no command
+        return self._made[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._kwargs
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._kwargs)
+
+    def __len__(self) -> int:
+        return len(self._kwargs)
+
+    def keys(self) -> list[str]:
+        return list(self._kwargs)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self[name] if name in self._kwargs else default
+
+    def items(self) -> list[tuple[str, Parser]]:
+        return [(name, self[name]) for name in self._kwargs]
+
+    def values(self) -> list[Parser]:
+        return [self[name] for name in self._kwargs]
+
+
+class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """The root's COMMAND: its parsers are made on first use (_CommandParsers)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._name_parser_map = self.choices = _CommandParsers(self._parser_class)  # type: ignore[assignment]
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        kwargs.setdefault("prog", f"{self._prog_prefix} {name}")
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), kwargs.pop("help")))
+        self._name_parser_map.add(name, kwargs)  # type: ignore[attr-defined]
+
+
 def build_parser() -> Parser:
     parser = Parser(
         prog="switchboard",
@@ -159,7 +212,7 @@ def build_parser() -> Parser:
         metavar="HOST:PORT",
         help="the TUI's Workflows tab also lists the runs on this Temporal server (or `temporal:` in settings.yaml)",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser, action=_Commands)
     for command in COMMANDS:
         commands.add_parser(command.name, help=command.help, command=command)
     return parser
