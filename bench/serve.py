@@ -108,7 +108,10 @@ async def burst(url: str, *, served: bool, callers: int = CALLERS, task: bool | 
     async def one(http: httpx.AsyncClient, i: int) -> float:
         payload = body(f"caller {i}", data={"text": f"caller {i}"} if served else None)
         started = time.perf_counter()
-        response = await http.post(url, content=payload, headers=HEADERS)
+        try:
+            response = await http.post(url, content=payload, headers=HEADERS)
+        except httpx.TransportError as exc:
+            raise RuntimeError(f"caller {i} of {url}: {exc!r}") from exc
         elapsed = time.perf_counter() - started
         result = response.json().get("result", {})
         if task:
