@@ -16,6 +16,12 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parent
 CACHE = BENCH_DIR / ".cache"  # recorded streams, the peer's venv: rebuilt when missing, never committed
+# The switchboard measured: this checkout's, or another tree's (BENCH_SRC=DIR: the same bench over older code,
+# for a before/after in one harness). bench/run.py puts it first on this process's path too.
+SRC = Path(os.environ.get("BENCH_SRC") or ROOT / "src").resolve()
+# Bytecode caches, as an installed package has them: without them every fresh process compiles every module it
+# imports again (PYTHONDONTWRITEBYTECODE=1 in a developer's shell made `--help` 1.5x slower). Kept under .cache.
+PYCACHE = CACHE / "pycache"
 
 
 @dataclass
@@ -98,9 +104,23 @@ def venv_python() -> str:
 
 def env_with_src() -> dict[str, str]:
     """Environment for child processes that must import this checkout's switchboard."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
+    env = bytecode_env(dict(os.environ))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
     return env
+
+
+def bytecode_env(env: dict[str, str]) -> dict[str, str]:
+    """`env` with bytecode caches on (under bench/.cache/pycache), for every process a bench starts."""
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+    return env
+
+
+def use_src() -> None:
+    """Import the measured switchboard (SRC) in this process too, and give this process's children caches."""
+    if str(SRC) not in sys.path:
+        sys.path.insert(0, str(SRC))
+    bytecode_env(os.environ)  # type: ignore[arg-type]
 
 
 def run_standalone(main, name: str) -> None:
@@ -108,3 +128,6 @@ def run_standalone(main, name: str) -> None:
     rows = main(quick="--quick" in sys.argv)
     save(rows, name)
     print(table(rows))
+
+
+use_src()

@@ -23,8 +23,9 @@ NonEmpty = Annotated[str, Field(min_length=1)]
 
 
 class _Spec(BaseModel):
-    # strict: `true` is not a string, "yes" is not a bool; extra: a key the format lacks is a mistake
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    # strict: `true` is not a string, "yes" is not a bool; extra: a key the format lacks is a mistake.
+    # defer_build: validators are built when an agents file is first read, not by every command that imports this.
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, defer_build=True)
 
 
 class AuthSpec(_Spec):

@@ -13,8 +13,9 @@ class Settings(BaseModel):
     """settings.yaml: the TUI's theme, keys, refresh and size limits. Every key may be left out (its default stands);
     a key this version does not know is ignored with a warning, so a newer file still opens."""
 
-    # extra="forbid" so a misspelt key is found (load_settings reports it and goes on without it)
-    model_config = ConfigDict(extra="forbid", title="a2a-switchboard settings")
+    # extra="forbid" so a misspelt key is found (load_settings reports it and goes on without it); built when
+    # settings are first read
+    model_config = ConfigDict(extra="forbid", title="a2a-switchboard settings", defer_build=True)
 
     theme: str = Field(
         "switchboard",

@@ -8,11 +8,15 @@ import ssl
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import httpx
 import pytest
 
+import switchboard
 from switchboard.a2a.http import LazyTLSTransport
+
+SOURCE = str(Path(switchboard.__file__).parents[1])  # the tree under test, not whatever the venv installed
 
 PROBE = textwrap.dedent(
     """
@@ -29,7 +33,7 @@ PROBE = textwrap.dedent(
 
 
 def imported_by(tmp_path, *argv: str) -> tuple[int, set[str]]:
-    env = {"SWITCHBOARD_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    env = {"SWITCHBOARD_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "PYTHONPATH": SOURCE}
     done = subprocess.run(
         [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, env=env, timeout=60, check=True
     )
@@ -45,6 +49,53 @@ def test_help_imports_neither_textual_nor_the_network_stack(tmp_path):
     assert "grpc" not in modules
     assert not modules & {"authlib", "keyring"}
     assert not modules & {"mcp", "mcp_types", "switchboard.mcp_bridge"}
+
+
+# What `switchboard --help` may import beyond what argparse's own help needs: these modules of ours, nothing else
+# (no typing, json, dataclasses, nor any module of a command). A command's module is imported when it runs.
+HELP_MODULES = {
+    "switchboard",
+    "switchboard.a2a",
+    "switchboard.a2a.errors",
+    "switchboard.cli",
+    "switchboard.cli.guard",
+    "switchboard.cli.output",
+    "switchboard.cli.parser",
+    "switchboard.safe_text",
+    "httpx._main",  # the stand-in that defers httpx's own command line (cli/__init__.py), not httpx
+    "__future__",  # `from __future__ import annotations`: a few constants
+    "importlib",  # import_module, to import a command's module when it runs (frozen: nothing read)
+    "importlib._bootstrap",
+    "importlib._bootstrap_external",
+}
+HELP_PROBE = textwrap.dedent(
+    """
+    import os, sys
+    import argparse
+    argparse.ArgumentParser().format_help()  # what argparse's help itself imports (shutil, gettext...): the floor
+    floor = set(sys.modules)
+    sys.stdout = open(os.devnull, "w")
+    from switchboard.cli import main
+    try:
+        code = main(["--help"])
+    except SystemExit as exc:
+        code = exc.code
+    sys.stdout = sys.__stdout__
+    print(code, " ".join(sorted(set(sys.modules) - floor)))
+    """
+)
+
+
+def test_help_imports_only_its_own_few_modules_beyond_argparse(tmp_path):
+    env = {"SWITCHBOARD_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "PYTHONPATH": SOURCE}
+    done = subprocess.run(
+        [sys.executable, "-c", HELP_PROBE], capture_output=True, text=True, env=env, timeout=60, check=True
+    )
+    code, *modules = done.stdout.split()
+    assert code == "0"
+    # A new command adds its Command line to cli/parser.py, never an import on this path: --help stays within
+    # 3x of `python -c pass` (bench/startup.py).
+    assert set(modules) == HELP_MODULES
 
 
 def test_runs_list_reads_the_index_without_the_event_loop_the_model_or_the_network(tmp_path):

@@ -8,7 +8,9 @@ Every error carries the sentence a person needs: what happened, and a hint sayin
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing itself is not imported on the way to --help (tests/unit/test_lazy_imports.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 # JSON-RPC code -> A2A error name (SPEC-NOTES §8). -32007 has a v0.3 and a v1.0 name; v1.0's is used.
 A2A_ERROR_NAMES: dict[int, str] = {

@@ -15,7 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    # defer_build: a model's validator is built the first time it validates, not at import: `card get` builds the
+    # card's few, not the thirty of every message and task (the same checks, when they run).
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 _M = TypeVar("_M", bound=_Model)

@@ -6,12 +6,15 @@ import argparse
 import os
 import sys
 import types
-from typing import Any
 
 from ..a2a.errors import UsageError
 from .guard import reader_went_away
 from .output import report
 from .parser import ArgumentError, build_parser, command_named, module_of
+
+TYPE_CHECKING = False  # typing itself is not imported on the way to --help (tests/unit/test_lazy_imports.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _defer_httpx_cli() -> None:

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
 
 from ..a2a.errors import SwitchboardError, UsageError
 from .output import report
 
-Options = TypeVar("Options")
+TYPE_CHECKING = False  # typing itself is not imported on the way to --help (tests/unit/test_lazy_imports.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Coroutine
+    from typing import Any, TypeVar
+
+    Options = TypeVar("Options")
 
 
 def reader_went_away() -> int:

@@ -7,14 +7,15 @@ objects become fields is render.py's job.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from typing import TYPE_CHECKING, Any, TextIO
 
 from ..safe_text import strip_controls
 
+TYPE_CHECKING = False  # neither typing nor json is imported on the way to --help (tests/unit/test_lazy_imports.py)
 if TYPE_CHECKING:
+    from typing import Any, TextIO
+
     from ..a2a.errors import SwitchboardError
 
 # What json.dumps(ensure_ascii=False) leaves raw although a terminal acts on it (DEL, C1 controls, bidi
@@ -25,6 +26,8 @@ _JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 def json_text(obj: Any, **kwargs: Any) -> str:
     """json.dumps with non-ASCII text kept readable and every terminal-active character escaped."""
+    import json
+
     text = json.dumps(obj, ensure_ascii=False, **kwargs)
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 

@@ -9,9 +9,12 @@ the workflow commands' parsers, and `switchboard --help` loads none.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from importlib import import_module
-from typing import Any, NamedTuple, NoReturn
+
+TYPE_CHECKING = False  # typing itself is not imported on the way to --help (tests/unit/test_lazy_imports.py)
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+    from typing import Any, NoReturn
 
 EPILOG = """\
 agents are named by URL (http://127.0.0.1:9101), bare host (localhost:9101), card URL, card file,
@@ -29,13 +32,19 @@ examples:
 """
 
 
-class Command(NamedTuple):
+class Command:
     """One `switchboard COMMAND`: its name and one-line help (listed by `switchboard --help`), and the module of
-    this package that owns it: `add_arguments(parser)` fills its parser, `main(namespace) -> int` runs it."""
+    this package that owns it: `add_arguments(parser)` fills its parser, `main(namespace) -> int` runs it.
 
-    name: str
-    help: str
-    module: str  # a NamedTuple, not a dataclass: `dataclasses` would add 14 modules to every start
+    A plain class: a dataclass would add 14 modules to every start, typing.NamedTuple the typing module."""
+
+    __slots__ = ("help", "module", "name")
+
+    def __init__(self, name: str, help: str, module: str) -> None:
+        self.name, self.help, self.module = name, help, module
+
+    def __repr__(self) -> str:
+        return f"Command({self.name!r}, {self.help!r}, {self.module!r})"
 
 
 # In the order `switchboard --help` lists them.
@@ -130,6 +139,59 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+class _CommandParsers:
+    """The commands' parsers by name, each made the first time it is asked for. `switchboard --help` lists the
+    commands from their names and help alone: making fifteen parsers (argparse's gettext lookups for each) was
+    a seventh of its start. A mapping to argparse and to whoever walks the parser (keys, [], get, items)."""
+
+    def __init__(self, make: Any) -> None:
+        self._make = make
+        self._kwargs: dict[str, dict[str, Any]] = {}
+        self._made: dict[str, Parser] = {}
+
+    def add(self, name: str, kwargs: dict[str, Any]) -> None:
+        self._kwargs[name] = kwargs
+
+    def __getitem__(self, name: str) -> Parser:
+        if name not in self._made:
+            self._made[name] = self._make(**self._kwargs[name])  # KeyError for a name that is no command
+        return self._made[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._kwargs
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._kwargs)
+
+    def __len__(self) -> int:
+        return len(self._kwargs)
+
+    def keys(self) -> list[str]:
+        return list(self._kwargs)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self[name] if name in self._kwargs else default
+
+    def items(self) -> list[tuple[str, Parser]]:
+        return [(name, self[name]) for name in self._kwargs]
+
+    def values(self) -> list[Parser]:
+        return [self[name] for name in self._kwargs]
+
+
+class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """The root's COMMAND: its parsers are made on first use (_CommandParsers)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._name_parser_map = self.choices = _CommandParsers(self._parser_class)  # type: ignore[assignment]
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        kwargs.setdefault("prog", f"{self._prog_prefix} {name}")
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), kwargs.pop("help")))
+        self._name_parser_map.add(name, kwargs)  # type: ignore[attr-defined]
+
+
 def build_parser() -> Parser:
     parser = Parser(
         prog="switchboard",
@@ -153,7 +215,7 @@ def build_parser() -> Parser:
         metavar="HOST:PORT",
         help="the TUI's Workflows tab also lists the runs on this Temporal server (or `temporal:` in settings.yaml)",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser, action=_Commands)
     for command in COMMANDS:
         commands.add_parser(command.name, help=command.help, command=command)
     return parser

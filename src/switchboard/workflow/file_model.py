@@ -25,8 +25,9 @@ OnError = Literal["fail", "continue"]
 
 
 class _Spec(BaseModel):
-    # strict: `true` is not a string, "yes" is not a bool; extra: a key the format lacks is a mistake
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    # strict: `true` is not a string, "yes" is not a bool; extra: a key the format lacks is a mistake.
+    # defer_build: validators are built when a workflow file is first read, not by every import of this.
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, defer_build=True)
 
 
 class InputDecl(_Spec):

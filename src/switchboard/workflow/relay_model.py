@@ -21,7 +21,7 @@ NOT_USED = "accepted, not used by switchboard"
 
 class _Relay(BaseModel):
     # the relay layout's other keys are reported as warnings (not used by switchboard), never refused
-    model_config = ConfigDict(strict=True, extra="allow", frozen=True)
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True, defer_build=True)
 
 
 class RelayVerification(_Relay):

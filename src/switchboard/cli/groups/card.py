@@ -42,7 +42,7 @@ def main(namespace: argparse.Namespace) -> int:
     from ..options import options_from
 
     if namespace.subcommand == "get":
-        from ..commands import card_get
+        from ..card_get import card_get
 
         return run_async(card_get, options_from(CardGetOptions, namespace))
     return no_subcommand("card")

@@ -24,7 +24,6 @@ from ...agent_status import AgentStatus
 from ..release import forget_removed
 from ..typed_app import switchboard_app
 from ..widgets.agents_pane import AgentsPane
-from ..widgets.run_view import RunView
 from ..widgets.wire_view import WireView
 from ..widgets.workflows_pane import WorkflowsPane
 
@@ -32,6 +31,7 @@ if TYPE_CHECKING:
     from ...workflow.spec import Workflow
     from ..open_work import OpenWork
     from ..widgets.conversation_view import ConversationView
+    from ..widgets.run_view import RunView  # imported when a run is opened: the first screen shows none
 
 _ids = itertools.count(1)
 RELEASE_EVERY = 5.0  # seconds
@@ -151,6 +151,8 @@ class MainScreen(Screen):
                     workflow, values, ask=ask, http=self.app.http, tap=self.app.tap, interaction=interaction
                 )
 
+            from ..widgets.run_view import RunView
+
             self.run_worker(self._add_run(RunView(workflow.name, start=start)))
 
         if workflow.inputs:
@@ -170,6 +172,8 @@ class MainScreen(Screen):
         except Exception as exc:  # a journal that cannot be read is said, not fatal
             self.notify(f"cannot read run {event.run_id}: {exc}", severity="error")
             return
+        from ..widgets.run_view import RunView
+
         self.run_worker(self._add_run(RunView(record.workflow, record=record)))
 
     async def _attach_run(self, run_id: str, workflow: str) -> None:
@@ -193,6 +197,8 @@ class MainScreen(Screen):
 
         def start(ask):
             return AttachedRun(client, run_id, ask, where=where, open_link=open_link)
+
+        from ..widgets.run_view import RunView
 
         await self._add_run(RunView(workflow or run_id, start=start))
 
@@ -242,8 +248,8 @@ class MainScreen(Screen):
 
         self.app.push_screen(ConfirmScreen(f"Remove {name} from the agents file?", confirm="Remove"), confirmed)
 
-    @on(RunView.CancelRunRequested)
-    def _cancel_run(self, event: RunView.CancelRunRequested) -> None:
+    # By its handler's name, not @on(RunView.CancelRunRequested): that would import the run view with this screen.
+    def on_run_view_cancel_run_requested(self, event: RunView.CancelRunRequested) -> None:
         from .confirm import ConfirmScreen
 
         def chosen(yes: bool | None) -> None:
