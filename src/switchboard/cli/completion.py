@@ -109,6 +109,9 @@ def _mark(parser: argparse.ArgumentParser, files: Any) -> None:
         parser.fill()
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
+            if not isinstance(action.choices, dict):
+                # the root's parsers are made on first use (parser._CommandParsers); shtab walks only a dict
+                action.choices = action._name_parser_map = dict(action.choices.items())
             for sub in action.choices.values():
                 _mark(sub, files)
         elif action.metavar in FILE_METAVARS:
