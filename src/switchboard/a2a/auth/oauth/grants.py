@@ -9,6 +9,8 @@ failure as the httpx error it is. Callers own the redaction of what comes back.
 from __future__ import annotations
 
 import json
+import sys
+import types
 import warnings
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -17,8 +19,22 @@ import httpx
 
 from .trace import AnswerTooLarge, tap_hooks
 
+
+def _authlib_on_httpx() -> None:
+    """authlib's httpx integration runs on httpx2 whenever httpx2 is installed (the `mcp` extra brings it), and
+    on httpx otherwise: two stacks with two sets of exceptions, transports and hooks. Its choice is made in one
+    small module, `_compat`; putting ours in its place first keeps the token requests on the httpx every other
+    request of ours uses, whatever else is installed (tests/unit/a2a/auth/test_grants_on_httpx.py)."""
+    name = "authlib.integrations.httpx_client._compat"
+    if name not in sys.modules:
+        compat = types.ModuleType(name, "authlib's httpx choice, made by switchboard: httpx")
+        compat.httpx2 = httpx  # type: ignore[attr-defined]
+        compat.__all__ = ["httpx2"]  # type: ignore[attr-defined]
+        sys.modules[name] = compat
+
+
+_authlib_on_httpx()
 with warnings.catch_warnings():
-    # "The httpx module is deprecated; please use httpx2": authlib's own shim, harmless with the pinned version.
     # Its deprecate module adds an "always" filter when imported, so it goes first and the "ignore" after.
     import authlib.deprecate  # noqa: F401
 
@@ -26,6 +42,9 @@ with warnings.catch_warnings():
     from authlib.common.security import generate_token
     from authlib.integrations.base_client.errors import OAuthError
     from authlib.integrations.httpx_client import AsyncOAuth2Client
+
+if not issubclass(AsyncOAuth2Client, httpx.AsyncClient):  # authlib was imported on httpx2 before this module
+    raise ImportError("authlib's OAuth client was loaded on httpx2; import switchboard's OAuth first")
 
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 Hooks = Mapping[str, list[Callable[..., Awaitable[None]]]]  # httpx event hooks (oauth_trace.tap_hooks)
