@@ -25,6 +25,9 @@ class Settings(BaseModel):
     temporal_namespace: str = "default"
     # files of public keys trusted to sign any agent's card (JWKS, JWK or PEM); see card_trust.py
     card_keys: list[str] = Field(default_factory=list)
+    # Draw agents' A2UI surfaces as forms and announce it to agents whose card declares the extension; false: the
+    # agents fall back to text (`switchboard --no-a2ui` for one session).
+    a2ui: bool = True
 
 
 def settings_path() -> Path:

@@ -5,6 +5,7 @@ by itself.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -67,7 +68,8 @@ def event_message(surface: Surface, event: ActionEvent) -> dict[str, Any]:
     """The client-to-server message, shaped by the surface's version (client_to_server.json of each)."""
     if surface.is_v08:
         return {"userAction": event.to_json()}
-    return {"version": surface.version, "action": event.to_json()}
+    # v0.9.1 is the extension's version (URI, media type): its client_to_server.json still fixes "v0.9" here.
+    return {"version": "v0.9", "action": event.to_json()}
 
 
 def event_part(surface: Surface, event: ActionEvent) -> DataPart:
@@ -100,9 +102,27 @@ def failed_nodes(surface: Surface, source: Node | None = None) -> list[tuple[Nod
             text = read(surface.data, absolute(value["path"], node.scope)) if is_path(value) else value
             if text not in (None, "") and evaluation.call("regex", {"value": text, "pattern": pattern}) is not True:
                 failed.append("does not have the expected form")
+        if component.type == "DateTimeInput":
+            failed += _moment_checks(component, evaluation)
         if failed:
             failures.append((node, failed))
     return failures
+
+
+_DATE, _TIME = r"\d{4}-\d{2}-\d{2}", r"\d{1,2}:\d{2}(:\d{2})?"
+
+
+def _moment_checks(component: Component, evaluation: Evaluation) -> list[str]:
+    """A DateTimeInput's value, when given, is ISO 8601 of the kind it asks for (a date, a time, or both)."""
+    value = evaluation.value(component.props.get("value"))
+    if value in (None, ""):
+        return []
+    date, time = component.props.get("enableDate") is True, component.props.get("enableTime") is True
+    pattern = _DATE if date and not time else _TIME if time and not date else f"{_DATE}[T ]{_TIME}.*"
+    if not isinstance(value, str) or re.fullmatch(pattern, value[:64]) is None:
+        return [{_DATE: "Write the date as YYYY-MM-DD.", _TIME: "Write the time as HH:MM."}.get(pattern,
+                "Write it as YYYY-MM-DDTHH:MM.")]  # fmt: skip
+    return []
 
 
 def drawn_nodes(walk: Walk) -> list[Node]:

@@ -104,6 +104,16 @@ class SurfaceSet:
         return {**announcement, DATA_MODEL_KEY: {"version": "v0.9", "surfaces": models}}
 
 
+def surface_ids(parts: Iterable[Part]) -> list[str]:
+    """The ids of the surfaces A2UI parts among `parts` speak of, in order (nothing is applied)."""
+    ids: list[str] = []
+    for part in parts:
+        for op in read_part(part)[0]:
+            if op.surface_id not in ids:
+                ids.append(op.surface_id)
+    return ids
+
+
 def take_event(surfaces: SurfaceSet, event: object) -> list[str]:
     """Feed the A2UI parts of one stream event (status message, artifact chunk, direct reply, task snapshot)."""
     if isinstance(event, StatusUpdate | Task):

@@ -166,3 +166,25 @@ def _lines(walk: Walk, node: Node, depth: int, path: tuple[str, ...], out: list[
         out.append(f"{pad}[{clean(as_text(props.get('ref')))}: not sent yet]")
     else:
         out.append(f"{pad}[unsupported component {clean(c.type)} (id {clean(c.id)}); its JSON is in the wire view]")
+
+
+def part_summary(part: Any) -> str | None:
+    """One line for an A2UI data part in a transcript: the action a person sent (and its values), or the forms an
+    agent's part speaks of; None for any other part."""
+    from ..a2a.model import DataPart
+    from .messages import is_a2ui_part, read_part
+
+    if not isinstance(part, DataPart) or not is_a2ui_part(part):
+        return None
+    for message in part.data if isinstance(part.data, list) else [part.data]:
+        event = message.get("action") or message.get("userAction") if isinstance(message, dict) else None
+        if isinstance(event, dict):
+            given = event.get("context")
+            context: dict[str, Any] = given if isinstance(given, dict) else {}
+            values = ", ".join(f"{clean(str(k))}={clean(as_text(v))}" for k, v in list(context.items())[:12])
+            return f"▸ form action {clean(as_text(event.get('name')))}" + (f" ({values})" if values else "")
+    ids = []
+    for op in read_part(part)[0]:
+        if op.surface_id not in ids:
+            ids.append(op.surface_id)
+    return f"(form {', '.join(clean(i) for i in ids)})" if ids else "(A2UI part)"

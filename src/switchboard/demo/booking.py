@@ -134,7 +134,7 @@ class BookingExecutor(DemoExecutor):
         elif name == "change":
             await self._ask_form(turn, booking, "Change what you like.", self._delete(turn.task_id, ui.CONFIRM))
         elif name == "confirm":
-            await self._book(turn, booking)
+            await self._book(turn, checked(context)[0] if context else booking)
         else:
             await self._ask_form(turn, booking, f"This form has no {name!r}.")
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-V091 = "v0.9.1"
+# v0.9.1 changed the extension (its URI, the media type application/a2ui+json); its messages' schemas still say
+# "version": "v0.9", which is what each message carries to validate against them.
+V091 = "v0.9"
 CATALOG_V091 = "https://a2ui.org/specification/v0_9_1/catalogs/basic/catalog.json"
 FORM = "booking-form"
 CONFIRM = "booking-confirm"
@@ -71,7 +73,7 @@ def confirm_components(booking: dict[str, Any]) -> list[dict[str, Any]]:
         {"id": "buttons", "component": "Row", "children": ["confirm", "change"]},
         {"id": "confirm-label", "component": "Text", "text": "Confirm"},
         {"id": "confirm", "component": "Button", "variant": "primary", "child": "confirm-label",
-         "action": {"event": {"name": "confirm", "context": {"booking": dict(booking)}}}},
+         "action": {"event": {"name": "confirm", "context": {k: booking[k] for k in FIELDS}}}},
         {"id": "change-label", "component": "Text", "text": "Change"},
         {"id": "change", "component": "Button", "child": "change-label",
          "action": {"event": {"name": "change", "context": {}}}},
@@ -127,6 +129,8 @@ def _v08_value(value: Any, kind: str = "String") -> dict[str, Any]:
         return {"literalBoolean": value}
     if isinstance(value, int | float):
         return {"literalNumber": value}
+    if isinstance(value, list):  # v0.8 has no list literals: one choice goes as its string
+        return {"literalString": str(value[0]) if value else ""}
     return {f"literal{kind}": value}
 
 
