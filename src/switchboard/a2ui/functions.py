@@ -40,6 +40,12 @@ class Evaluation:
             return self.interpolate(value)
         return value
 
+    def _argument(self, value: Any, depth: int) -> Any:
+        """An argument: a list's items are values too (and/or take a list of conditions)."""
+        if isinstance(value, list):
+            return [self.value(v, depth) for v in value[:100]]
+        return self.value(value, depth)
+
     def text(self, value: Any) -> str:
         return as_text(self.value(value))
 
@@ -53,7 +59,7 @@ class Evaluation:
             return None
         raw = args if isinstance(args, dict) else {}
         try:
-            return function(self, {k: self.value(v, depth) for k, v in raw.items()})
+            return function(self, {k: self._argument(v, depth) for k, v in raw.items()})
         except (TypeError, ValueError, OverflowError) as exc:
             self.notes.append(f"{name}: {exc}")
             return None

@@ -333,7 +333,8 @@ class ConversationView(FormActions, Vertical):
             question, state, title=self.agent_name, sign_in=offer, back_to=self._box, surfaces=self._forms()
         )
         await transcript.mount(pane)
-        transcript.scroll_end(animate=False)
+        if not pane.form_ids:  # a form shows from its top: the pane scrolls its first field into view itself
+            transcript.scroll_end(animate=False)
 
     def _box(self) -> Widget | None:
         """Where esc in a question puts the keyboard (the pane says "esc answers later from the message box")."""

@@ -147,7 +147,7 @@ class PromptPane(Vertical):
             for form in self.query(A2uiSurface):
                 if form.focus_first():
                     break
-            self.call_after_refresh(lambda: self.scroll_visible(animate=False, immediate=True))
+            self.call_after_refresh(self._show_form_field)
             return
         fields = self.query(Input)
         if not fields:
@@ -155,6 +155,18 @@ class PromptPane(Vertical):
         fields.first().focus(scroll_visible=False)
         # Once laid out: the answer field in view (on a short terminal the pane is taller than the transcript).
         self.call_after_refresh(self._show_field)
+
+    def _show_form_field(self) -> None:
+        """The pane from its title when it fits, then the form's field with the keyboard, which wins."""
+        if not self.is_attached:
+            return
+        for node in self.ancestors:  # a transcript following its end would take the form's first field away
+            if isinstance(node, Widget) and node.is_anchored:
+                node.release_anchor()
+        self.scroll_visible(animate=False, immediate=True)
+        focused = self.screen.focused
+        if focused is not None and self in focused.ancestors:
+            focused.scroll_visible(animate=False, top=False, immediate=True)
 
     def on_resize(self) -> None:
         if (
