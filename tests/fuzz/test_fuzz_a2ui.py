@@ -1,6 +1,7 @@
-"""Fuzz: A2UI surfaces as an agent sends them (v0.9.1 and v0.8, the booking agent's own forms and the spec's contact
-form), broken in structure and values, read into surfaces, edited, checked, answered and printed for the command line
-(the TUI draws from the same tree: tests/tui/test_tui_a2ui_catalog.py draws hostile surfaces). Nothing raises; nothing printed holds a terminal control; every bound holds."""
+"""Fuzz: A2UI surfaces as an agent sends them (v0.9.1 and v0.8, the booking agent's own forms), broken in structure
+and values, read into surfaces, edited, checked, answered and printed for the command line (the TUI draws from the
+same tree: tests/tui/test_tui_a2ui_catalog.py draws a hostile surface). Nothing raises; nothing printed holds a
+terminal control; every bound holds."""
 
 from __future__ import annotations
 

@@ -74,8 +74,10 @@ def test_v08_messages_read_as_v09_shapes_and_answer_as_v08():
         {"dataModelUpdate": {"surfaceId": "s", "contents": [{"key": "choice", "valueString": "b"}]}},
         {"surfaceUpdate": {"surfaceId": "s", "components": [
             {"id": "root", "component": {"Column": {"children": {"explicitList": ["pick", "go"]}}}},
-            {"id": "pick", "component": {"MultipleChoice": {"selections": {"path": "/choice"}, "maxAllowedSelections": 1,
-             "options": [{"label": {"literalString": "A"}, "value": "a"}, {"label": {"literalString": "B"}, "value": "b"}]}}},
+            {"id": "pick", "component": {"MultipleChoice": {
+                "selections": {"path": "/choice"}, "maxAllowedSelections": 1,
+                "options": [{"label": {"literalString": "A"}, "value": "a"},
+                            {"label": {"literalString": "B"}, "value": "b"}]}}},
             {"id": "name", "component": {"TextField": {"label": {"literalString": "Name"},
                                                        "text": {"path": "/name", "literalString": "Ada"}}}},
             {"id": "go", "component": {"Button": {"child": "name", "primary": True,
