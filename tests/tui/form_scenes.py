@@ -54,3 +54,70 @@ async def form_scene(pilot) -> None:
     await settle(pilot, 0.3)
     await pilot.press(*"2026-12-24")
     await settle(pilot)
+
+
+HOSTILE = "\x1b]0;pwned\x07\x1b[31mred\x1b[0m [bold]not markup[/] \u202eevil"
+
+
+def catalog_messages() -> list[dict]:
+    """One surface with every component of the basic catalog, an unknown one, and hostile text (v0.9)."""
+    components = [
+        {"id": "root", "component": "Column", "children": [
+            "title", "hostile", "image", "icon", "video", "audio", "row", "list", "card", "tabs", "rule", "modal",
+            "field", "secret", "long", "check", "pick", "picks", "slider", "when", "link", "fancy"]},
+        {"id": "title", "component": "Text", "variant": "h1", "text": "Every component"},
+        {"id": "hostile", "component": "Text", "text": HOSTILE},
+        {"id": "image", "component": "Image", "url": "https://example.com/a.png", "description": "A photo"},
+        {"id": "icon", "component": "Icon", "name": "star"},
+        {"id": "video", "component": "Video", "url": "https://example.com/v.mp4"},
+        {"id": "audio", "component": "AudioPlayer", "url": "https://example.com/a.mp3", "description": "A song"},
+        {"id": "row", "component": "Row", "children": ["left", "right"]},
+        {"id": "left", "component": "Text", "text": "left"},
+        {"id": "right", "component": "Text", "text": "right"},
+        {"id": "list", "component": "List", "children": {"path": "/items", "componentId": "item"}},
+        {"id": "item", "component": "Text", "text": {"path": "name"}},
+        {"id": "card", "component": "Card", "child": "card-text"},
+        {"id": "card-text", "component": "Text", "text": "in a card"},
+        {"id": "tabs", "component": "Tabs", "tabs": [
+            {"title": "One", "child": "tab-1"}, {"title": "Two", "child": "tab-2"}]},
+        {"id": "tab-1", "component": "Text", "text": "first tab"},
+        {"id": "tab-2", "component": "Text", "text": "second tab"},
+        {"id": "rule", "component": "Divider"},
+        {"id": "modal", "component": "Modal", "trigger": "more", "content": "more-text"},
+        {"id": "more", "component": "Button", "child": "more-label", "action": {"event": {"name": "more"}}},
+        {"id": "more-label", "component": "Text", "text": "Details"},
+        {"id": "more-text", "component": "Text", "text": "the details"},
+        {"id": "field", "component": "TextField", "label": "Email", "value": {"path": "/email"},
+         "checks": [{"condition": {"call": "email", "args": {"value": {"path": "/email"}}}, "message": "An email."}]},
+        {"id": "secret", "component": "TextField", "label": "PIN", "variant": "obscured", "value": {"path": "/pin"}},
+        {"id": "long", "component": "TextField", "label": "Notes", "variant": "longText", "value": {"path": "/notes"}},
+        {"id": "check", "component": "CheckBox", "label": "Subscribe", "value": {"path": "/sub"}},
+        {"id": "pick", "component": "ChoicePicker", "label": "One", "options": [
+            {"label": "A", "value": "a"}, {"label": "B", "value": "b"}], "value": {"path": "/one"}},
+        {"id": "picks", "component": "ChoicePicker", "label": "Many", "variant": "multipleSelection", "options": [
+            {"label": "X", "value": "x"}, {"label": "Y", "value": "y"}], "value": {"path": "/many"}},
+        {"id": "slider", "component": "Slider", "label": "Volume", "min": 0, "max": 10, "value": {"path": "/vol"}},
+        {"id": "when", "component": "DateTimeInput", "label": "When", "enableDate": True, "enableTime": True,
+         "value": {"path": "/when"}},
+        {"id": "link", "component": "Button", "child": "link-label",
+         "action": {"functionCall": {"call": "openUrl", "args": {"url": "https://example.com/menu"}}}},
+        {"id": "link-label", "component": "Text", "text": "Open the menu"},
+        {"id": "fancy", "component": "HoloDeck", "power": 9},
+    ]  # fmt: skip
+    data = {"items": [{"name": "first item"}, {"name": "second item"}], "email": "", "one": ["b"], "many": ["x"],
+            "vol": 3, "sub": True}  # fmt: skip
+    return [
+        {"version": "v0.9", "createSurface": {"surfaceId": "catalog", "catalogId": ui.CATALOG_V091}},
+        {"version": "v0.9", "updateComponents": {"surfaceId": "catalog", "components": components}},
+        {"version": "v0.9", "updateDataModel": {"surfaceId": "catalog", "value": data}},
+    ]
+
+
+def catalog_links() -> dict[str, ScriptedLink]:
+    """The booking agent answering with the whole catalog in a completed task: a surface outside a question."""
+    parts = [TextPart(text="Here is everything."), DataPart(data=catalog_messages(),
+             metadata={"mimeType": "application/a2ui+json"})]  # fmt: skip
+    message = Message(message_id="m-catalog", role=Role.AGENT, parts=parts, task_id=TASK, context_id=CONTEXT)
+    done = StatusUpdate(task_id=TASK, context_id=CONTEXT, status=TaskStatus(state=TaskState.COMPLETED, message=message))
+    first = [Task(id=TASK, context_id=CONTEXT, status=TaskStatus(state=TaskState.SUBMITTED)), done]
+    return {"booking": ScriptedLink("booking", parse_card(BOOKING_CARD), [first, []])}

@@ -487,10 +487,10 @@ async def run_scene(pilot) -> None:
 SCENES["run"] = run_scene
 
 
-def _form_scene():
-    from form_scenes import form_scene
+async def _form_scene(pilot) -> None:
+    from form_scenes import form_scene  # (form_scenes imports this module)
 
-    return form_scene
+    await form_scene(pilot)
 
 
-SCENES["form"] = _form_scene()
+SCENES["form"] = _form_scene

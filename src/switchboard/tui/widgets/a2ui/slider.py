@@ -18,7 +18,7 @@ class Slider(Widget, can_focus=True):
         Binding("home", "end(0)", "Least", show=False),
         Binding("end", "end(1)", "Most", show=False),
     ]
-    DEFAULT_CSS = "Slider { height: 1; width: auto; } Slider:focus { text-style: bold; }"
+    DEFAULT_CSS = "Slider { height: 1; width: 32; } Slider:focus { text-style: bold; }"
 
     value: reactive[float] = reactive(0.0)
 
