@@ -77,6 +77,8 @@ def event_part(surface: Surface, event: ActionEvent) -> DataPart:
     or one message where the agent sent its own that way (a v0.3 wire's data part holds an object only)."""
     message = event_message(surface, event)
     data: Any = message if surface.is_v08 or surface.inline_data else [message]
+    if surface.wrapped_list and isinstance(data, list):
+        data = {"value": data}  # as the agent wrapped its own list (a v0.3 data part holds an object)
     return DataPart(data=data, metadata={"mimeType": surface.mime_type})
 
 

@@ -40,11 +40,19 @@ def is_a2ui_part(part: Part) -> bool:
     return a2ui_mime_type(part) is not None
 
 
+def unwrapped(data: Any) -> Any:
+    """A list as a v0.3 data part carries it: `{"value": [...]}` (its data must be an object; the official SDK's
+    v0.3 compatibility wraps a list so), else the data as it is."""
+    if isinstance(data, dict) and len(data) == 1 and isinstance(data.get("value"), list):
+        return data["value"]
+    return data
+
+
 def read_part(part: Part) -> tuple[list[Operation], list[str]]:
     """The operations a part carries, in order, and notes about what could not be read."""
     if not isinstance(part, DataPart) or not is_a2ui_part(part):
         return [], []
-    data = part.data
+    data = unwrapped(part.data)
     messages = data if isinstance(data, list) else [data]
     notes: list[str] = []
     if len(messages) > MAX_MESSAGES_PER_PART:

@@ -85,6 +85,7 @@ class Surface:
     notices: list[str] = field(default_factory=list)  # what was cut or could not be read
     revision: int = 0  # bumped on every change: a renderer redraws when it moved
     inline_data: bool = False  # the agent sent its data parts as one message each, not as a list (v0.3's wire)
+    wrapped_list: bool = False  # the agent sent its list as {"value": [...]} (the SDK's v0.3 shape): answer so
 
     @property
     def is_v08(self) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 from ..a2a.model import ArtifactUpdate, DataPart, Message, Part, StatusUpdate, Task
 from . import binding
 from .bounds import MAX_COMPONENTS, MAX_SURFACES, TooLarge
-from .messages import a2ui_mime_type, read_part
+from .messages import a2ui_mime_type, read_part, unwrapped
 from .model import CreateSurface, DeleteSurface, Operation, Surface, UpdateComponents, UpdateData
 from .negotiation import DATA_MODEL_KEY
 
@@ -42,7 +42,9 @@ class SurfaceSet:
             ops, notes = read_part(part)
             self._note(notes)
             for op in ops:
-                if self.apply(op, mime, inline=not isinstance(part.data, list)) and op.surface_id not in touched:
+                data = unwrapped(part.data)
+                shape = {"inline": not isinstance(data, list), "wrapped": data is not part.data}
+                if self.apply(op, mime, **shape) and op.surface_id not in touched:
                     touched.append(op.surface_id)
         return touched
 
@@ -51,7 +53,7 @@ class SurfaceSet:
             if text not in self.notes and len(self.notes) < 50:
                 self.notes.append(text)
 
-    def apply(self, op: Operation, mime: str, *, inline: bool = False) -> bool:
+    def apply(self, op: Operation, mime: str, *, inline: bool = False, wrapped: bool = False) -> bool:
         """One operation; False when it was refused (a surface too many), with a note saying why."""
         surface = self.surfaces.get(op.surface_id)
         if isinstance(op, DeleteSurface):
@@ -70,7 +72,7 @@ class SurfaceSet:
             if old is not None and isinstance(op, CreateSurface) and op.version == "v0.8":
                 surface.components, surface.data = old.components, old.data  # begin after the updates it follows
             self.surfaces[op.surface_id] = surface
-        surface.inline_data = inline
+        surface.inline_data, surface.wrapped_list = inline, wrapped
         try:
             _apply(surface, op)
         except TooLarge as exc:

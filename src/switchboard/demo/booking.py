@@ -54,6 +54,8 @@ def incoming_action(turn: Turn) -> tuple[str, dict[str, Any], str] | None:
     """The A2UI action the message carries (either version's shape, one message or a list): its name, context and
     version."""
     for data in turn.data:
+        if isinstance(data, dict) and isinstance(data.get("value"), list):
+            data = data["value"]  # a list as v0.3's data part wraps it
         for message in data if isinstance(data, list) else [data]:
             if not isinstance(message, dict):
                 continue
