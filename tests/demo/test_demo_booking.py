@@ -95,3 +95,21 @@ def test_a_v08_form_is_answered_in_v08(cli):
     sent, said = _check_history(cli, task_id, [])
     assert [event["userAction"]["name"] for event in sent] == ["book"]
     assert len(said) >= 3  # surfaceUpdate, dataModelUpdate, beginRendering: one part each
+
+
+def test_the_interviewer_offers_its_choices_as_a_form_beside_its_data_part(cli):
+    caps = json.dumps({"a2uiClientCapabilities": {"v0.9": {"supportedCatalogIds": []}}})
+    started = cli("send", "interviewer", "interview me", "--metadata", caps)
+    task_id, context_id = fields(started.stdout)["Task ID"], fields(started.stdout)["Context ID"]
+    asked = cli("send", "interviewer", "--task-id", task_id, "--context-id", context_id, "--metadata", caps, "Ada")
+    assert '"choices": [' in asked.stdout  # the data part is still there, as before
+    assert (
+        "Form interview-goal (A2UI v0.9)" in asked.stdout and "[ Answer ] (primary) sends action answer" in asked.stdout
+    )
+    done = cli("send", "interviewer", "--task-id", task_id, "--a2ui-action", "answer", "--data",
+               '{"/goal/words": "build a bot"}')  # fmt: skip
+    assert done.returncode == 0 and fields(done.stdout).get("State") == "completed", done.stdout + done.stderr
+    assert "Ada's goal today: build a bot." in done.stdout
+    first = fields(cli("send", "interviewer", "hi").stdout)
+    plain = cli("send", "interviewer", "--task-id", first["Task ID"], "--context-id", first["Context ID"], "Bo")
+    assert "Form" not in plain.stdout  # no capabilities announced: the question as before

@@ -49,3 +49,39 @@ async def test_the_booking_form_is_filled_and_sent_from_the_keyboard(fleet, tmp_
         await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED)
         assert client_event_errors(_sent(view), "v0.9.1") == []
         assert _sent(view)[0]["action"]["name"] == "confirm"
+
+
+async def test_a_v08_form_then_the_booked_card_stays_live_and_its_button_starts_a_new_task(
+    fleet, tmp_path, monkeypatch
+):
+    from textual.widgets import Button
+
+    from switchboard.tui.widgets.transcript import TurnView
+
+    app = app_on_fleet(fleet, tmp_path, monkeypatch)
+    async with app.run_test(size=(130, 40)) as pilot:
+        view = await talk(pilot, "booking", "book a table (v0.8)")
+        await until(lambda: _form(view, "booking-form") is not None)
+        await pilot.pause()
+        await pilot.press(*"2026-12-25", "tab", "tab", "tab", "tab", *"Grace", "enter")
+        await until(lambda: _form(view, "booking-confirm") is not None)
+        event = _sent(view)
+        assert client_event_errors(event, "v0.8") == []
+        assert event["userAction"]["context"]["date"] == "2026-12-25"
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED)
+        first_task = view.conversation.last.view.task_id
+        # the booked card is no question: it stays under its turn, live, and its button sends a new message
+        await until(
+            lambda: any(f.surface_id == "booking-done" for t in view.query(TurnView) for f in t.query(A2uiSurface))
+        )
+        card = next(f for t in view.query(TurnView) for f in t.query(A2uiSurface) if f.surface_id == "booking-done")
+        await pilot.pause()
+        card.query(Button).last().focus()
+        await pilot.press("enter")
+        await until(lambda: view.conversation.last.view.task_id not in (None, first_task))
+        again = _sent(view)
+        assert client_event_errors(again, "v0.8") == [] and again["userAction"]["name"] == "book_again"
+        assert view.conversation.turns[-1].message.task_id is None  # a new task, in the same context
+        await until(lambda: _form(view, "booking-form") is not None)
