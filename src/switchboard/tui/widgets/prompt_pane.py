@@ -184,14 +184,6 @@ class PromptPane(Vertical):
         self.scroll_visible(animate=False, immediate=True)
         rows.first().scroll_visible(animate=False, top=False, immediate=True)
 
-    @on(A2uiSurface.ActionTaken)
-    def _form_sent(self, event: A2uiSurface.ActionTaken) -> None:
-        """The form answers the question: a future waiting for text gets the event's JSON (a workflow's ask)."""
-        if self.future is not None and not self.future.done():
-            import json
-
-            self.future.set_result(json.dumps(event.part.data, ensure_ascii=False))
-
     @on(Input.Submitted, "#prompt-input")
     @on(Button.Pressed, "#prompt-send")
     def submit(self) -> None:

@@ -10,6 +10,7 @@ from .surface import A2uiSurface
 if TYPE_CHECKING:
     from ....a2a.model import Part
     from ....a2ui.surfaces import SurfaceSet
+    from ....workflow.state import AskRequest
 
 
 class FormActions:
@@ -26,3 +27,12 @@ class FormActions:
         host: Any = self
         conversation = host.conversation
         return conversation.surfaces if conversation is not None and host.app.draws_a2ui else None
+
+
+def step_forms(request: AskRequest) -> SurfaceSet:
+    """The surfaces a workflow step's question carries (a run keeps no surfaces across its steps' turns)."""
+    from ....a2ui.surfaces import SurfaceSet
+
+    surfaces = SurfaceSet()
+    surfaces.take(None, request.question)
+    return surfaces
