@@ -27,11 +27,11 @@ from ...a2a.errors import SwitchboardError
 from ...a2a.follow import Notice
 from ...a2a.model import Message as A2AMessage
 from ...a2a.model import Role
+from ...a2ui.text import part_summary
 from ...conversation import Turn
 from ...safe_text import strip_controls
 from ...workflow.state import AskRequest, RunFinished, StepEvent, StepState
 from ..typed_app import switchboard_app
-from ...a2ui.text import part_summary
 from .a2ui.actions_host import step_forms
 from .a2ui.surface import A2uiSurface
 from .prompt_pane import PromptPane
