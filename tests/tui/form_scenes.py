@@ -64,7 +64,7 @@ def catalog_messages() -> list[dict]:
     components = [
         {"id": "root", "component": "Column", "children": [
             "title", "hostile", "image", "icon", "video", "audio", "row", "list", "card", "tabs", "rule", "modal",
-            "field", "secret", "long", "check", "pick", "picks", "slider", "when", "link", "fancy"]},
+            "field", "secret", "long", "check", "pick", "picks", "slider", "when", "link", "go", "fancy"]},
         {"id": "title", "component": "Text", "variant": "h1", "text": "Every component"},
         {"id": "hostile", "component": "Text", "text": HOSTILE},
         {"id": "image", "component": "Image", "url": "https://example.com/a.png", "description": "A photo"},
@@ -102,6 +102,9 @@ def catalog_messages() -> list[dict]:
         {"id": "link", "component": "Button", "child": "link-label",
          "action": {"functionCall": {"call": "openUrl", "args": {"url": "https://example.com/menu"}}}},
         {"id": "link-label", "component": "Text", "text": "Open the menu"},
+        {"id": "go", "component": "Button", "variant": "primary", "child": "go-label",
+         "action": {"event": {"name": "go", "context": {"email": {"path": "/email"}, "pin": {"path": "/pin"}}}}},
+        {"id": "go-label", "component": "Text", "text": "Send"},
         {"id": "fancy", "component": "HoloDeck", "power": 9},
     ]  # fmt: skip
     data = {"items": [{"name": "first item"}, {"name": "second item"}], "email": "", "one": ["b"], "many": ["x"],

@@ -4,6 +4,7 @@ turn); hostile text shown as data; an unknown component a placeholder with a not
 from __future__ import annotations
 
 from form_scenes import catalog_links, form_scene
+from tui_support import until
 from scenes import build_app, scene_links, settle
 from textual.containers import Horizontal
 from textual.widgets import Checkbox, Collapsible, Input, RadioSet, Rule, SelectionList, Static, TabbedContent, TextArea
@@ -70,6 +71,19 @@ async def test_every_basic_component_is_drawn_with_its_widget(tmp_path, monkeypa
         await pilot.press("escape")
         await settle(pilot, 0.1)
         assert opened == []
+        # a masked field's value is a secret: redacted from the wire view, the message shown masked
+        email, pin = inputs[0], inputs[1]
+        email.focus()
+        await pilot.press(*"ada@example.com")
+        pin.focus()
+        await pilot.press(*"4321")
+        next(b for b in form.query("Button") if "Send" in str(b.label)).press()
+        view = app.screen.query_one("ConversationView")
+        await until(lambda: len(view.conversation.turns) == 2)
+        sent = view.conversation.turns[-1]
+        assert sent.secret and sent.message.parts[0].data[0]["action"]["context"] == {"email": "ada@example.com",
+                                                                                      "pin": "4321"}  # fmt: skip
+        assert "4321" not in app.tap.redactor.text("pin 4321")
 
 
 def test_the_catalog_snapshot(tmp_path, monkeypatch, snap_compare):

@@ -226,6 +226,7 @@ class RunView(Vertical):
         for request, future in list(self._questions.values()):
             pane = next((p for p in self.query(PromptPane) if p.future is future), None)
             if pane is not None and event.surface in pane.query(A2uiSurface) and not future.done():
+                self.app.tap.redactor.add(*event.secrets)
                 request.answer_parts = [event.part]
                 future.set_result(part_summary(event.part) or f"form action {event.name}")
 

@@ -20,7 +20,9 @@ class FormActions:
         event.stop()
         host: Any = self
         parts: list[Part] = [event.part]
-        host.send(parts)  # the turn takes the question's pane (and its form) away as it starts
+        if event.secrets:  # a masked field's value: never in the wire view, and the message shows masked
+            host.app.tap.redactor.add(*event.secrets)
+        host.send(parts, secret=True if event.secrets else None)  # the turn takes the question's pane away
 
     def _forms(self) -> SurfaceSet | None:
         """The conversation's surfaces when the app draws A2UI (None: forms show as their JSON)."""

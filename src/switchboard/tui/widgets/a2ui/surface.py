@@ -37,11 +37,12 @@ class A2uiSurface(Vertical):
     class ActionTaken(Message):
         """A button's action passed its checks: `part` is the event to send to the agent."""
 
-        def __init__(self, surface: A2uiSurface, part: DataPart, name: str) -> None:
+        def __init__(self, surface: A2uiSurface, part: DataPart, name: str, secrets: list[str]) -> None:
             super().__init__()
             self.surface = surface
             self.part = part
             self.name = name
+            self.secrets = secrets  # what the person typed in masked fields: redacted, the message shown masked
 
     def __init__(self, surfaces: SurfaceSet, surface_id: str, *, classes: str = "") -> None:
         super().__init__(classes=f"a2ui-surface {classes}".strip())
@@ -165,7 +166,8 @@ class A2uiSurface(Vertical):
             return
         event = build_event(surface, node)
         if event is not None:
-            self.post_message(self.ActionTaken(self, event_part(surface, event), event.name))
+            secrets = [w.value for w in self.query(Input) if w.password and w.value]
+            self.post_message(self.ActionTaken(self, event_part(surface, event), event.name, secrets))
 
     def _checked(self, source) -> bool:
         surface = self.surfaces.get(self.surface_id)
