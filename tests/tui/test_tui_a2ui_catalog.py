@@ -4,10 +4,10 @@ turn); hostile text shown as data; an unknown component a placeholder with a not
 from __future__ import annotations
 
 from form_scenes import catalog_links, form_scene
-from tui_support import until
 from scenes import build_app, scene_links, settle
 from textual.containers import Horizontal
 from textual.widgets import Checkbox, Collapsible, Input, RadioSet, Rule, SelectionList, Static, TabbedContent, TextArea
+from tui_support import until
 
 from switchboard.tui.screens.confirm import ConfirmScreen
 from switchboard.tui.widgets.a2ui.build import LinkRow
