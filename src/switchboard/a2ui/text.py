@@ -183,8 +183,10 @@ def part_summary(part: Any) -> str | None:
             context: dict[str, Any] = given if isinstance(given, dict) else {}
             values = ", ".join(f"{clean(str(k))}={clean(as_text(v))}" for k, v in list(context.items())[:12])
             return f"▸ form action {clean(as_text(event.get('name')))}" + (f" ({values})" if values else "")
-    ids = []
+    from .model import DeleteSurface
+
+    ids: dict[str, bool] = {}  # surface id -> only deleted
     for op in read_part(part)[0]:
-        if op.surface_id not in ids:
-            ids.append(op.surface_id)
-    return f"(form {', '.join(clean(i) for i in ids)})" if ids else "(A2UI part)"
+        ids[op.surface_id] = ids.get(op.surface_id, True) and isinstance(op, DeleteSurface)
+    said = [f"form {clean(i)}" + (" closed" if closed else "") for i, closed in ids.items()]
+    return f"({', '.join(said)})" if said else "(A2UI part)"
