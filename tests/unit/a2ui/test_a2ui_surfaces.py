@@ -170,8 +170,9 @@ def test_the_basic_catalogs_checks(call, args, expected):
 def test_a_transcript_line_says_what_an_a2ui_part_does():
     from switchboard.a2ui.text import part_summary
 
-    event = part([{"version": "v0.9", "action": {"name": "book", "surfaceId": "s", "sourceComponentId": "b",
-                                                 "timestamp": "2026-01-01T00:00:00Z", "context": {"n": 2}}}])  # fmt: skip
+    action = {"name": "book", "surfaceId": "s", "sourceComponentId": "b", "timestamp": "2026-01-01T00:00:00Z",
+              "context": {"n": 2}}  # fmt: skip
+    event = part([{"version": "v0.9", "action": action}])
     assert part_summary(event) == "▸ form action book (n=2)"
     assert part_summary(part([v09("deleteSurface"), *FORM[:1]])) == "(form s)"
     assert part_summary(part([v09("deleteSurface")])) == "(form s closed)"
