@@ -193,7 +193,8 @@ class DelegateSteps:
 
     def _metadata(self, link: AgentLink) -> dict[str, Any] | None:
         """A message's metadata: the parent id, and what switchboard renders (A2UI) where the agent's card asks."""
-        merged = {**(link.a2ui or {}), **(self._parent_metadata() or {})}
+        announced = getattr(link, "a2ui", None)  # a stand-in link (a test's, a scripted one) may have none
+        merged = {**(announced or {}), **(self._parent_metadata() or {})}
         return merged or None
 
     def _send(self, step: Step, state: StepState, link: AgentLink) -> AsyncIterator[TurnEvent]:
