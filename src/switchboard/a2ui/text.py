@@ -88,7 +88,7 @@ def surface_lines(surface: Surface) -> list[str]:
         _lines(walk, root, 1, (), lines)
     for note in [*surface.notices, *walk.notes]:
         lines.append(f"  ! {clean(note)}")
-    return lines
+    return [strip_controls(line) for line in lines]  # every value above is cleaned; this is the net under them
 
 
 def _lines(walk: Walk, node: Node, depth: int, path: tuple[str, ...], out: list[str]) -> None:
@@ -154,8 +154,8 @@ def _lines(walk: Walk, node: Node, depth: int, path: tuple[str, ...], out: list[
         out.append(f"{pad}{label or 'Choose'}{at}: {'  '.join(opts)}")
     elif c.type == "Slider":
         low, high = props.get("min", 0), props.get("max")
-        span = f"{as_text(low)}..{as_text(high)}"
-        out.append(f"{pad}{label or 'Value'}{at}: {e.text(props.get('value')) or '(none)'} ({span})")
+        span = f"{clean(as_text(low))}..{clean(as_text(high))}"
+        out.append(f"{pad}{label or 'Value'}{at}: {clean(e.text(props.get('value'))) or '(none)'} ({span})")
     elif c.type == "DateTimeInput":
         kinds = [k for k, on in (("date YYYY-MM-DD", props.get("enableDate")), ("time HH:MM", props.get("enableTime")))
                  if on is True] or ["date and time"]  # fmt: skip

@@ -177,3 +177,18 @@ def test_a_transcript_line_says_what_an_a2ui_part_does():
     assert part_summary(part([v09("deleteSurface"), *FORM[:1]])) == "(form s)"
     assert part_summary(part([v09("deleteSurface")])) == "(form s closed)"
     assert part_summary(DataPart(data={"x": 1})) is None
+
+
+def test_hostile_values_print_as_data():
+    """Found by the fuzz test: a slider's value (and its bounds) printed raw could carry an escape sequence."""
+    from properties_support import has_terminal_controls
+
+    hostile = "\x1b[31mred\x1b[0m \x1b]0;pwned\x07"
+    surfaces = SurfaceSet()
+    surfaces.take(None, [part([v09("updateComponents", components=[
+        {"id": "root", "component": "Column", "children": ["s", "t"]},
+        {"id": "s", "component": "Slider", "label": hostile, "value": hostile, "min": hostile, "max": hostile},
+        {"id": "t", "component": "TextField", "label": hostile, "value": hostile, "variant": hostile},
+    ])])])  # fmt: skip
+    lines = surface_lines(surfaces.get("s"))
+    assert "red" in "\n".join(lines) and not any(has_terminal_controls(line) for line in lines)

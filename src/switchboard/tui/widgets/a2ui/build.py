@@ -36,6 +36,7 @@ from ....a2ui.functions import Evaluation
 from ....a2ui.model import Surface
 from ....a2ui.text import bound_path, button_label, clean, icon_text
 from ....a2ui.tree import Node, Walk
+from ....safe_text import strip_controls
 from .open_url import A2uiOpenUrl
 from .slider import Slider
 
@@ -165,7 +166,12 @@ class SurfaceBuilder:
         if kind == "DateTimeInput":
             date, time = props.get("enableDate") is True, props.get("enableTime") is True
             hint = _PLACEHOLDERS["both" if date == time else "date" if date else "time"]
-            field = Input(as_text(e.value(props.get("value"))), placeholder=hint, classes="a2ui-input", compact=True)
+            field = Input(
+                strip_controls(as_text(e.value(props.get("value")))),
+                placeholder=hint,
+                classes="a2ui-input",
+                compact=True,
+            )
             label = self._text(node, "label") or (
                 "Date" if hint == "YYYY-MM-DD" else "Time" if hint == "HH:MM" else "When"
             )
@@ -202,7 +208,7 @@ class SurfaceBuilder:
 
     def _text_field(self, node: Node) -> Widget:
         props, e = node.component.props, self._eval(node)
-        value, variant = as_text(e.value(props.get("value"))), props.get("variant")
+        value, variant = strip_controls(as_text(e.value(props.get("value")))), props.get("variant")
         path = bound_path(props.get("value"), node.scope)
         if variant == "longText":
             area = TextArea(value, classes="a2ui-area", soft_wrap=True, show_line_numbers=False, compact=True)
