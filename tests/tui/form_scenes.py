@@ -50,10 +50,10 @@ async def form_scene(pilot) -> None:
     await _until(pilot, lambda: view.conversation is not None)
     view.query_one("#message").focus()
     await pilot.press(*"book a table", "enter")
-    await _until(pilot, lambda: bool(view.query(A2uiSurface)))
-    await settle(pilot, 0.3)
+    await _until(pilot, lambda: bool(view.query(A2uiSurface)) and view._throttle.drawn)
+    await settle(pilot, 0.6)  # the tab's underline and the form's scroll into view, done before the picture
     await pilot.press(*"2026-12-24")
-    await settle(pilot)
+    await settle(pilot, 0.6)
 
 
 HOSTILE = "\x1b]0;pwned\x07\x1b[31mred\x1b[0m [bold]not markup[/] \u202eevil"

@@ -81,6 +81,12 @@ class A2uiSurface(Vertical):
         if surface is not None and surface.revision == self.drawn_revision:
             return
         await self.recompose()
+        self.on_mount()
+
+    def on_mount(self) -> None:
+        if getattr(self.app, "steady", False):  # tests and screenshots: no blinking cursor in the picture
+            for field in self.query("Input, TextArea"):
+                field.cursor_blink = False  # type: ignore[attr-defined]
 
     def focus_first(self) -> bool:
         """The keyboard in the first field (or button) of the form; False when it has none."""
