@@ -4,8 +4,9 @@ VENV := .venv
 VENV03 := .venv-a2a03
 BIN := $(VENV)/bin
 # The native v0.3 reference server (what most deployed agents still run) lives in its own venv,
-# because a2a-sdk 0.3 and 1.x cannot be installed side by side.
-A2A03_PIN := a2a-sdk[http-server]==0.3.26 uvicorn
+# because a2a-sdk 0.3 and 1.x cannot be installed side by side. a2ui-a2a (the A2UI project's A2A helpers, which need
+# a2a-sdk 0.3) builds the interop tests' A2UI agent (tests/interop/agents/a2ui03_server.py).
+A2A03_PIN := a2a-sdk[http-server]==0.3.26 uvicorn a2ui-a2a==0.1.0
 # The reference server on the official JavaScript SDK (@a2a-js/sdk), installed from its committed lock file.
 JS_AGENT := tests/interop/agents/js
 # The official MCP TypeScript SDK's client that tests/mcp_bridge drives `switchboard mcp` with, from its committed lock.

@@ -49,6 +49,11 @@ class Settings(BaseModel):
         description="files of public keys trusted to sign any agent's card (JWKS, JWK or PEM); "
         "an agent's own cardKeys replace them for that agent",
     )
+    a2ui: bool = Field(
+        True,
+        description="draw agents' A2UI surfaces as forms, and say so to agents whose card declares the extension; "
+        "false: the agents fall back to text (`switchboard --no-a2ui` for one session)",
+    )
 
 
 def settings_path() -> Path:

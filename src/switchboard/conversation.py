@@ -18,6 +18,7 @@ from .a2a.recording import Recording, now_iso
 from .a2a.tap import Tap
 from .a2a.turn import TaskView
 from .a2a.user_input import check_message_texts
+from .a2ui.surfaces import SurfaceSet, take_event
 from .link import AgentLink
 from .push.receiver import PushReceiver
 from .watch import watch_task
@@ -50,6 +51,7 @@ class Conversation:
         self.policy = policy
         self.turns: list[Turn] = []
         self.context_id: str | None = None
+        self.surfaces = SurfaceSet()  # the A2UI surfaces the agent's messages made, live across turns
 
     @property
     def last(self) -> Turn | None:
@@ -74,7 +76,8 @@ class Conversation:
     def next_message(self, parts: list[Part]) -> Message:
         """A follow-up to a waiting task goes to that task; anything else starts a task in this context."""
         waiting_task = self.task_id if self.waiting else None
-        return new_message(parts, task_id=waiting_task, context_id=self.context_id)
+        metadata = self.surfaces.metadata(getattr(self.link, "a2ui", None))
+        return new_message(parts, task_id=waiting_task, context_id=self.context_id, metadata=metadata)
 
     async def send(self, parts: list[Part] | str, *, secret: bool | None = None) -> AsyncIterator[TurnEvent]:
         """Send a message and yield the turn's events; the Turn in `self.turns` follows along.
@@ -135,6 +138,7 @@ class Conversation:
                         turn.notices.append(event)
                     else:
                         turn.recording.add(event)  # the view has it already: watch_task applies each event
+                        take_event(self.surfaces, event)
                     yield event
         except SwitchboardError as exc:
             turn.error = exc
@@ -159,5 +163,6 @@ class Conversation:
             return
         turn.view.apply(event)
         turn.recording.add(event)
+        take_event(self.surfaces, event)
         if turn.view.context_id and self.context_id is None:
             self.context_id = turn.view.context_id

@@ -26,7 +26,7 @@ from .a2a.auth.credentials import (
 from .a2a.cancel import CancelOutcome, cancel_and_confirm
 from .a2a.cards import BINDING_FLAGS, ResolvedCard, candidate_urls, fetch_card
 from .a2a.client import transport_for
-from .a2a.extensions import extension_headers
+from .a2a.extensions import extension_headers, with_extensions
 from .a2a.follow import FollowPolicy, TurnEvent, find_task_for_message, follow_turn, poll_task
 from .a2a.http import new_http_client
 from .a2a.model import AgentCard, Message, Task, TaskPage, TaskState
@@ -36,6 +36,7 @@ from .a2a.transports.base import Transport
 from .a2a.transports.tasks_api import TasksApiTransport
 from .a2a.turn import TaskView
 from .a2a.wire.common import Notes
+from .a2ui.negotiation import CAPABILITIES_KEY, client_capabilities, declared_extensions
 from .agents import AgentEntry, OAuthSettings
 from .demo_credentials import with_demo_defaults
 
@@ -149,6 +150,10 @@ class AgentLink:
     transport: Transport
     streaming: bool | None = None  # None: stream when the agent does; False: poll
     owned_http: httpx.AsyncClient | None = None  # closed with the link
+    # What every message to this agent carries in its metadata when its card declares A2UI and the person renders
+    # it: the versions and catalogs switchboard draws (a2ui/negotiation.py). None: no A2UI here.
+    a2ui: dict[str, Any] | None = None
+    a2ui_extensions: tuple[str, ...] = ()  # the A2UI extension URIs activated on its requests
 
     @property
     def card(self) -> AgentCard | None:
@@ -316,6 +321,7 @@ async def open_link(
     binding: str | None = None,
     headers: dict[str, str] | None = None,
     trust_interface_origin: bool = False,
+    a2ui: bool = True,
 ) -> AgentLink:
     """Connect to an agent of the agents file (or one named on the command line): read its card and build the
     transport it calls for, or point at its REST task API.
@@ -323,7 +329,9 @@ async def open_link(
     `correlation_id` goes on every request (X-Correlation-Id) and in message metadata; `streaming` False makes
     the link poll even when the agent streams; `cards` reuses a card read before; `prefer_version` and `binding`
     (`jsonrpc`, `rest`; else the entry's `binding:`) force what is spoken; `headers` replace the entry's;
-    `trust_interface_origin` adds to the entry's. Without `http` the link has a client of its own.
+    `trust_interface_origin` adds to the entry's. Without `http` the link has a client of its own. `a2ui`: where the
+    card declares the A2UI extension, activate it and announce what switchboard renders (False: the person switched
+    rendering off, and the agent falls back to text).
     """
     credentials = credentials if credentials is not None else entry_credentials(entry)
     if tap:
@@ -335,6 +343,7 @@ async def open_link(
     owned: httpx.AsyncClient | None = None
     if http is None or entry.tls is not None:
         http = owned = agent_http_client(entry, origins=cert_origins)
+    a2ui_uris: list[str] = []
     try:
         if entry.protocol == "tasks":
             transport: Transport = TasksApiTransport(
@@ -352,6 +361,9 @@ async def open_link(
                 if cards is not None
                 else await fetch_card(entry.url, http, tap=tap, headers=headers or None)
             )
+            a2ui_uris = declared_extensions(resolved.card) if a2ui else []
+            if a2ui_uris:
+                headers = with_extensions(headers, a2ui_uris)
             transport = transport_for(
                 resolved,
                 prefer_version=prefer_version,
@@ -371,4 +383,11 @@ async def open_link(
         if owned is not None:
             await owned.aclose()
         raise
-    return AgentLink(entry.name, transport, streaming=streaming, owned_http=owned)
+    return AgentLink(
+        entry.name,
+        transport,
+        streaming=streaming,
+        owned_http=owned,
+        a2ui={CAPABILITIES_KEY: client_capabilities()} if a2ui_uris else None,
+        a2ui_extensions=tuple(a2ui_uris),
+    )

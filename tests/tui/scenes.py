@@ -403,9 +403,12 @@ async def wire_scene(pilot) -> None:
 
 
 def scene_links() -> dict[str, ScriptedLink]:
+    from form_scenes import form_links  # the booking agent: opened by its scene, not in the agents table
+
     return {
         "writer": ScriptedLink("writer", card("writer"), [writer_events(upto=14)], hold=True),
         "interviewer": ScriptedLink("interviewer", card("interviewer"), [interviewer_events()]),
+        **form_links(),
     }
 
 
@@ -482,3 +485,12 @@ async def run_scene(pilot) -> None:
 
 
 SCENES["run"] = run_scene
+
+
+async def _form_scene(pilot) -> None:
+    from form_scenes import form_scene  # (form_scenes imports this module)
+
+    await form_scene(pilot)
+
+
+SCENES["form"] = _form_scene

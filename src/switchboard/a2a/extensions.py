@@ -33,6 +33,12 @@ def extension_headers(uris: Iterable[str]) -> dict[str, str]:
     return {name: ", ".join(unique) for name in EXTENSION_HEADERS} if unique else {}
 
 
+def with_extensions(headers: dict[str, str], uris: Iterable[str]) -> dict[str, str]:
+    """`headers` with `uris` added to the extensions they already activate (each URI once)."""
+    have = [u.strip() for u in headers.get(EXTENSION_HEADERS[0], "").split(",") if u.strip()]
+    return {**headers, **extension_headers([*have, *uris])}
+
+
 def required_not_activated(card: AgentCard | None, activated: Iterable[str]) -> list[str]:
     """The extensions the card marks required that are not among `activated`."""
     if card is None:

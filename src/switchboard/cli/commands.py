@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..a2a.cancel import CONFIRM_WITHIN
 from ..a2a.errors import AuthFailedError, SwitchboardError, UsageError
-from ..a2a.model import Message, TaskState, TextPart
+from ..a2a.model import Message, Part, TaskState, TextPart
 from ..a2a.turn import TaskView
 from ..a2a.user_input import check_message_texts
 from ..a2a.wire import v10
@@ -42,8 +43,15 @@ if TYPE_CHECKING:
 
 
 async def send(args: SendOptions) -> int:
-    target = split_target(args, args.words, 0 if args.parts else 1)
-    parts = build_parts(target.args, args.parts)
+    target = split_target(args, args.words, 0 if args.parts or args.a2ui_action else 1)
+    values = None
+    if args.a2ui_action is not None:
+        from .a2ui_action import form_values
+
+        values = form_values(replace(args, words=target.args))
+        if args.no_a2ui:
+            raise UsageError("--a2ui-action answers a form, --no-a2ui turns forms off", hint="Drop one of them.")
+    parts: list[Part] = build_parts(target.args, args.parts) if values is None else [TextPart(text="(form)")]
     if not parts:
         raise UsageError("nothing to send", hint="Give the text after the agent, or --text/--file/--data.")
     check_message_texts([p.text for p in parts if isinstance(p, TextPart)])
@@ -63,16 +71,25 @@ async def send(args: SendOptions) -> int:
 
     message = new_message(parts, task_id=args.task_id, context_id=args.context_id, metadata=metadata_of(args.metadata))
     recorder = None
-    if args.record:
-        from .export import SendRecorder
-
-        recorder = SendRecorder(args.record, message, target.entry.name if target.entry else target.ref, target.ref)
     out = Out()
     view = TaskView()
     # Without --stream the turn is polled: the output is the task at its end, so there is nothing to stream for.
     streaming = None if args.stream else False
-    async with await open_agent(args, target, correlation_id=args.correlation_id, streaming=streaming) as link:
-        if recorder is not None:
+    a2ui = not args.no_a2ui
+    async with await open_agent(
+        args, target, correlation_id=args.correlation_id, streaming=streaming, a2ui=a2ui
+    ) as link:
+        if values is not None:
+            from .a2ui_action import action_message
+
+            message = await action_message(link, args, values)
+        elif link.a2ui is not None:  # the agent's card declares A2UI: say what we render (its metadata first)
+            message = message.model_copy(update={"metadata": {**link.a2ui, **(message.metadata or {})}})
+        if args.record:
+            from .export import SendRecorder
+
+            name = target.entry.name if target.entry else target.ref
+            recorder = SendRecorder(args.record, message, name, target.ref)
             recorder.tap = link.tap
         try:
             try:

@@ -271,7 +271,12 @@ def make_tap(args: Connection, entry: AgentEntry | None) -> Tap:
 
 
 async def open_agent(
-    args: Connection, target: Target, *, correlation_id: str | None = None, streaming: bool | None = None
+    args: Connection,
+    target: Target,
+    *,
+    correlation_id: str | None = None,
+    streaming: bool | None = None,
+    a2ui: bool = True,
 ) -> AgentLink:
     """The link to the target, whatever it speaks (notes go to stderr as warnings): its card read and the transport
     it calls for built, as --a2a-version and --binding allow, or its REST task API when the agents file says so."""
@@ -295,8 +300,10 @@ async def open_agent(
         headers=headers,
         trust_interface_origin=args.trust_interface_origin,
         on_note=warn,
+        a2ui=a2ui,
     )
     activated = [u.strip() for u in headers.get(EXTENSION_HEADERS[0], "").split(",") if u.strip()]
+    activated += link.a2ui_extensions
     for uri in required_not_activated(link.card, activated):
         warn(f"the agent marks the extension {uri} required; activate it with --extension {uri}")
     return link

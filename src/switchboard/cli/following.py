@@ -143,6 +143,19 @@ def print_result(out: Out, args: Connection, agent: str, result: Task | Message)
     render_task(out, result)
     if result.status.state.is_interrupted:
         out.field("Resume", resume_hint(agent, result))
+        form_hint(out, agent, result)
+
+
+def form_hint(out: Out, agent: str, task: Task) -> None:
+    """The command that answers the task's A2UI form, when it shows one with an action."""
+    from ..a2ui.answer import action_names
+    from .a2ui_action import task_surfaces
+
+    names = [n for s in task_surfaces(task).surfaces.values() for n in action_names(s)]
+    if names:
+        said = "|".join(dict.fromkeys(names))
+        command = f'{agent} --task-id {task.id} --a2ui-action {said} --data \'{{"/path": "value"}}\''
+        out.field("Answer the form", command)
 
 
 def print_task(out: Out, args: Connection, agent: str, task: Task) -> None:

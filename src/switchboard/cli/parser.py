@@ -215,6 +215,13 @@ def build_parser() -> Parser:
         metavar="HOST:PORT",
         help="the TUI's Workflows tab also lists the runs on this Temporal server (or `temporal:` in settings.yaml)",
     )
+    parser.add_argument(
+        "--no-a2ui",
+        dest="app_no_a2ui",
+        action="store_true",
+        help="the TUI draws no A2UI forms and does not announce them (agents fall back to text; or a2ui: false in "
+        "settings.yaml)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser, action=_Commands)
     for command in COMMANDS:
         commands.add_parser(command.name, help=command.help, command=command)

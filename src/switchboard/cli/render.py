@@ -25,6 +25,9 @@ from ..a2a.model import (
 )
 from ..a2a.turn import task_question
 from ..a2a.wire import v10
+from ..a2ui.messages import is_a2ui_part
+from ..a2ui.surfaces import SurfaceSet
+from ..a2ui.text import surface_lines
 from .output import Out, json_text
 
 # --- parts, artifacts, tasks ------------------------------------------------------------------------
@@ -47,11 +50,28 @@ def render_parts(out: Out, label: str, parts: list[Part], text_label: str | None
     text = "".join(p.text for p in parts if isinstance(p, TextPart))
     if text:
         out.block(text_label or label, text)
+    forms = a2ui_forms(parts)
+    if forms:
+        out.block(f"{label} Form", forms)
     for part in parts:
+        if is_a2ui_part(part):
+            continue  # drawn as a form above (-o json keeps the messages as sent)
         if isinstance(part, DataPart):
             out.block(f"{label} Data", json_text(part.data, indent=2))
         elif isinstance(part, FilePart):
             out.field(f"{label} File", describe_file(part))
+
+
+def a2ui_forms(parts: list[Part]) -> str:
+    """The A2UI surfaces these parts make, as readable text (labels, values, actions): empty when none."""
+    surfaces = SurfaceSet()
+    touched = surfaces.take(None, parts)
+    lines: list[str] = []
+    for surface_id in touched:
+        surface = surfaces.get(surface_id)
+        lines += surface_lines(surface) if surface is not None else [f"(form {surface_id} removed)"]
+    lines += [f"! {note}" for note in surfaces.notes]
+    return "\n".join(lines)
 
 
 def render_artifact(out: Out, artifact: Artifact) -> None:

@@ -12,6 +12,7 @@ Each agent shows one part of the protocol (see docs/demo-agents.md):
   tasks        the simple REST task API (not A2A), with a task that needs input
   notary       a card signed with a key the demo agents file trusts (verified)
   sso          behind OAuth at the demo identity provider (identity.py), signed in with a device code
+  booking      an A2UI form (v0.9.1 or v0.8) at input-required, a confirmation card, a booked card
 
 `switchboard.demo.fleet` runs them (`DemoFleet`, `start_in_background`). Importing this package is cheap;
 the servers' dependencies load with `fleet`.

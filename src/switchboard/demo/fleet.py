@@ -28,15 +28,27 @@ import uvicorn
 
 from ..agents import AgentEntry, oauth_settings
 from ..paths import data_dir
-from . import echo, flaky, gatekeeper, identity, interviewer, legacy, notary, researcher, sso, tasks_agent, writer
+from . import (
+    booking,
+    echo,
+    flaky,
+    gatekeeper,
+    identity,
+    interviewer,
+    legacy,
+    notary,
+    researcher,
+    sso,
+    tasks_agent,
+    writer,
+)
 from .agents_file import write_agents_file
 from .base import DemoAgent, DemoSettings
 from .card_signing import write_public_key
 from .defaults import API_KEY_ENV, DEFAULT_FIRST_PORT, DEFAULT_HOST, TOKEN_ENV
 
-AGENTS: tuple[DemoAgent, ...] = tuple(
-    m.AGENT for m in (echo, writer, interviewer, researcher, gatekeeper, flaky, legacy, tasks_agent, notary, sso)
-)
+_MODULES = (echo, writer, interviewer, researcher, gatekeeper, flaky, legacy, tasks_agent, notary, sso, booking)
+AGENTS: tuple[DemoAgent, ...] = tuple(m.AGENT for m in _MODULES)
 GRACE = 1  # seconds (an int: uvicorn's setting) uvicorn waits for open streams at shutdown before cancelling them
 START_TIMEOUT = 20.0
 _LOGGERS = ("a2a", "uvicorn", "sse_starlette")

@@ -1,7 +1,12 @@
-"""interviewer: a multi-turn task that asks two questions (input-required each time), then sums up."""
+"""interviewer: a multi-turn task that asks two questions (input-required each time), then sums up.
+
+Its second question carries the choices as data and, to a client that announces A2UI in the message's metadata
+(`a2uiClientCapabilities`), as an A2UI v0.9.1 form beside that data part too. Its card does not declare the
+extension, so the TUI (which announces where a card declares it) keeps answering it in words."""
 
 from __future__ import annotations
 
+from .a2ui_parts import MIME_V091, a2ui_part, incoming_action
 from .base import DemoAgent, DemoSettings, ServedApp
 from .sdk import DemoExecutor, State, Turn, a2a_app, agent_card, data, skill, text
 
@@ -21,6 +26,45 @@ def read_goal(answer: str) -> str:
     return answer
 
 
+def goal_form() -> list[dict]:
+    """The choices as an A2UI form (v0.9 messages, the v0.9.1 media type): pick one, or write your own."""
+    path = {"choice": {"path": "/goal/choice"}, "words": {"path": "/goal/words"}}
+    components = [
+        {"id": "root", "component": "Column", "children": ["choice", "words", "answer"]},
+        {"id": "choice", "component": "ChoicePicker", "label": "Your goal today", "variant": "mutuallyExclusive",
+         "options": [{"label": c, "value": c} for c in CHOICES], "value": path["choice"]},
+        {"id": "words", "component": "TextField", "label": "or in your own words", "value": path["words"]},
+        {"id": "answer-label", "component": "Text", "text": "Answer"},
+        {"id": "answer", "component": "Button", "variant": "primary", "child": "answer-label",
+         "action": {"event": {"name": "answer", "context": path}}},
+    ]  # fmt: skip
+    surface = "interview-goal"
+    catalog = "https://a2ui.org/specification/v0_9_1/catalogs/basic/catalog.json"
+    return [
+        {"version": "v0.9", "createSurface": {"surfaceId": surface, "catalogId": catalog}},
+        {"version": "v0.9", "updateComponents": {"surfaceId": surface, "components": components}},
+        {"version": "v0.9", "updateDataModel": {"surfaceId": surface, "value": {"goal": {"choice": [CHOICES[0]],
+                                                                                        "words": ""}}}},
+    ]  # fmt: skip
+
+
+def _announces_a2ui(turn: Turn) -> bool:
+    message = turn.context.message
+    return message is not None and "a2uiClientCapabilities" in message.metadata
+
+
+def _answer(turn: Turn) -> str:
+    """The text of the answer, or what the goal form sent (its own words, else the choice)."""
+    action = incoming_action(turn)
+    if action is None:
+        return turn.text
+    context = action[1]
+    words, choice = context.get("words"), context.get("choice")
+    if isinstance(words, str) and words.strip():
+        return words.strip()
+    return str(choice[0] if isinstance(choice, list) and choice else choice or "")
+
+
 class InterviewerExecutor(DemoExecutor):
     def __init__(self) -> None:
         super().__init__()
@@ -32,13 +76,14 @@ class InterviewerExecutor(DemoExecutor):
             await turn.pause(0.3)
             await turn.ask(QUESTION_NAME)
             return
-        answer = turn.text
+        answer = _answer(turn)
         name = self._names.get(turn.task_id)
         if not answer:
             await turn.ask("I did not catch that. " + (question_goal(name) if name else QUESTION_NAME))
         elif name is None:
             self._names[turn.task_id] = answer
-            await turn.ask(question_goal(answer), data({"choices": CHOICES}))
+            form = [a2ui_part(goal_form(), MIME_V091)] if _announces_a2ui(turn) else []
+            await turn.ask(question_goal(answer), data({"choices": CHOICES}), *form)
         else:
             goal = read_goal(answer)
             await turn.working("writing up your answers")

@@ -45,6 +45,7 @@ def hidden_notice(name: str) -> str:
 
 
 class SwitchboardApp(App):
+    a2ui_off = False  # `switchboard --no-a2ui`: no forms this session, whatever the settings say
     TITLE = "switchboard"
     CSS_PATH = "app.tcss"
     COMMANDS = App.COMMANDS | {SwitchboardCommands}
@@ -196,7 +197,12 @@ class SwitchboardApp(App):
         from .screens.sign_in import TuiInteraction
 
         credentials = entry_credentials(entry, interaction=TuiInteraction(self))  # OAuth sign-ins show a pane
-        return await open_link(entry, http=self.http, tap=self.tap, credentials=credentials)
+        return await open_link(entry, http=self.http, tap=self.tap, credentials=credentials, a2ui=self.draws_a2ui)
+
+    @property
+    def draws_a2ui(self) -> bool:
+        """A2UI surfaces drawn as forms (and announced to agents): the setting, unless --no-a2ui said otherwise."""
+        return self.settings.a2ui and not self.a2ui_off
 
     def agents(self) -> list[AgentEntry]:
         """The agents file's entries, then the extra (demo) agents whose names it does not use: the person's own

@@ -33,7 +33,10 @@ def prepare(args: Any):
 
     subtitle = str(path) + (" + demo fleet" if fleet or shared else "")
     temporal = getattr(args, "app_temporal", None)
-    return SwitchboardApp(path, extra_agents=extra, subtitle=subtitle, tune_gc=True, temporal=temporal), fleet
+    app = SwitchboardApp(path, extra_agents=extra, subtitle=subtitle, tune_gc=True, temporal=temporal)
+    if getattr(args, "app_no_a2ui", False):
+        app.a2ui_off = True  # this session only: settings.yaml is not changed
+    return app, fleet
 
 
 def run_tui(args: Any) -> int:

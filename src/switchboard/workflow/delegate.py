@@ -22,7 +22,7 @@ from ..a2a.auth.sign_in_offer import oauth_source, sign_in_offer
 from ..a2a.client import new_message
 from ..a2a.errors import ProtocolError, SwitchboardError
 from ..a2a.follow import FollowPolicy, Notice, TurnEvent
-from ..a2a.model import TaskState, text_of
+from ..a2a.model import Part, TaskState, text_of
 from ..a2a.tap import Tap
 from ..a2a.turn import TaskView
 from ..a2a.user_input import check_message_text
@@ -171,7 +171,7 @@ class DelegateSteps:
                     )
                 answer = await self._answer(step, state, link)
                 message = new_message(
-                    answer, task_id=state.task_id, context_id=state.context_id, metadata=self._parent_metadata()
+                    answer, task_id=state.task_id, context_id=state.context_id, metadata=self._metadata(link)
                 )
                 events = link.follow(message, self._policy)
         except asyncio.CancelledError:
@@ -191,13 +191,19 @@ class DelegateSteps:
     def _parent_metadata(self) -> dict[str, str] | None:
         return {"parentId": self.correlation_id} if self.correlation_id else None
 
+    def _metadata(self, link: AgentLink) -> dict[str, Any] | None:
+        """A message's metadata: the parent id, and what switchboard renders (A2UI) where the agent's card asks."""
+        announced = getattr(link, "a2ui", None)  # a stand-in link (a test's, a scripted one) may have none
+        merged = {**(announced or {}), **(self._parent_metadata() or {})}
+        return merged or None
+
     def _send(self, step: Step, state: StepState, link: AgentLink) -> AsyncIterator[TurnEvent]:
         text = template.render(step.task or "", self._value, bare_inputs=self.workflow.bare_inputs)
         # An agent answers an empty message with an error of its own; say which step and why instead.
         check_message_text(text, f"the task of step {step.name}, with the run's inputs filled in,")
         state.view, state.task_id, state.context_id, state.output = TaskView(), None, None, ""
         context_id = self._context_ids.get(step.context) if step.context else None
-        message = new_message(text, context_id=context_id, metadata=self._parent_metadata())
+        message = new_message(text, context_id=context_id, metadata=self._metadata(link))
         state.message_id = message.message_id
         state.attempt += 1  # a re-attached task is the same attempt; only a message sent is a new one
         self._record(
@@ -252,7 +258,7 @@ class DelegateSteps:
             self._record("StepEvent", step=name, event=v10.encode_event(event))
         self._emit(StepEvent(name, event))
 
-    async def _answer(self, step: Step, state: StepState, link: AgentLink) -> str:
+    async def _answer(self, step: Step, state: StepState, link: AgentLink) -> str | list[Part]:
         view = state.view
         assert view.state is not None
         request = AskRequest(
@@ -297,7 +303,7 @@ class DelegateSteps:
         )
         state.status, state.question = "running", None
         self._emit(StepInputSubmitted(step.name, request.secret))
-        return answer
+        return request.answer_parts or answer
 
     @staticmethod
     def _sign_in(link: AgentLink, view: TaskView) -> SignIn | None:

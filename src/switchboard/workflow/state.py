@@ -54,6 +54,9 @@ class AskRequest:
     agent: str = ""
     run_id: str = ""
     sign_in: SignIn | None = field(default=None, compare=False)  # when switchboard can get the credential itself
+    # The answer when it is not text: an A2UI form's action event, set by whoever answers (the run view) before the
+    # text answer (then a one-line summary of it, for the journal) resolves the ask.
+    answer_parts: list[Part] | None = field(default=None, compare=False)
 
     @property
     def text(self) -> str:

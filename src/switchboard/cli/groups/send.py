@@ -27,6 +27,8 @@ class SendOptions(Connection):
     push_url: str | None = None
     push_port: int = 0
     record: str | None = None
+    a2ui_action: str | None = None
+    no_a2ui: bool = False
 
 
 def add_arguments(send: argparse.ArgumentParser) -> None:
@@ -68,6 +70,17 @@ def add_arguments(send: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write the exchange to FILE, secrets redacted: .md, .json (replayable; onto a recording of the same "
         "agent, its next turn), .html, or .har (the wire); an existing file is never replaced",
+    )
+    send.add_argument(
+        "--a2ui-action",
+        metavar="NAME",
+        help="answer the task's A2UI form (with --task-id): press its button NAME, with --data JSON setting the "
+        'form\'s values first, e.g. --data \'{"/booking/name": "Ada"}\' (keys: the paths the form prints)',
+    )
+    send.add_argument(
+        "--no-a2ui",
+        action="store_true",
+        help="do not announce A2UI rendering: an agent that can fall back to text does (forms print as JSON)",
     )
     send.set_defaults(parts=[])
     connection_options(send)

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Header, TabbedContent, TabPane
 from ...agent_status import AgentStatus
 from ..release import forget_removed
 from ..typed_app import switchboard_app
+from ..widgets.a2ui.open_url import A2uiOpenUrl
 from ..widgets.agents_pane import AgentsPane
 from ..widgets.wire_view import WireView
 from ..widgets.workflows_pane import WorkflowsPane
@@ -258,6 +259,24 @@ class MainScreen(Screen):
 
         confirm = ConfirmScreen(event.question, confirm="Cancel run", decline="Keep running", safe=True)
         self.app.push_screen(confirm, chosen)
+
+    @on(A2uiOpenUrl)
+    def _open_url(self, event: A2uiOpenUrl) -> None:
+        """An agent's form wants a link opened: never by itself, only when the person says yes to its address."""
+        from ...safe_text import strip_controls
+        from .confirm import ConfirmScreen
+
+        url = strip_controls(event.url)
+
+        def chosen(yes: bool | None) -> None:
+            if yes:
+                self.app.open_url(url)
+
+        if not url.startswith(("https://", "http://")):
+            self.notify(f"not opened (not a web address): {url}", severity="warning", markup=False)
+            return
+        self.app.push_screen(ConfirmScreen(f"The agent's form links to\n{url}\nOpen it in your browser?",
+                                           confirm="Open", decline="Cancel", safe=True), chosen)  # fmt: skip
 
     @on(WorkflowsPane.ShowProblems)
     def _problems(self, event: WorkflowsPane.ShowProblems) -> None:

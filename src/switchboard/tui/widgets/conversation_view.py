@@ -35,6 +35,7 @@ from ...safe_text import strip_controls
 from ..downloads import downloads_dir, save_artifact_texts, save_file_part
 from ..hints import error_text
 from ..typed_app import switchboard_app
+from .a2ui.actions_host import FormActions
 from .composer import Composer
 from .markdown_pages import TranscriptScroll
 from .prompt_pane import PromptPane
@@ -50,7 +51,7 @@ FRAME = 1 / 30  # the transcript is re-rendered at most this often while a strea
 SLOWEST = 0.25  # and at least this often, however long a render takes
 
 
-class ConversationView(Vertical):
+class ConversationView(FormActions, Vertical):
     app = switchboard_app  # typed: the app's own attributes (tui/typed_app.py)
 
     BINDINGS = [
@@ -307,7 +308,7 @@ class ConversationView(Vertical):
 
     async def _begin(self, transcript: VerticalScroll, turn: Turn) -> Turn:
         await transcript.mount(UserMessage(turn))
-        self._turn_view = TurnView(turn, self.app.settings.artifact_render_limit)
+        self._turn_view = TurnView(turn, self.app.settings.artifact_render_limit, self._forms())
         await transcript.mount(self._turn_view)
         self._state_changed()
         return turn
@@ -328,8 +329,12 @@ class ConversationView(Vertical):
         offer = None
         if state is TaskState.AUTH_REQUIRED and oauth_source(self.link) is not None:
             offer = sign_in_offer(self.link.card if self.link else None, question)
-        await transcript.mount(PromptPane(question, state, title=self.agent_name, sign_in=offer, back_to=self._box))
-        transcript.scroll_end(animate=False)
+        pane = PromptPane(
+            question, state, title=self.agent_name, sign_in=offer, back_to=self._box, surfaces=self._forms()
+        )
+        await transcript.mount(pane)
+        if not pane.form_ids:  # a form shows from its top: the pane scrolls its first field into view itself
+            transcript.scroll_end(animate=False)
 
     def _box(self) -> Widget | None:
         """Where esc in a question puts the keyboard (the pane says "esc answers later from the message box")."""

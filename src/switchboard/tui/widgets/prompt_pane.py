@@ -24,7 +24,10 @@ from textual.widgets import Button, Input, Static
 
 from ...a2a.auth.sign_in_offer import SignInOffer
 from ...a2a.model import DataPart, FilePart, Part, TaskState, TextPart
+from ...a2ui.messages import is_a2ui_part
+from ...a2ui.surfaces import SurfaceSet, surface_ids
 from ...safe_text import strip_controls
+from .a2ui.surface import A2uiSurface
 from .transcript import FileRow, JsonBlock, state_badge
 from .visibility import in_shown_tab
 
@@ -57,10 +60,13 @@ class PromptPane(Vertical):
         later: str = "esc answers later from the message box",
         sign_in: SignInOffer | None = None,
         back_to: Callable[[], Widget | None] | None = None,
+        surfaces: SurfaceSet | None = None,
     ) -> None:
         """`later` tells how the question can wait, and `back_to` gives the widget esc puts the keyboard in: the
-        host says (a conversation has a message box, a run its list of steps)."""
+        host says (a conversation has a message box, a run its list of steps). `surfaces`: where the question's A2UI
+        surfaces live (the host's); given, and the question carries one, the pane is that form."""
         super().__init__(classes="prompt-pane")
+        # (the form's class is added once the question's surfaces are known, below)
         self.question = question
         self.state = state
         self.future = future
@@ -69,6 +75,10 @@ class PromptPane(Vertical):
         self.secret = state is TaskState.AUTH_REQUIRED
         self.sign_in = sign_in  # a sign-in switchboard can run for this question, offered beside typing
         self.back_to = back_to
+        self.surfaces = surfaces
+        ids = surface_ids(question) if surfaces is not None and not self.secret else []
+        self.form_ids = [i for i in ids if surfaces is not None and surfaces.get(i) is not None]
+        self.set_class(bool(self.form_ids), "-form")
 
     def compose(self) -> ComposeResult:
         asks = "needs a credential" if self.secret else "needs your input"
@@ -80,10 +90,17 @@ class PromptPane(Vertical):
         with VerticalScroll(classes="prompt-body", can_focus=False):
             yield Static(Content(text) if text else Content.styled("(no question text)", "italic"), classes="question")
             for part in self.question:
-                if isinstance(part, DataPart):
+                if isinstance(part, DataPart) and not (self.form_ids and is_a2ui_part(part)):
                     yield JsonBlock(part.data)
                 elif isinstance(part, FilePart):
                     yield FileRow(part)
+            if self.surfaces is not None:
+                for surface_id in self.form_ids:
+                    yield A2uiSurface(self.surfaces, surface_id, classes="prompt-form")
+        if self.form_ids:
+            yield Static(Content.styled(f"tab moves · enter sends the form · {self.later}", "$text-muted italic"),
+                         classes="prompt-hint")  # fmt: skip
+            return
         with Horizontal(classes="prompt-row"):
             # The field says whose question it answers: with several open, the title may be scrolled away.
             to = f" for {self.title}" if self.title else ""
@@ -106,6 +123,10 @@ class PromptPane(Vertical):
 
     def on_mount(self) -> None:
         fields = self.query(Input)
+        if self.form_ids:
+            if in_shown_tab(self) and not self._typing_another_answer():
+                self.take_keyboard()
+            return
         if not fields:
             return  # taken away (answered, signed in) before it was mounted: nothing to focus
         field = fields.first()
@@ -122,6 +143,12 @@ class PromptPane(Vertical):
 
     def take_keyboard(self) -> None:
         """The keyboard in the answer field, and the pane in view from its title (who asks) down to the field."""
+        if self.form_ids:
+            for form in self.query(A2uiSurface):
+                if form.focus_first():
+                    break
+            self.call_after_refresh(self._show_form_field)
+            return
         fields = self.query(Input)
         if not fields:
             return
@@ -129,8 +156,22 @@ class PromptPane(Vertical):
         # Once laid out: the answer field in view (on a short terminal the pane is taller than the transcript).
         self.call_after_refresh(self._show_field)
 
+    def _show_form_field(self) -> None:
+        """The pane from its title when it fits, then the form's field with the keyboard, which wins."""
+        if not self.is_attached:
+            return
+        for node in self.ancestors:  # a transcript following its end would take the form's first field away
+            if isinstance(node, Widget) and node.is_anchored:
+                node.release_anchor()
+        self.scroll_visible(animate=False, immediate=True)
+        focused = self.screen.focused
+        if focused is not None and self in focused.ancestors:
+            focused.scroll_visible(animate=False, top=False, immediate=True)
+
     def on_resize(self) -> None:
-        if self.query_one(Input).has_focus:  # the terminal changed size: the field it has stays in view
+        if (
+            not self.form_ids and self.query_one(Input).has_focus
+        ):  # the terminal changed size: the field it has stays in view
             self.call_after_refresh(self._show_field)
 
     def _show_field(self) -> None:

@@ -27,10 +27,13 @@ from ...a2a.errors import SwitchboardError
 from ...a2a.follow import Notice
 from ...a2a.model import Message as A2AMessage
 from ...a2a.model import Role
+from ...a2ui.text import part_summary
 from ...conversation import Turn
 from ...safe_text import strip_controls
 from ...workflow.state import AskRequest, RunFinished, StepEvent, StepState
 from ..typed_app import switchboard_app
+from .a2ui.actions_host import step_forms
+from .a2ui.surface import A2uiSurface
 from .prompt_pane import PromptPane
 from .step_lines import depths, step_line
 from .throttle import FrameThrottle
@@ -169,6 +172,7 @@ class RunView(Vertical):
             later=LATER,
             sign_in=offer,
             back_to=partial(self._step_list, request.step),
+            surfaces=step_forms(request) if self.app.draws_a2ui else None,
         )
         try:
             # Inside the try: an ask canceled while its pane mounts (answered elsewhere) still takes the pane away.
@@ -214,6 +218,17 @@ class RunView(Vertical):
             waiting[0].take_keyboard()
         elif (steps := self._step_list()) is not None:
             steps.focus()
+
+    @on(A2uiSurface.ActionTaken)
+    def _form_answered(self, event: A2uiSurface.ActionTaken) -> None:
+        """A step's question answered with its form: the event is the answer (its summary goes to the journal)."""
+        event.stop()
+        for request, future in list(self._questions.values()):
+            pane = next((p for p in self.query(PromptPane) if p.future is future), None)
+            if pane is not None and event.surface in pane.query(A2uiSurface) and not future.done():
+                self.app.tap.redactor.add(*event.secrets)
+                request.answer_parts = [event.part]
+                future.set_result(part_summary(event.part) or f"form action {event.name}")
 
     @on(PromptPane.Answered)
     def _answered(self, event: PromptPane.Answered) -> None:

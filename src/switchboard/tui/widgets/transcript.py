@@ -19,10 +19,13 @@ from textual.widgets import Markdown, Static
 
 from ...a2a.model import DataPart, FilePart, Part, TaskState, TaskStatus, TextPart
 from ...a2a.turn import ArtifactView, TaskView
+from ...a2ui.surfaces import SurfaceSet, surface_ids
+from ...a2ui.text import part_summary
 from ...conversation import Turn
 from ...safe_text import strip_controls
 from ..hints import error_text
 from ..themes import state_variable
+from .a2ui.surface import A2uiSurface
 from .markdown_pages import PAGE, FrozenPages, LivePage, is_markdown, page_cut
 
 TIMELINE_SHOWN = 60  # the newest status lines; older ones fold into a count
@@ -69,7 +72,10 @@ def parts_content(parts: list[Part]) -> Content:
     if text:
         pieces.append(text)
     for part in parts:
-        if isinstance(part, DataPart):
+        summary = part_summary(part)
+        if summary is not None:
+            pieces.append(summary)
+        elif isinstance(part, DataPart):
             pieces.append(json.dumps(part.data, indent=2, ensure_ascii=False))
         elif isinstance(part, FilePart):
             pieces.append(f"[file] {part.name or '(unnamed)'} · {part.media_type or 'type unknown'}")
@@ -79,7 +85,9 @@ def parts_content(parts: list[Part]) -> Content:
 def timeline_text(parts: list[Part]) -> str:
     """One line for the timeline: the text, and a note of what else the message carries."""
     text = strip_controls("".join(p.text for p in parts if isinstance(p, TextPart))).replace("\n", " ")
-    extras = sum(1 for p in parts if not isinstance(p, TextPart))
+    forms = [s for s in map(part_summary, parts) if s is not None]
+    extras = sum(1 for p in parts if not isinstance(p, TextPart)) - len(forms)
+    text += "".join(f"  {form}" for form in forms)
     return text + (f"  (+{extras} data/file part{'s' if extras != 1 else ''})" if extras else "")
 
 
@@ -296,10 +304,14 @@ class JsonBlock(Static):
 class TurnView(Column):
     """The agent's side of one turn, synced from its TaskView; each sync touches only what changed."""
 
-    def __init__(self, turn: Turn, render_limit: int) -> None:
+    def __init__(self, turn: Turn, render_limit: int, surfaces: SurfaceSet | None = None) -> None:
+        """`surfaces`: the conversation's A2UI surfaces; those this turn's messages made are drawn live under it
+        (the one a question asks with is the prompt pane's)."""
         super().__init__(classes="turn")
         self.turn = turn
         self.render_limit = render_limit
+        self.surfaces = surfaces
+        self._forms: dict[str, A2uiSurface] = {}
         self._notices = 0
         self._noted = 0  # the task view's notes shown
         self._head: Content | None = None
@@ -312,6 +324,7 @@ class TurnView(Column):
         yield Static(classes="turn-head")
         yield Timeline(classes="timeline")
         yield Column(classes="artifacts")
+        yield Column(classes="forms")
         yield Column(classes="notices")
 
     async def sync(self) -> None:
@@ -346,6 +359,8 @@ class TurnView(Column):
                 widget = self._boxes[artifact_id] = ArtifactBox(artifact, self.render_limit)
                 await box.mount(widget)
             await widget.sync(artifact, final)
+        if self.surfaces is not None:
+            await self._sync_forms(view)
         notices = self.turn.notices
         for notice in notices[self._notices :]:
             style = "$warning" if notice.level == "warning" else "$text-muted"
@@ -361,6 +376,28 @@ class TurnView(Column):
             error = self.turn.error
             text = strip_controls(error_text(error))
             await self.mount(Static(Content(text), classes="turn-error"))
+
+    async def _sync_forms(self, view: TaskView) -> None:
+        """The surfaces this turn made, live (redrawn as the agent changes them, gone when it deletes them)."""
+        assert self.surfaces is not None
+        ids: list[str] = []
+        for status in view.timeline:
+            ids += surface_ids(status.message.parts) if status.message is not None else []
+        for artifact in view.artifacts.values():
+            ids += surface_ids(artifact.parts)
+        ids += surface_ids(view.reply.parts) if view.reply is not None else []
+        asked = surface_ids(view.question) if view.state is not None and view.state.is_interrupted else []
+        wanted = [i for i in dict.fromkeys(ids) if i not in asked and self.surfaces.get(i) is not None]
+        for surface_id, form in list(self._forms.items()):
+            if surface_id in wanted:
+                await form.redraw()
+            else:
+                del self._forms[surface_id]
+                await form.remove()
+        for surface_id in wanted:
+            if surface_id not in self._forms:
+                form = self._forms[surface_id] = A2uiSurface(self.surfaces, surface_id, classes="turn-form")
+                await self.query_one(".forms", Column).mount(form)
 
     async def add_notes(self, notes: list[str]) -> None:
         """Show notes (protocol oddities, the client's warnings) under the turn."""
