@@ -23,6 +23,13 @@ class Settings(BaseModel):
     # checks it at start.
     temporal: str | None = None
     temporal_namespace: str = "default"
+    # The inbox's nudge when something new waits while the app is not focused: the terminal's bell, its desktop
+    # notification (OSC 9 and OSC 777), a toast in the app, and a command of your own (an argv list, or a string
+    # split as a shell would) run with the item in SWITCHBOARD_ITEM_* environment variables.
+    notify_bell: bool = True
+    notify_desktop: bool = True
+    notify_toast: bool = True
+    notify_command: list[str] | str | None = None
     # files of public keys trusted to sign any agent's card (JWKS, JWK or PEM); see card_trust.py
     card_keys: list[str] = Field(default_factory=list)
 
