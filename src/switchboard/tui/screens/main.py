@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from textual import on
@@ -21,14 +22,17 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from ...agent_status import AgentStatus
+from ..inbox_watch import TICK, InboxWatch
 from ..release import forget_removed
 from ..typed_app import switchboard_app
 from ..widgets.agents_pane import AgentsPane
+from ..widgets.inbox_pane import InboxPane
 from ..widgets.run_view import RunView
 from ..widgets.wire_view import WireView
 from ..widgets.workflows_pane import WorkflowsPane
 
 if TYPE_CHECKING:
+    from ...inbox.item import InboxItem
     from ...workflow.spec import Workflow
     from ..open_work import OpenWork
     from ..widgets.conversation_view import ConversationView
@@ -65,6 +69,7 @@ class MainScreen(Screen):
     BINDINGS = [
         Binding("f1", "show_agents", "Agents", id="tabs.agents"),
         Binding("f3", "show_workflows", "Workflows", id="tabs.workflows"),
+        Binding("f5", "show_inbox", "Inbox", id="tabs.inbox"),
         # One footer entry for both, "alt+←→ Tabs" (the footer is full); ctrl+pageup/pagedown do the same.
         Binding("alt+left", "previous_tab", "Tabs", id="tabs.previous", key_display="alt+←→"),
         Binding("alt+right", "next_tab", "Next tab", id="tabs.next", show=False),
@@ -83,12 +88,85 @@ class MainScreen(Screen):
                 yield AgentsPane(id="agents")
             with MainTabPane("Workflows", id="workflows-tab"):
                 yield WorkflowsPane(id="workflows")
+            with MainTabPane("Inbox", id="inbox-tab"):
+                yield InboxPane(id="inbox")
         yield WireView(id="wire", classes="-hidden")
         yield Footer()
 
     def on_mount(self) -> None:
         # The footer is composed again whenever the focus moves; its old keys are let go here, a tab's on close.
         self.set_interval(RELEASE_EVERY, lambda: forget_removed(self.app))
+        self.inbox = InboxWatch(self)
+        self.query_one(InboxPane).pane_for = self.inbox.pane_for
+        self.inbox.tick()
+        self.set_interval(TICK, self.inbox.tick)
+
+    # --- the inbox -----------------------------------------------------------------------------------
+
+    def inbox_changed(self, items: list[InboxItem]) -> None:
+        """The inbox's items changed: its list, and its tab's count."""
+        self.query_one(InboxPane).show(items)
+        label = (
+            Content.assemble(("✱ ", "bold $warning"), (f"Inbox {len(items)}", "bold $warning")) if items else "Inbox"
+        )
+        try:
+            self.query_one(TabbedContent).get_tab("inbox-tab").label = label
+        except NoMatches:
+            pass
+
+    @on(InboxPane.AnswerGiven)
+    async def _inbox_answer(self, event: InboxPane.AnswerGiven) -> None:
+        await self.inbox.answer(event)
+
+    @on(InboxPane.SignInAsked)
+    def _inbox_sign_in(self, event: InboxPane.SignInAsked) -> None:
+        handle = self.inbox.handles.get(event.item.id)
+        if isinstance(handle, tuple):  # a run's step: its view runs the flow on the step's link
+            view, _, (request, _) = handle
+            view._sign_in(request, event.pane)
+        elif handle is not None and hasattr(handle, "_sign_in"):
+            handle._sign_in(event.pane, event.offer)
+
+    @on(InboxPane.Dismissed)
+    def _inbox_dismiss(self, event: InboxPane.Dismissed) -> None:
+        self.inbox.dismiss(event.item)
+        self.notify(f"{event.item.id} dismissed", markup=False)
+
+    @on(InboxPane.GoTo)
+    def _inbox_go_to(self, event: InboxPane.GoTo) -> None:
+        handle = self.inbox.handles.get(event.item.id)
+        view = handle[0] if isinstance(handle, tuple) else handle
+        pane = getattr(view, "parent", None)
+        if isinstance(pane, TabPane) and pane.id:
+            self.query_one(TabbedContent).active = pane.id
+        else:
+            self.notify("it has no tab here: answer it in the inbox", markup=False)
+
+    def run_views(self) -> list[RunView]:
+        return list(self.query(RunView))
+
+    async def resume_run_with(self, run_id: str, step: str, text: str) -> None:
+        """Continue a local run that stopped at a question, with the answer to it, in a tab of its own (not shown:
+        the person stays in the inbox); its next questions come to the inbox through that tab."""
+        from ...agents import AgentsFile
+        from ...workflow.engine import resume_run
+        from ...workflow.loader import load_workflow
+        from ...workflow.runs import read_run
+        from .sign_in import TuiInteraction
+
+        try:
+            record = read_run(run_id)
+            workflow = load_workflow(Path(record.path), AgentsFile(None, self.app.agents(), []),
+                                     workflow=record.workflow_name)  # fmt: skip
+        except Exception as exc:  # a journal or file that cannot be read is said, not fatal
+            self.notify(f"cannot continue run {run_id}: {exc}", severity="error", markup=False)
+            return
+
+        def start(ask):
+            return resume_run(run_id, workflow=workflow, ask=ask, answers={step: [text]}, http=self.app.http,
+                              tap=self.app.tap, interaction=TuiInteraction(self.app))  # fmt: skip
+
+        await self._add_run(RunView(record.workflow, start=start), show=False)
 
     # --- conversations -------------------------------------------------------------------------------
 
@@ -196,12 +274,13 @@ class MainScreen(Screen):
 
         await self._add_run(RunView(workflow or run_id, start=start))
 
-    async def _add_run(self, view: RunView) -> None:
+    async def _add_run(self, view: RunView, *, show: bool = True) -> None:
         pane_id = f"run-{next(_ids)}"
         tabs = self.query_one(TabbedContent)
         await tabs.add_pane(MainTabPane(self._run_label(view), view, id=pane_id))
         self._relabel_on_change(view, lambda: self._run_label(view))
-        tabs.active = pane_id
+        if show:
+            tabs.active = pane_id
 
     def _run_label(self, view: RunView) -> Content:
         if view.waiting:
@@ -284,6 +363,9 @@ class MainScreen(Screen):
     def action_show_workflows(self) -> None:
         self.query_one(TabbedContent).active = "workflows-tab"
 
+    def action_show_inbox(self) -> None:
+        self.query_one(TabbedContent).active = "inbox-tab"
+
     @on(TabbedContent.TabActivated)
     def _focus_tab(self, event: TabbedContent.TabActivated) -> None:
         """Put the keyboard where the tab's work is: the agents table, the open prompt, or the message box."""
@@ -296,6 +378,8 @@ class MainScreen(Screen):
             return self.query_one("#agents-table")
         if pane.id == "workflows-tab":
             return self.query_one("#workflows-table")
+        if pane.id == "inbox-tab":
+            return self.query_one("#inbox-filter")
         prompts = pane.query("PromptPane Input")
         if prompts:
             return prompts.first() if pane.query("RunView") else prompts.last()
@@ -339,7 +423,7 @@ class MainScreen(Screen):
         """Close the tab shown; one whose task is still open at the agent asks first (cancel, leave, stay)."""
         tabs = self.query_one(TabbedContent)
         pane_id = tabs.active
-        if not pane_id or pane_id in ("agents-tab", "workflows-tab"):
+        if not pane_id or pane_id in ("agents-tab", "workflows-tab", "inbox-tab"):
             return
         work = self.open_work(tabs.get_pane(pane_id))
         if not work:

@@ -1,0 +1,421 @@
+"""The inbox's watch: finds every item waiting for the person, keeps the inbox tab's list live, and nudges.
+
+Every TICK seconds (on the main screen's timer, nothing runs while nothing changed):
+- open tabs: read from the views in memory (a conversation waiting, a run's steps asking);
+- remembered tasks: the file (inbox/store.py) is stat'ed, read again only when written (another process
+  answered one); each task not open in a tab is read from its agent (get-task) every POLL_TASKS seconds, and so
+  is each tab's waiting task, so one answered elsewhere (another terminal, another tool) leaves within a second;
+- local runs: the run index and journal directory are stat'ed, and read again (on a thread) only when written;
+- Temporal: its waiting runs are read every POLL_TEMPORAL seconds when a server is configured.
+Then the items are merged (a tab's own item wins over the same task or run found elsewhere), sorted oldest first
+and handed to the pane; an item not seen before (after its source's first read) is a new one: the nudge.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+from ..a2a.errors import SwitchboardError
+from ..a2a.model import TaskState, TextPart
+from ..agents import AgentEntry
+from ..inbox.item import InboxItem, question_text, sort_oldest_first
+from ..inbox.store import Remembered, forget, load_remembered, remember, signature
+from .inbox_nudge import Nudge
+from .widgets.inbox_pane import InboxPane, question_pane
+from .widgets.prompt_pane import PromptPane
+
+if TYPE_CHECKING:
+    from .screens.main import MainScreen
+    from .widgets.conversation_view import ConversationView
+    from .widgets.run_view import RunView
+
+TICK = 0.25  # seconds between looks at the tabs and the files
+POLL_TASKS = 0.75  # seconds between reads of each waiting task at its agent
+POLL_TEMPORAL = 1.0  # seconds between reads of a Temporal server's waiting runs
+
+
+class InboxWatch:
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+        self.app = screen.app
+        self.nudge = Nudge(self.app)
+        self.handles: dict[str, Any] = {}  # item id -> what answers it (a view, a run view's step, a Remembered)
+        self.items: list[InboxItem] = []
+        self._remembered: dict[tuple[str, str], Remembered] = {}
+        self._reread: dict[tuple[str, str], InboxItem | None] = {}  # key -> as its agent reported it last
+        self._store_mark: object = object()
+        self._run_mark: object = object()
+        self._local: list[InboxItem] = []
+        self._temporal: list[InboxItem] = []
+        self._since: dict[tuple[str, ...], float] = {}
+        self._seen: set[str] = set()
+        self._primed: set[str] = set()  # the sources read once (what they held then is not new)
+        self._answered: set[str] = set()  # answered here, on its way: not shown again until its source says
+        self._last_poll = 0.0
+        self._last_temporal = 0.0
+        self._links: dict[tuple[str, str], Any] = {}
+        self._polling = False
+        self._drawn_at = 0
+        self._tab_keys: set[tuple[str, ...]] = set()
+
+    # --- the tick ------------------------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        now = time.monotonic()
+        mark = signature()
+        if mark != self._store_mark:
+            self._store_mark = mark
+            self._read_store()
+        run_mark = _run_signature()
+        if run_mark != self._run_mark:
+            self._run_mark = run_mark
+            self.screen.run_worker(self._read_local, thread=True, group="inbox-local", exclusive=True)
+        if now - self._last_poll >= POLL_TASKS and not self._polling:
+            self._last_poll, self._polling = now, True
+            self.screen.run_worker(self._poll_tasks(), group="inbox-tasks", exit_on_error=False)
+        if self.app.temporal_address and now - self._last_temporal >= POLL_TEMPORAL:
+            self._last_temporal = now
+            self.screen.run_worker(self._read_temporal(), group="inbox-temporal", exit_on_error=False)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Merge what each source holds, show it, and nudge for what is new."""
+        tabs = self._tab_items()
+        merged: dict[tuple[str, ...], InboxItem] = {}
+        for item in [*self._remembered_items(), *self._local, *self._temporal, *tabs]:
+            merged[item.key] = item  # the tabs' last: a task or run open in a tab is answered there
+        self._keep_tab_tasks(tabs)
+        items = sort_oldest_first([i for i in merged.values() if i.id not in self._answered])
+        self._answered &= {item.id for item in merged.values()}  # gone from its source: forgotten
+        new = [item for item in items if item.id not in self._seen]
+        self._seen |= {item.id for item in items}
+        changed = [(i.id, i.question, i.note) for i in items] != [(i.id, i.question, i.note) for i in self.items]
+        self.items = items
+        second = int(self.app.clock())
+        if changed or second != self._drawn_at:  # the times waited tick once a second
+            self._drawn_at = second
+            self.screen.inbox_changed(items)
+        for item in new:
+            if self._is_news(item):
+                self.nudge.new_item(item, from_tab=item.id in self.handles and _is_view(self.handles[item.id]))
+
+    def _is_news(self, item: InboxItem) -> bool:
+        source = "tabs" if item.id in self.handles and not isinstance(self.handles[item.id], Remembered) else None
+        source = source or ("remembered" if item.kind == "task" else "local" if item.kind == "run" else "temporal")
+        return source == "tabs" or source in self._primed
+
+    # --- open tabs ---------------------------------------------------------------------------------------
+
+    def _tab_items(self) -> list[InboxItem]:
+        items: list[InboxItem] = []
+        for view in self.screen.conversations():
+            item = self._conversation_item(view)
+            if item is not None:
+                items.append(item)
+                self.handles[item.id] = view
+        for run_view in self.screen.run_views():
+            for item, request_future in self._run_view_items(run_view):
+                items.append(item)
+                self.handles[item.id] = (run_view, item.step, request_future)
+        return items
+
+    def _first_seen(self, key: tuple[str, ...]) -> float:
+        return self._since.setdefault(key, self.app.clock())
+
+    def _conversation_item(self, view: ConversationView) -> InboxItem | None:
+        state = view.waiting
+        last = view.conversation.last if view.conversation else None
+        if state is None or last is None or not last.view.task_id:
+            return None
+        parts = last.view.question
+        url = view.status.entry.url
+        key = ("task", url.rstrip("/"), last.view.task_id)
+        kept = self._remembered.get(key[1:])  # type: ignore[arg-type]
+        text = question_text(parts)
+        if kept is not None and kept.question != self.app.tap.redactor.text(text):
+            kept = None  # the task asks something else now: it has waited since this question came
+            self._since.pop(key, None)
+        return InboxItem(
+            "task",
+            who=view.agent_name,
+            question=text,
+            state=state.value,
+            since=kept.since if kept is not None else self._first_seen(key),
+            where="conversation tab",
+            agent=view.agent_name,
+            agent_url=url,
+            task_id=last.view.task_id,
+            context_id=last.view.context_id or "",
+            parts=tuple(parts),
+        )
+
+    def _run_view_items(self, view: RunView) -> list[tuple[InboxItem, Any]]:
+        run = view.run
+        if run is None:
+            return []
+        on_temporal = hasattr(run, "client")
+        found = []
+        for step, (request, future) in list(view.questions().items()):
+            key = ("temporal" if on_temporal else "run", run.run_id, step)
+            item = InboxItem(
+                "temporal" if on_temporal else "run",
+                who=f"run {view.title} · step {step}",
+                question=question_text(request.question),
+                state=request.state.value,
+                since=self._first_seen(key),
+                where=f"run tab{' on ' + getattr(run, 'where', '')[3:] if on_temporal else ''}",
+                agent=request.agent,
+                task_id=request.task_id or "",
+                context_id=request.context_id or "",
+                run_id=run.run_id,
+                step=step,
+                parts=tuple(request.question),
+            )
+            found.append((item, (request, future)))
+        return found
+
+    def _keep_tab_tasks(self, tabs: list[InboxItem]) -> None:
+        """A tab's waiting task is remembered (so a restart, or a crash, loses nothing); one that stopped waiting
+        is let go of, and one let go of by another process (answered there) is followed again by its tab."""
+        waiting = {item.key[1:]: item for item in tabs if item.kind == "task"}
+        for key, item in waiting.items():
+            kept = self._remembered.get(key)  # type: ignore[arg-type]
+            if kept is None or kept.question != item.question or kept.state != item.state:
+                entry = Remembered(item.agent, item.agent_url, item.task_id, item.context_id, item.state,
+                                   self.app.tap.redactor.text(item.question), item.since)  # fmt: skip
+                self._write(remember, entry)
+                self._remembered[key] = entry  # type: ignore[index]
+        for key in self._tab_keys - set(waiting):
+            if key in self._remembered:
+                self._write(forget, *key)
+                self._remembered.pop(key, None)
+        self._tab_keys = set(waiting)
+
+    def _write(self, change: Any, *args: Any) -> None:
+        try:
+            change(*args)
+        except OSError as exc:
+            self.app.notify(f"inbox: could not write the remembered questions: {exc}", severity="warning")
+        self._store_mark = signature()  # our own write is not news
+
+    # --- remembered tasks ----------------------------------------------------------------------------------
+
+    def _read_store(self) -> None:
+        before = set(self._remembered)
+        self._remembered = {entry.key: entry for entry in load_remembered()}
+        gone = before - set(self._remembered)
+        for view in self.screen.conversations():  # answered by another process: the tab hears it from the agent
+            item = self._conversation_item(view)
+            if item is not None and item.key[1:] in gone:
+                self.screen.run_worker(view.answered_elsewhere(), group="inbox-elsewhere")
+        if "remembered" not in self._primed:
+            self.screen.run_worker(self._reread_all(), group="inbox-reread", exit_on_error=False)
+
+    def _remembered_items(self) -> list[InboxItem]:
+        items = []
+        for key, entry in self._remembered.items():
+            if key in self._reread:
+                item = self._reread[key]
+                if item is not None:
+                    items.append(item)
+                continue
+            from ..inbox.sources import task_item
+
+            item = task_item(entry, None, note="re-reading from the agent…")
+            if item is not None:
+                items.append(item)
+            self.handles[item.id if item else ""] = entry
+        for item in items:
+            self.handles.setdefault(item.id, self._remembered.get(item.key[1:]))  # type: ignore[arg-type]
+        return items
+
+    async def _reread_all(self) -> None:
+        from ..inbox.sources import reread
+
+        for entry in list(self._remembered.values()):
+            if self._open_in_tab(entry.key):
+                continue
+            item = await reread(entry, self._link_for)
+            self._reread[entry.key] = item
+            if item is None:
+                self._write(forget, *entry.key)
+                self._remembered.pop(entry.key, None)
+        self._primed.add("remembered")
+        self.refresh()
+
+    def _open_in_tab(self, key: tuple[str, str]) -> bool:
+        return any((item := self._conversation_item(v)) is not None and item.key[1:] == key
+                   for v in self.screen.conversations())  # fmt: skip
+
+    async def _link_for(self, entry: Remembered) -> Any:
+        if entry.key not in self._links:
+            self._links[entry.key] = await self.app.open_link(self.entry_of(entry))
+        return self._links[entry.key]
+
+    def entry_of(self, entry: Remembered) -> AgentEntry:
+        """The agent of a remembered task: the app's agent of that name and address, else one for the address."""
+        found = next((a for a in self.app.agents() if a.name == entry.agent), None)
+        if found is not None and found.url.rstrip("/") == entry.agent_url.rstrip("/"):
+            return found
+        return AgentEntry(name=entry.agent, url=entry.agent_url)
+
+    async def _poll_tasks(self) -> None:
+        """Each waiting task read from its agent: one answered elsewhere leaves the inbox (a tab follows it again)."""
+
+        try:
+            await self._poll_each()
+        finally:
+            self._polling = False
+
+    async def _poll_each(self) -> None:
+        from ..inbox.sources import task_item
+
+        if "remembered" not in self._primed:
+            return
+        for view in self.screen.conversations():
+            item = self._conversation_item(view)
+            if item is None or view.link is None or view.running:
+                continue
+            try:
+                task = await view.link.get_task(item.task_id)
+            except SwitchboardError:
+                continue
+            state = task.status.state
+            moved = state not in (TaskState.INPUT_REQUIRED, TaskState.AUTH_REQUIRED)
+            asked = question_text(list(task.status.message.parts if task.status.message else []))
+            if (moved or asked not in ("", item.question)) and view.waiting is not None and not view.running:
+                await view.answered_elsewhere()
+        for key, entry in list(self._remembered.items()):
+            if self._open_in_tab(key) or key not in self._reread or self._reread[key] is None:
+                continue
+            if self._reread[key].stale:  # type: ignore[union-attr]
+                continue
+            try:
+                link = await self._link_for(entry)
+                task = await link.get_task(entry.task_id)
+            except SwitchboardError:
+                continue
+            item = task_item(entry, task)
+            self._reread[key] = item
+            if item is None:
+                self._write(forget, *key)
+                self._remembered.pop(key, None)
+        self.refresh()
+
+    # --- runs --------------------------------------------------------------------------------------------
+
+    def _read_local(self) -> None:
+        from ..inbox.sources import local_run_items
+
+        items = local_run_items()
+        self.app.call_from_thread(self._took_local, items)
+
+    def _took_local(self, items: list[InboxItem]) -> None:
+        self._local = items
+        self._primed.add("local")
+        self.refresh()
+
+    async def _read_temporal(self) -> None:
+        from ..inbox.sources import temporal_items
+
+        try:
+            client = await self.app.temporal_client()
+            items = await temporal_items(client, self.app.temporal_address or "")
+        except SwitchboardError:
+            return
+        except Exception:
+            return
+        self._temporal = items
+        self._primed.add("temporal")
+        self.refresh()
+
+    # --- answering ---------------------------------------------------------------------------------------
+
+    def pane_for(self, item: InboxItem) -> PromptPane:
+        """The prompt pane for the item: a run step's carries its ask's future; a tab's its sign-in offer."""
+        handle = self.handles.get(item.id)
+        if isinstance(handle, tuple):
+            request, future = handle[2]
+            offer = request.sign_in.offer if request.sign_in is not None else None
+            return question_pane(item, future=future, sign_in=offer)
+        if _is_view(handle):
+            offer = next((p.sign_in for p in handle.query(PromptPane) if p.sign_in is not None), None)
+            return question_pane(item, sign_in=offer)
+        return question_pane(item)
+
+    async def answer(self, event: InboxPane.AnswerGiven) -> None:
+        item, handle = event.item, self.handles.get(event.item.id)
+        self._answered.add(item.id)
+        if isinstance(handle, tuple):
+            pass  # the pane's future carried the answer to the run's ask
+        elif _is_view(handle):
+            handle.send([TextPart(text=event.text)], secret=event.secret)
+        elif isinstance(handle, Remembered):
+            self.screen.run_worker(
+                self._answer_remembered(handle, item, event.text, event.secret), group="inbox-answer"
+            )
+        elif item.kind == "run":
+            await self.screen.resume_run_with(item.run_id, item.step, event.text)
+        elif item.kind == "temporal":
+            self.screen.run_worker(self._answer_temporal(item, event.text), group="inbox-answer")
+        self.refresh()
+
+    async def _answer_remembered(self, entry: Remembered, item: InboxItem, text: str, secret: bool) -> None:
+        from ..inbox.answering import answer_task
+
+        try:
+            link = await self._link_for(entry)
+            view = await answer_task(link, entry.task_id, [TextPart(text=text)], secret=secret, tap=self.app.tap)
+        except SwitchboardError as exc:
+            self._answered.discard(item.id)
+            self.app.notify(f"not answered: {exc.message}", title=entry.agent, severity="error", markup=False)
+            return
+        self._reread.pop(entry.key, None)
+        again = None
+        if view.state is not None and view.state.is_interrupted:
+            from ..inbox.sources import task_item
+
+            task = view.to_task()
+            again = task_item(entry, task) if task is not None else None
+        if again is not None:
+            kept = replace(entry, question=self.app.tap.redactor.text(again.question), state=again.state,
+                           since=self.app.clock())  # fmt: skip
+            self._write(remember, kept)
+            self._remembered[entry.key] = kept
+            self._reread[entry.key] = replace(again, since=kept.since)
+        else:
+            self._write(forget, *entry.key)
+            self._remembered.pop(entry.key, None)
+            said = view.state.value if view.state else "answered"
+            self.app.notify(f"task {said}: {view.output_text[:200]}", title=entry.agent, markup=False)
+        self.refresh()
+
+    async def _answer_temporal(self, item: InboxItem, text: str) -> None:
+        from ..workflow.temporal import client as runs
+
+        try:
+            client = await self.app.temporal_client()
+            await runs.answer(client, item.run_id, item.step, text, item.ask_id or None)
+        except SwitchboardError as exc:
+            self._answered.discard(item.id)
+            self.app.notify(exc.message, title=item.who, severity="warning", markup=False)
+        self._last_temporal = 0.0  # read again at the next tick
+
+    def dismiss(self, item: InboxItem) -> None:
+        self._write(forget, item.agent_url, item.task_id)
+        self._remembered.pop(item.key[1:], None)  # type: ignore[arg-type]
+        self._reread.pop(item.key[1:], None)  # type: ignore[arg-type]
+        self.refresh()
+
+
+def _is_view(handle: Any) -> TypeGuard[ConversationView]:
+    """A conversation's view (by name: its module is imported when the first conversation opens)."""
+    return handle is not None and type(handle).__name__ == "ConversationView"
+
+
+def _run_signature() -> tuple[Any, ...]:
+    from ..inbox.sources import run_signature
+
+    return run_signature()
