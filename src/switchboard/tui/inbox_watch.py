@@ -52,7 +52,8 @@ class InboxWatch:
         self._since: dict[tuple[str, ...], float] = {}
         self._seen: set[str] = set()
         self._primed: set[str] = set()  # the sources read once (what they held then is not new)
-        self._answered: set[str] = set()  # answered here, on its way: not shown again until its source says
+        # Questions answered here, on their way (item id, question): not shown again until the source moves on.
+        self._answered: set[tuple[str, str]] = set()
         self._last_poll = 0.0
         self._last_temporal = 0.0
         self._links: dict[tuple[str, str], Any] = {}
@@ -87,8 +88,8 @@ class InboxWatch:
         for item in [*self._remembered_items(), *self._local, *self._temporal, *tabs]:
             merged[item.key] = item  # the tabs' last: a task or run open in a tab is answered there
         self._keep_tab_tasks(tabs)
-        items = sort_oldest_first([i for i in merged.values() if i.id not in self._answered])
-        self._answered &= {item.id for item in merged.values()}  # gone from its source: forgotten
+        items = sort_oldest_first([i for i in merged.values() if (i.id, i.question) not in self._answered])
+        self._answered &= {(i.id, i.question) for i in merged.values()}  # moved on at its source: forgotten
         new = [item for item in items if item.id not in self._seen]
         self._seen |= {item.id for item in items}
         changed = [(i.id, i.question, i.note) for i in items] != [(i.id, i.question, i.note) for i in self.items]
@@ -347,7 +348,7 @@ class InboxWatch:
 
     async def answer(self, event: InboxPane.AnswerGiven) -> None:
         item, handle = event.item, self.handles.get(event.item.id)
-        self._answered.add(item.id)
+        self._answered.add((item.id, item.question))
         if isinstance(handle, tuple):
             pass  # the pane's future carried the answer to the run's ask
         elif _is_view(handle):
@@ -369,7 +370,7 @@ class InboxWatch:
             link = await self._link_for(entry)
             view = await answer_task(link, entry.task_id, [TextPart(text=text)], secret=secret, tap=self.app.tap)
         except SwitchboardError as exc:
-            self._answered.discard(item.id)
+            self._answered.discard((item.id, item.question))
             self.app.notify(f"not answered: {exc.message}", title=entry.agent, severity="error", markup=False)
             return
         self._reread.pop(entry.key, None)
@@ -399,7 +400,7 @@ class InboxWatch:
             client = await self.app.temporal_client()
             await runs.answer(client, item.run_id, item.step, text, item.ask_id or None)
         except SwitchboardError as exc:
-            self._answered.discard(item.id)
+            self._answered.discard((item.id, item.question))
             self.app.notify(exc.message, title=item.who, severity="warning", markup=False)
         self._last_temporal = 0.0  # read again at the next tick
 

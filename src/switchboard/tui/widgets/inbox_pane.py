@@ -33,9 +33,16 @@ class InboxPane(Vertical):
     app = switchboard_app  # typed: the app's own attributes (tui/typed_app.py)
 
     BINDINGS = [
-        Binding("ctrl+d", "dismiss", "Dismiss", id="inbox.dismiss"),
-        Binding("ctrl+j", "go_to", "Go to its tab", id="inbox.go_to", show=False),
+        # Priority: from the filter too (whose own ctrl+d deletes a character); never from an answer being typed.
+        Binding("ctrl+d", "dismiss", "Dismiss", id="inbox.dismiss", priority=True),
+        Binding("ctrl+j", "go_to", "Go to its tab", id="inbox.go_to", show=False, priority=True),
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("dismiss", "go_to"):
+            focused = self.screen.focused
+            return not (focused is not None and any(isinstance(n, PromptPane) for n in focused.ancestors))
+        return True
 
     class AnswerGiven(Message):
         """The person answered `item` in the inbox's prompt pane."""
