@@ -79,7 +79,7 @@ async def test_every_kind_waits_in_the_inbox_and_is_answered_there_or_elsewhere(
         # The conversation's task, answered in the inbox: the tab's task goes on, and asks its next question.
         await answer_in_inbox(pilot, by_kind(app, "task"), "Ada")
         await until(lambda: "Nice to meet you, Ada" in (getattr(by_kind(app, "task"), "question", "")))
-        assert conversation.waiting is not None and conversation.conversation.last.view.task_id
+        await until(lambda: conversation.waiting is not None)
 
         # The local run, answered in the inbox: continued in a tab of its own (not shown), whose next question
         # comes back to the inbox.

@@ -283,6 +283,7 @@ def wire_records() -> list[WireRecord]:
 
 
 Scene = Callable[[object], Awaitable[None]]
+SCENE_CLOCK = 1_763_717_042.0  # epoch seconds the scenes' app lives at
 
 
 def build_app(home: Path, *, theme: str = "switchboard", links: dict | None = None) -> SwitchboardApp:
@@ -303,7 +304,13 @@ def build_app(home: Path, *, theme: str = "switchboard", links: dict | None = No
         return links[entry.name]
 
     return SwitchboardApp(
-        agents, settings_path=settings, checker=scripted_check, link_opener=opener, steady=True, subtitle="agents.yaml"
+        agents,
+        settings_path=settings,
+        checker=scripted_check,
+        link_opener=opener,
+        steady=True,
+        subtitle="agents.yaml",
+        clock=lambda: SCENE_CLOCK,  # the inbox's "waited" is the same in every picture
     )
 
 
@@ -409,12 +416,26 @@ def scene_links() -> dict[str, ScriptedLink]:
     }
 
 
+async def inbox_scene(pilot) -> None:
+    """The interviewer asks in a tab of its own; the inbox lists it, its question open under the list."""
+    await prompt_scene(pilot)
+    await pilot.press("f5")
+    await _until(pilot, lambda: bool(pilot.app.screen.inbox.items))
+    await settle(pilot, 0.3)
+    await pilot.press("enter")
+    await _until(
+        pilot, lambda: any(pilot.app.focused is f for f in pilot.app.screen.query("InboxPane PromptPane Input"))
+    )
+    await settle(pilot, 0.3)
+
+
 SCENES: dict[str, Scene] = {
     "agents": agents_scene,
     "card": card_scene,
     "conversation": stream_scene,
     "prompt": prompt_scene,
     "wire": wire_scene,
+    "inbox": inbox_scene,
 }
 THEME_SCENE = prompt_scene  # shows the state colours, a question and an artifact-free transcript
 SIZE = (120, 36)

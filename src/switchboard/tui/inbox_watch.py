@@ -216,7 +216,11 @@ class InboxWatch:
 
     def _remembered_items(self) -> list[InboxItem]:
         items = []
+        in_tabs = {("task", v.status.entry.url.rstrip("/"), v.conversation.last.view.task_id or "")[1:]
+                   for v in self.screen.conversations() if v.conversation and v.conversation.last}  # fmt: skip
         for key, entry in self._remembered.items():
+            if key in in_tabs:
+                continue  # its tab says it
             if key in self._reread:
                 item = self._reread[key]
                 if item is not None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable, Input, Static
@@ -83,7 +83,7 @@ class InboxPane(Vertical):
         yield Input(placeholder="type to filter · ↑↓ choose · enter answers", id="inbox-filter")
         yield RowTable(id="inbox-table")
         yield Static(id="inbox-note")
-        yield Vertical(id="inbox-answer")
+        yield VerticalScroll(id="inbox-answer", can_focus=False)
 
     def on_mount(self) -> None:
         self.query_one("#inbox-filter", Input).cursor_blink = not getattr(self.app, "steady", False)
@@ -163,7 +163,7 @@ class InboxPane(Vertical):
         self.open_item = item
         pane = self.pane_for(item) if self.pane_for is not None else question_pane(item)
         pane.back_to = self._back_to
-        await self.query_one("#inbox-answer", Vertical).mount(pane)
+        await self.query_one("#inbox-answer", VerticalScroll).mount(pane)
         if item.stale or item.live_elsewhere:
             pane.make_read_only(item.note)
             return
