@@ -26,7 +26,7 @@ from .prompt_pane import PromptPane
 from .tables import RowTable, cursor_key, fill_table
 
 LATER = "esc goes back to the list; the question waits"
-COLUMNS = ("Waited", "Who asks", "Question", "Where")
+COLUMNS = ("Waited", "Who asks", "Where", "Question")  # the question last: cut at the edge, whole on enter
 
 
 class InboxPane(Vertical):
@@ -102,8 +102,8 @@ class InboxPane(Vertical):
         rows: dict[str, list[Content | str]] = {}
         for item in self.shown:
             who = Content.styled(strip_controls(item.who), "bold $warning" if not item.stale else "$text-muted")
-            where = item.where + (f" — {item.note}" if item.note else "")
-            rows[item.id] = [waited(item.since, now) or "—", who, item.first_line, Content.styled(where, "$text-muted")]
+            where = Content.styled(item.where + (" ⚠" if item.stale else ""), "$text-muted")
+            rows[item.id] = [waited(item.since, now) or "—", who, where, item.first_line]
         fill_table(self.query_one("#inbox-table", DataTable), COLUMNS, rows)
         count = len(items)
         title = "Inbox: nothing waits for you" if not count else f"Inbox: {count} waiting, oldest first"
@@ -163,6 +163,7 @@ class InboxPane(Vertical):
         self.open_item = item
         pane = self.pane_for(item) if self.pane_for is not None else question_pane(item)
         pane.back_to = self._back_to
+        self.add_class("-answering")
         await self.query_one("#inbox-answer", VerticalScroll).mount(pane)
         if item.stale or item.live_elsewhere:
             pane.make_read_only(item.note)
@@ -174,6 +175,7 @@ class InboxPane(Vertical):
 
     async def close_question(self) -> None:
         self.open_item = None
+        self.remove_class("-answering")
         had_keyboard = False
         for pane in self.query(PromptPane):
             had_keyboard = had_keyboard or pane.has_focus_within
