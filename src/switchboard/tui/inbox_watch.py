@@ -50,8 +50,8 @@ class InboxWatch:
         self._local: list[InboxItem] = []
         self._temporal: list[InboxItem] = []
         self._since: dict[tuple[str, ...], float] = {}
-        self._seen: set[str] = set()
-        self._primed: set[str] = set()  # the sources read once (what they held then is not new)
+        self._seen: set[tuple[str, str]] = set()  # (item id, question): a task asking again is news again
+        self._primed: set[str] = set()  # the sources read once: "task" (remembered), "run" (local), "temporal"
         # Questions answered here, on their way (item id, question): not shown again until the source moves on.
         self._answered: set[tuple[str, str]] = set()
         self._last_poll = 0.0
@@ -83,15 +83,19 @@ class InboxWatch:
 
     def refresh(self) -> None:
         """Merge what each source holds, show it, and nudge for what is new."""
-        tabs = self._tab_items()
+        handles: dict[str, Any] = {}
         merged: dict[tuple[str, ...], InboxItem] = {}
-        for item in [*self._remembered_items(), *self._local, *self._temporal, *tabs]:
-            merged[item.key] = item  # the tabs' last: a task or run open in a tab is answered there
-        self._keep_tab_tasks(tabs)
+        tabs = self._tab_items()
+        # The tabs' last: a task or run open in a tab is answered there (its own pane, its own future).
+        for item, handle in [*self._remembered_items(), *[(i, None) for i in self._local + self._temporal], *tabs]:
+            merged[item.key] = item
+            handles[item.id] = handle
+        self.handles = handles
+        self._keep_tab_tasks([item for item, _ in tabs])
         items = sort_oldest_first([i for i in merged.values() if (i.id, i.question) not in self._answered])
         self._answered &= {(i.id, i.question) for i in merged.values()}  # moved on at its source: forgotten
-        new = [item for item in items if item.id not in self._seen]
-        self._seen |= {item.id for item in items}
+        new = [item for item in items if (item.id, item.question) not in self._seen]
+        self._seen |= {(item.id, item.question) for item in items}
         changed = [(i.id, i.question, i.note) for i in items] != [(i.id, i.question, i.note) for i in self.items]
         self.items = items
         second = int(self.app.clock())
@@ -99,27 +103,24 @@ class InboxWatch:
             self._drawn_at = second
             self.screen.inbox_changed(items)
         for item in new:
-            if self._is_news(item):
-                self.nudge.new_item(item, from_tab=item.id in self.handles and _is_view(self.handles[item.id]))
-
-    def _is_news(self, item: InboxItem) -> bool:
-        source = "tabs" if item.id in self.handles and not isinstance(self.handles[item.id], Remembered) else None
-        source = source or ("remembered" if item.kind == "task" else "local" if item.kind == "run" else "temporal")
-        return source == "tabs" or source in self._primed
+            handle = handles.get(item.id)
+            source = "tab" if handle is not None and not isinstance(handle, Remembered) else item.kind
+            # What a source held at its first read was there before: only what comes after is news.
+            if source == "tab" or source in self._primed:
+                self.nudge.new_item(item, from_tab=_is_view(handle))
 
     # --- open tabs ---------------------------------------------------------------------------------------
 
-    def _tab_items(self) -> list[InboxItem]:
-        items: list[InboxItem] = []
+    def _tab_items(self) -> list[tuple[InboxItem, Any]]:
+        """The questions of the open tabs, each with what answers it (the view, or the run view's ask)."""
+        items: list[tuple[InboxItem, Any]] = []
         for view in self.screen.conversations():
             item = self._conversation_item(view)
             if item is not None:
-                items.append(item)
-                self.handles[item.id] = view
+                items.append((item, view))
         for run_view in self.screen.run_views():
-            for item, request_future in self._run_view_items(run_view):
-                items.append(item)
-                self.handles[item.id] = (run_view, item.step, request_future)
+            for item, asked in self._run_view_items(run_view):
+                items.append((item, (run_view, item.step, asked)))
         return items
 
     def _first_seen(self, key: tuple[str, ...]) -> float:
@@ -211,29 +212,25 @@ class InboxWatch:
             item = self._conversation_item(view)
             if item is not None and item.key[1:] in gone:
                 self.screen.run_worker(view.answered_elsewhere(), group="inbox-elsewhere")
-        if "remembered" not in self._primed:
+        if "task" not in self._primed:
             self.screen.run_worker(self._reread_all(), group="inbox-reread", exit_on_error=False)
 
-    def _remembered_items(self) -> list[InboxItem]:
-        items = []
-        in_tabs = {("task", v.status.entry.url.rstrip("/"), v.conversation.last.view.task_id or "")[1:]
+    def _remembered_items(self) -> list[tuple[InboxItem, Remembered]]:
+        """The remembered tasks not open in a tab: as their agents last reported them (before the first re-read,
+        as remembered)."""
+        from ..inbox.sources import task_item
+
+        in_tabs = {(v.status.entry.url.rstrip("/"), v.conversation.last.view.task_id or "")
                    for v in self.screen.conversations() if v.conversation and v.conversation.last}  # fmt: skip
+        items = []
         for key, entry in self._remembered.items():
             if key in in_tabs:
                 continue  # its tab says it
-            if key in self._reread:
-                item = self._reread[key]
-                if item is not None:
-                    items.append(item)
-                continue
-            from ..inbox.sources import task_item
-
-            item = task_item(entry, None, note="re-reading from the agent…")
+            item = (
+                self._reread[key] if key in self._reread else task_item(entry, None, note="re-reading from the agent…")
+            )
             if item is not None:
-                items.append(item)
-            self.handles[item.id if item else ""] = entry
-        for item in items:
-            self.handles.setdefault(item.id, self._remembered.get(item.key[1:]))  # type: ignore[arg-type]
+                items.append((item, entry))
         return items
 
     async def _reread_all(self) -> None:
@@ -247,7 +244,7 @@ class InboxWatch:
             if item is None:
                 self._write(forget, *entry.key)
                 self._remembered.pop(entry.key, None)
-        self._primed.add("remembered")
+        self._primed.add("task")
         self.refresh()
 
     def _open_in_tab(self, key: tuple[str, str]) -> bool:
@@ -275,9 +272,9 @@ class InboxWatch:
             self._polling = False
 
     async def _poll_each(self) -> None:
-        from ..inbox.sources import task_item
+        from ..inbox.sources import reread
 
-        if "remembered" not in self._primed:
+        if "task" not in self._primed:
             return
         for view in self.screen.conversations():
             item = self._conversation_item(view)
@@ -293,20 +290,16 @@ class InboxWatch:
             if (moved or asked not in ("", item.question)) and view.waiting is not None and not view.running:
                 await view.answered_elsewhere()
         for key, entry in list(self._remembered.items()):
-            if self._open_in_tab(key) or key not in self._reread or self._reread[key] is None:
-                continue
-            if self._reread[key].stale:  # type: ignore[union-attr]
-                continue
-            try:
-                link = await self._link_for(entry)
-                task = await link.get_task(entry.task_id)
-            except SwitchboardError:
-                continue
-            item = task_item(entry, task)
-            self._reread[key] = item
+            known = self._reread.get(key)
+            if self._open_in_tab(key) or (known is not None and known.stale):
+                continue  # said by its tab; or the agent does not know it (dismissed by the person, not by us)
+            item = await reread(entry, self._link_for)  # also one another process remembered since the start
             if item is None:
                 self._write(forget, *key)
                 self._remembered.pop(key, None)
+                self._reread.pop(key, None)
+            elif key in self._remembered:  # not dismissed meanwhile
+                self._reread[key] = item
         self.refresh()
 
     # --- runs --------------------------------------------------------------------------------------------
@@ -319,7 +312,7 @@ class InboxWatch:
 
     def _took_local(self, items: list[InboxItem]) -> None:
         self._local = items
-        self._primed.add("local")
+        self._primed.add("run")
         self.refresh()
 
     async def _read_temporal(self) -> None:
