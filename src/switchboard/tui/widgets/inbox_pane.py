@@ -35,7 +35,7 @@ class InboxPane(Vertical):
     BINDINGS = [
         # Priority: from the filter too (whose own ctrl+d deletes a character); never from an answer being typed.
         Binding("ctrl+d", "dismiss", "Dismiss", id="inbox.dismiss", priority=True),
-        Binding("ctrl+j", "go_to", "Go to its tab", id="inbox.go_to", show=False, priority=True),
+        Binding("ctrl+t", "go_to", "Go to its tab", id="inbox.go_to", priority=True),
     ]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
