@@ -8,7 +8,7 @@ import json
 import sys
 
 from textual import events
-from tui_support import app_on_fleet, talk, until
+from tui_support import app_on_fleet, launch_workflow, talk, until
 
 from switchboard.a2a.model import TextPart
 from switchboard.inbox.store import Remembered, load_remembered, remember
@@ -103,3 +103,23 @@ async def talk_without_keys(pilot, app, name: str):
     assert isinstance(view, ConversationView)
     view.send([TextPart(text="interview me")])
     return view
+
+
+async def test_a_run_started_here_is_answered_in_the_inbox_and_goes_on(fleet, tmp_path, monkeypatch):
+    """The run's step asks through its run view; the inbox's pane carries the same ask, so the answer continues the
+    run here (the run index, which lists the run as waiting a moment longer, never has it resumed a second time)."""
+    app = app_on_fleet(fleet, tmp_path, monkeypatch)
+    async with app.run_test(size=(120, 36)) as pilot:
+        view = await launch_workflow(pilot, "interview.yaml")
+        await until(lambda: [i.kind for i in items(app)] == ["run"])
+        await pilot.press("f5")
+        pane = app.screen.query_one(InboxPane)
+        await pilot.press("enter")
+        await until(lambda: pane.query("PromptPane Input") and pane.query_one("PromptPane Input").has_focus)
+        await pilot.press(*"Ada", "enter")
+        await until(lambda: "Nice to meet you, Ada" in "".join(i.question for i in items(app)))
+        await pilot.press("enter")
+        await until(lambda: pane.query("PromptPane Input") and pane.query_one("PromptPane Input").has_focus)
+        await pilot.press("1", "enter")
+        await until(lambda: view.status == "completed")
+        assert items(app) == [] and len(app.screen.query("RunView")) == 1

@@ -49,7 +49,8 @@ class InboxWatch:
         self._run_mark: object = object()
         self._local: list[InboxItem] = []
         self._temporal: list[InboxItem] = []
-        self._since: dict[tuple[str, ...], float] = {}
+        self._since: dict[tuple[str, ...], tuple[str, float]] = {}  # key -> (question, first seen)
+        self._kept_questions: dict[tuple[str, ...], tuple[str, str]] = {}  # a tab's task -> (question, state) kept
         self._seen: set[tuple[str, str]] = set()  # (item id, question): a task asking again is news again
         self._primed: set[str] = set()  # the sources read once: "task" (remembered), "run" (local), "temporal"
         # Questions answered here, on their way (item id, question): not shown again until the source moves on.
@@ -58,6 +59,7 @@ class InboxWatch:
         self._last_temporal = 0.0
         self._links: dict[tuple[str, str], Any] = {}
         self._polling = False
+        self._opened: dict[str, Any] = {}  # the item whose pane is open -> what answers it, as when it opened
         self._drawn_at = 0
         self._tab_keys: set[tuple[str, ...]] = set()
 
@@ -123,8 +125,12 @@ class InboxWatch:
                 items.append((item, (run_view, item.step, asked)))
         return items
 
-    def _first_seen(self, key: tuple[str, ...]) -> float:
-        return self._since.setdefault(key, self.app.clock())
+    def _first_seen(self, key: tuple[str, ...], question: str) -> float:
+        """When this question of this task or step was first seen here (another question starts the clock again)."""
+        seen = self._since.get(key)
+        if seen is None or seen[0] != question:
+            seen = self._since[key] = (question, self.app.clock())
+        return seen[1]
 
     def _conversation_item(self, view: ConversationView) -> InboxItem | None:
         state = view.waiting
@@ -134,17 +140,13 @@ class InboxWatch:
         parts = last.view.question
         url = view.status.entry.url
         key = ("task", url.rstrip("/"), last.view.task_id)
-        kept = self._remembered.get(key[1:])  # type: ignore[arg-type]
         text = question_text(parts)
-        if kept is not None and kept.question != self.app.tap.redactor.text(text):
-            kept = None  # the task asks something else now: it has waited since this question came
-            self._since.pop(key, None)
         return InboxItem(
             "task",
             who=view.agent_name,
             question=text,
             state=state.value,
-            since=kept.since if kept is not None else self._first_seen(key),
+            since=self._first_seen(key, text),
             where="conversation tab",
             agent=view.agent_name,
             agent_url=url,
@@ -166,7 +168,7 @@ class InboxWatch:
                 who=f"run {view.title} · step {step}",
                 question=question_text(request.question),
                 state=request.state.value,
-                since=self._first_seen(key),
+                since=self._first_seen(key, question_text(request.question)),
                 where=f"run tab{' on ' + getattr(run, 'where', '')[3:] if on_temporal else ''}",
                 agent=request.agent,
                 task_id=request.task_id or "",
@@ -183,13 +185,16 @@ class InboxWatch:
         is let go of, and one let go of by another process (answered there) is followed again by its tab."""
         waiting = {item.key[1:]: item for item in tabs if item.kind == "task"}
         for key, item in waiting.items():
-            kept = self._remembered.get(key)  # type: ignore[arg-type]
-            if kept is None or kept.question != item.question or kept.state != item.state:
+            # Written once per question (the file holds it redacted: compared with what was written, it would
+            # differ as soon as a credential typed since appeared in it).
+            if self._kept_questions.get(key) != (item.question, item.state) or key not in self._remembered:
+                self._kept_questions[key] = (item.question, item.state)
                 entry = Remembered(item.agent, item.agent_url, item.task_id, item.context_id, item.state,
                                    self.app.tap.redactor.text(item.question), item.since)  # fmt: skip
                 self._write(remember, entry)
                 self._remembered[key] = entry  # type: ignore[index]
         for key in self._tab_keys - set(waiting):
+            self._kept_questions.pop(key, None)
             if key in self._remembered:
                 self._write(forget, *key)
                 self._remembered.pop(key, None)
@@ -334,6 +339,7 @@ class InboxWatch:
     def pane_for(self, item: InboxItem) -> PromptPane:
         """The prompt pane for the item: a run step's carries its ask's future; a tab's its sign-in offer."""
         handle = self.handles.get(item.id)
+        self._opened = {item.id: handle} if handle is not None else {}  # one question open at a time
         if isinstance(handle, tuple):
             request, future = handle[2]
             offer = request.sign_in.offer if request.sign_in is not None else None
@@ -344,9 +350,12 @@ class InboxWatch:
         return question_pane(item)
 
     async def answer(self, event: InboxPane.AnswerGiven) -> None:
-        item, handle = event.item, self.handles.get(event.item.id)
+        """Route the answer to what the item's pane was opened for (by the time the answer comes, a run view's ask
+        may be gone from the tabs and its run seen in the run index instead: never resumed a second time)."""
+        item = event.item
+        handle = self._opened.pop(item.id, None) or self.handles.get(item.id)
         self._answered.add((item.id, item.question))
-        if isinstance(handle, tuple):
+        if event.pane.future is not None or isinstance(handle, tuple):
             pass  # the pane's future carried the answer to the run's ask
         elif _is_view(handle):
             handle.send([TextPart(text=event.text)], secret=event.secret)
@@ -354,6 +363,8 @@ class InboxWatch:
             self.screen.run_worker(
                 self._answer_remembered(handle, item, event.text, event.secret), group="inbox-answer"
             )
+        elif item.kind == "run" and item.live_elsewhere:
+            self.app.notify(f"the run {item.run_id} is running in another process: answer it there", markup=False)
         elif item.kind == "run":
             await self.screen.resume_run_with(item.run_id, item.step, event.text)
         elif item.kind == "temporal":

@@ -152,10 +152,14 @@ class MainScreen(Screen):
         from ...workflow.engine import resume_run
         from ...workflow.loader import load_workflow
         from ...workflow.runs import read_run
+        from ...workflow.summary import is_running
         from .sign_in import TuiInteraction
 
         try:
             record = read_run(run_id)
+            if record.journal is not None and is_running(record.journal):
+                self.notify(f"the run {run_id} is running in another process: answer it there", markup=False)
+                return
             workflow = load_workflow(Path(record.path), AgentsFile(None, self.app.agents(), []),
                                      workflow=record.workflow_name)  # fmt: skip
         except Exception as exc:  # a journal or file that cannot be read is said, not fatal

@@ -75,6 +75,7 @@ class InboxPane(Vertical):
         self.items: list[InboxItem] = []
         self.shown: list[InboxItem] = []
         self.open_item: InboxItem | None = None  # the item whose prompt pane is open
+        self._to_top = False
         # How the pane gets a question's own pane (a run's ask future, a tab's sign-in offer): the watch says.
         self.pane_for: Callable[[InboxItem], PromptPane] | None = None
 
@@ -104,7 +105,11 @@ class InboxPane(Vertical):
             who = Content.styled(strip_controls(item.who), "bold $warning" if not item.stale else "$text-muted")
             where = Content.styled(item.where + (" ⚠" if item.stale else ""), "$text-muted")
             rows[item.id] = [waited(item.since, now) or "—", who, where, item.first_line]
-        fill_table(self.query_one("#inbox-table", DataTable), COLUMNS, rows)
+        table = self.query_one("#inbox-table", DataTable)
+        fill_table(table, COLUMNS, rows)
+        if self._to_top and rows:  # after an answer the cursor is on the oldest item: the list is worked down
+            self._to_top = False
+            table.move_cursor(row=0, animate=False)
         count = len(items)
         title = "Inbox: nothing waits for you" if not count else f"Inbox: {count} waiting, oldest first"
         if wanted:
@@ -191,6 +196,7 @@ class InboxPane(Vertical):
             return
         await self.close_question()
         self.focus_filter()
+        self._to_top = True
         self.post_message(self.AnswerGiven(item, event.pane, event.text, event.secret))
 
     @on(PromptPane.SignInAsked)
