@@ -1,6 +1,7 @@
-"""The inbox with every kind waiting at once: a conversation with the demo interviewer (an open tab), a local run
-stopped at its question (from the run index), a run on the Temporal dev server; each answered from the inbox, and
-from another process (`switchboard answer` in a terminal of its own), the inbox following within its polls."""
+"""The inbox with every kind waiting at once: a conversation with the demo interviewer (an open tab), a task
+followed in the background (its stream let go of, the tab polling it), a local run stopped at its question (from
+the run index), a run on the Temporal dev server; each answered from the inbox, and from another process
+(`switchboard answer` in a terminal of its own), the inbox following within its polls."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import asyncio
 import json
 import subprocess
 
-from tui_support import talk, until
-from workflow_support import REPO, cli_env, run_cli, switchboard_argv
+from tui_support import open_agent, talk, until
+from workflow_support import REPO, TOKEN, cli_env, run_cli, switchboard_argv
 
+from switchboard.a2a.model import TextPart
 from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.widgets.inbox_pane import InboxPane
 from switchboard.tui.widgets.prompt_pane import PromptPane
@@ -61,15 +63,30 @@ async def answer_in_inbox(pilot, item, text: str) -> None:
     filter_box.value = ""
 
 
-async def test_every_kind_waits_in_the_inbox_and_is_answered_there_or_elsewhere(home, agents_file, workers):
+async def test_every_kind_waits_in_the_inbox_and_is_answered_there_or_elsewhere(
+    home, agents_file, workers, monkeypatch
+):
+    monkeypatch.setenv("SWITCHBOARD_DEMO_TOKEN", TOKEN)  # the tasks agent's bearer token, as the demo is told
     temporal_run = run_on_temporal(home, agents_file, workers)
     local = run_cli(home, agents_file, "run", str(INTERVIEW), "-o", "json")
     assert json.loads(local.stdout)["run"]["status"] == "awaiting_input"
     app = SwitchboardApp(agents_file, steady=True, temporal=workers.address)
     async with app.run_test(size=(140, 44)) as pilot:
         conversation = await talk(pilot, "interviewer", "interview me")
+        # A task followed in the background: its stream let go of (ctrl+b) while it runs, the tab polls it (the
+        # tasks agent cannot push) until it asks for the booking's time.
+        watched = await open_agent(pilot, "tasks")
+        watched.send([TextPart(text="book a table")])
+        await until(lambda: watched.conversation.last is not None and watched.conversation.last.view.task_id)
+        await watched.action_let_stream_go()
         await pilot.press("f5")
-        await until(lambda: {i.kind for i in app.screen.inbox.items} == {"task", "run", "temporal"}, timeout=60)
+        await until(lambda: len(app.screen.inbox.items) == 4, timeout=60)
+        assert any("polling the task" in n.text for n in watched.conversation.last.notices)
+        assert {i.kind for i in app.screen.inbox.items} == {"task", "run", "temporal"}
+        booking = next(i for i in app.screen.inbox.items if i.who == "tasks")
+        await answer_in_inbox(pilot, booking, "8pm")
+        await until(lambda: watched.conversation.last.view.state.value == "completed")
+        await until(lambda: len(app.screen.inbox.items) == 3)
         assert by_kind(app, "temporal").run_id == temporal_run
         items = app.screen.inbox.items
         assert [i.since for i in items] == sorted(i.since for i in items)  # oldest first

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
+
+from textual.widgets import TabbedContent
 
 from ..a2a.errors import SwitchboardError
 from ..a2a.model import TaskState, TextPart
@@ -101,7 +103,10 @@ class InboxWatch:
         changed = [(i.id, i.question, i.note) for i in items] != [(i.id, i.question, i.note) for i in self.items]
         self.items = items
         second = int(self.app.clock())
-        if changed or second != self._drawn_at:  # the times waited tick once a second
+        # The times waited tick once a second, while the inbox is shown (redrawn out of sight, its table would
+        # lay the screen out again each second under whatever the person is doing).
+        shown = any(tabs.active == "inbox-tab" for tabs in self.screen.query("#tabs").results(TabbedContent))
+        if changed or (second != self._drawn_at and shown):
             self._drawn_at = second
             self.screen.inbox_changed(items)
         for item in new:
@@ -120,7 +125,7 @@ class InboxWatch:
             item = self._conversation_item(view)
             if item is not None:
                 items.append((item, view))
-        for run_view in self.screen.run_views():
+        for run_view in cast("list[RunView]", list(self.screen.query("RunView"))):  # by name: imported when used
             for item, asked in self._run_view_items(run_view):
                 items.append((item, (run_view, item.step, asked)))
         return items

@@ -142,9 +142,6 @@ class MainScreen(Screen):
         else:
             self.notify("it has no tab here: answer it in the inbox", markup=False)
 
-    def run_views(self) -> list[RunView]:
-        return list(self.query(RunView))
-
     async def resume_run_with(self, run_id: str, step: str, text: str) -> None:
         """Continue a local run that stopped at a question, with the answer to it, in a tab of its own (not shown:
         the person stays in the inbox); its next questions come to the inbox through that tab."""
@@ -200,6 +197,8 @@ class MainScreen(Screen):
         """The tab's label follows the view's state. (The watchers live on the view: they go with its tab.)"""
 
         def relabel() -> None:
+            if hasattr(self, "inbox"):
+                self.inbox.refresh()  # a question asked or answered in a tab is in the inbox at once
             pane = view.parent
             if not (isinstance(pane, TabPane) and pane.id):
                 return
