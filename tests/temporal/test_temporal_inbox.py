@@ -14,6 +14,7 @@ from workflow_support import REPO, TOKEN, cli_env, run_cli, switchboard_argv
 
 from switchboard.a2a.model import TextPart
 from switchboard.tui.app import SwitchboardApp
+from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.inbox_pane import InboxPane
 from switchboard.tui.widgets.prompt_pane import PromptPane
 from switchboard.tui.widgets.run_view import RunView
@@ -43,6 +44,17 @@ def answer_elsewhere(home, agents_file, *args: str) -> subprocess.CompletedProce
         timeout=120,
         cwd=REPO,
     )
+
+
+async def open_tab(pilot, name: str) -> ConversationView:
+    """A conversation with `name` opened from the agents table: its own new tab (not the last one open before)."""
+    before = list(pilot.app.screen.query(ConversationView))
+    await pilot.press("f1")
+    await open_agent(pilot, name)
+    await until(lambda: len(pilot.app.screen.query(ConversationView)) == len(before) + 1)
+    view = next(v for v in pilot.app.screen.query(ConversationView) if v not in before)
+    await until(lambda: view.conversation is not None)
+    return view
 
 
 def by_kind(app, kind: str):
@@ -75,7 +87,7 @@ async def test_every_kind_waits_in_the_inbox_and_is_answered_there_or_elsewhere(
         conversation = await talk(pilot, "interviewer", "interview me")
         # A task followed in the background: its stream let go of (ctrl+b) while it runs, the tab polls it (the
         # tasks agent cannot push) until it asks for the booking's time.
-        watched = await open_agent(pilot, "tasks")
+        watched = await open_tab(pilot, "tasks")
         watched.send([TextPart(text="book a table")])
         await until(lambda: watched.conversation.last is not None and watched.conversation.last.view.task_id)
         await watched.action_let_stream_go()
