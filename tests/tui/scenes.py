@@ -499,6 +499,12 @@ async def run_scene(pilot) -> None:
     pilot.app.run_worker(view.ask(request))
     # The prompt pane mounted and its field focused (a loaded machine takes longer than any fixed pause), then laid out.
     await _until(pilot, lambda: any(pilot.app.focused is field for field in view.query("PromptPane Input")))
+    # The inbox's tab counts the question too: its label, wider, lays the tab bar out again. The pane brings its
+    # field into view once that is done, as it would after any other change of the layout.
+    await _until(pilot, lambda: bool(pilot.app.screen.inbox.items))
+    await settle(pilot, 0.3)
+    for pane in view.query("PromptPane"):
+        pane.take_keyboard()
     await settle(pilot, 0.3)
 
 

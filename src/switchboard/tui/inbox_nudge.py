@@ -19,10 +19,10 @@ class Nudge:
         self.app = app
         self.sent: list[str] = []  # the ids nudged outside the app (the tests read it)
 
-    def new_item(self, item: InboxItem, *, from_tab: bool) -> None:
+    def new_item(self, item: InboxItem, *, said_by_tab: bool) -> None:
+        """Something new waits: a toast (unless its own tab says it), and outside the app while it is not focused."""
         settings = self.app.settings
-        # A tab says its own news when it is not shown (conversation_view.py); the others are said here.
-        if settings.notify_toast and not from_tab:
+        if settings.notify_toast and not said_by_tab:
             title, _ = describe(item)
             self.app.notify(strip_controls(item.first_line), title=title, markup=False, timeout=8)
         if self.app.app_focus:

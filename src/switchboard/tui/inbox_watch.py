@@ -27,6 +27,7 @@ from ..inbox.store import Remembered, forget, load_remembered, remember, signatu
 from .inbox_nudge import Nudge
 from .widgets.inbox_pane import InboxPane, question_pane
 from .widgets.prompt_pane import PromptPane
+from .widgets.visibility import in_shown_tab
 
 if TYPE_CHECKING:
     from .screens.main import MainScreen
@@ -114,7 +115,15 @@ class InboxWatch:
             source = "tab" if handle is not None and not isinstance(handle, Remembered) else item.kind
             # What a source held at its first read was there before: only what comes after is news.
             if source == "tab" or source in self._primed:
-                self.nudge.new_item(item, from_tab=_is_view(handle))
+                self.nudge.new_item(item, said_by_tab=self._said_by_tab(handle))
+
+    def _said_by_tab(self, handle: Any) -> bool:
+        """The item's own tab tells the person already: a conversation's does when it is not shown (and is marked
+        ✱), a run's is marked ✱ and shows the question when it is the tab shown."""
+        if _is_view(handle):
+            return True
+        view = handle[0] if isinstance(handle, tuple) else None
+        return view is not None and in_shown_tab(view)
 
     # --- open tabs ---------------------------------------------------------------------------------------
 

@@ -104,8 +104,12 @@ class MainScreen(Screen):
     # --- the inbox -----------------------------------------------------------------------------------
 
     def inbox_changed(self, items: list[InboxItem]) -> None:
-        """The inbox's items changed: its list, and its tab's count."""
-        self.query_one(InboxPane).show(items)
+        """The inbox's items changed: its tab's count, and its list (drawn when shown: out of sight, a table rebuilt
+        lays the screen out again under whatever the person is doing)."""
+        pane = self.query_one(InboxPane)
+        pane.items = items
+        if self.query_one(TabbedContent).active == "inbox-tab" or pane.open_item is not None:
+            pane.show(items)
         label = (
             Content.assemble(("✱ ", "bold $warning"), (f"Inbox {len(items)}", "bold $warning")) if items else "Inbox"
         )
@@ -372,6 +376,8 @@ class MainScreen(Screen):
     @on(TabbedContent.TabActivated)
     def _focus_tab(self, event: TabbedContent.TabActivated) -> None:
         """Put the keyboard where the tab's work is: the agents table, the open prompt, or the message box."""
+        if event.pane.id == "inbox-tab":
+            self.query_one(InboxPane).show(self.inbox.items)
         target = self._focus_target(event.pane)
         if target is not None:
             self.call_after_refresh(self._focus_if_shown, event.pane.id, target)
