@@ -54,6 +54,18 @@ class Settings(BaseModel):
         description="draw agents' A2UI surfaces as forms, and say so to agents whose card declares the extension; "
         "false: the agents fall back to text (`switchboard --no-a2ui` for one session)",
     )
+    # The inbox's nudge when something new waits while the app is not focused.
+    notify_bell: bool = Field(True, description="ring the terminal's bell when something new waits for you")
+    notify_desktop: bool = Field(
+        True, description="ask the terminal for a desktop notification (OSC 9 and OSC 777) when something new waits"
+    )
+    notify_toast: bool = Field(True, description="show a toast in the app when something new waits")
+    notify_command: list[str] | str | None = Field(
+        None,
+        description="a command of your own run when something new waits (an argv list, or a string split as a shell "
+        "would; never run through a shell), with the item in SWITCHBOARD_ITEM_* environment variables",
+        examples=[["notify-send", "switchboard"], "ntfy publish mytopic"],
+    )
 
 
 def settings_path() -> Path:

@@ -283,6 +283,7 @@ def wire_records() -> list[WireRecord]:
 
 
 Scene = Callable[[object], Awaitable[None]]
+SCENE_CLOCK = 1_763_717_042.0  # epoch seconds the scenes' app lives at
 
 
 def build_app(home: Path, *, theme: str = "switchboard", links: dict | None = None) -> SwitchboardApp:
@@ -303,7 +304,13 @@ def build_app(home: Path, *, theme: str = "switchboard", links: dict | None = No
         return links[entry.name]
 
     return SwitchboardApp(
-        agents, settings_path=settings, checker=scripted_check, link_opener=opener, steady=True, subtitle="agents.yaml"
+        agents,
+        settings_path=settings,
+        checker=scripted_check,
+        link_opener=opener,
+        steady=True,
+        subtitle="agents.yaml",
+        clock=lambda: SCENE_CLOCK,  # the inbox's "waited" is the same in every picture
     )
 
 
@@ -412,12 +419,26 @@ def scene_links() -> dict[str, ScriptedLink]:
     }
 
 
+async def inbox_scene(pilot) -> None:
+    """The interviewer asks in a tab of its own; the inbox lists it, its question open under the list."""
+    await prompt_scene(pilot)
+    await pilot.press("f5")
+    await _until(pilot, lambda: bool(pilot.app.screen.inbox.items))
+    await settle(pilot, 0.3)
+    await pilot.press("enter")
+    await _until(
+        pilot, lambda: any(pilot.app.focused is f for f in pilot.app.screen.query("InboxPane PromptPane Input"))
+    )
+    await settle(pilot, 0.3)
+
+
 SCENES: dict[str, Scene] = {
     "agents": agents_scene,
     "card": card_scene,
     "conversation": stream_scene,
     "prompt": prompt_scene,
     "wire": wire_scene,
+    "inbox": inbox_scene,
 }
 THEME_SCENE = prompt_scene  # shows the state colours, a question and an artifact-free transcript
 SIZE = (120, 36)
@@ -481,6 +502,12 @@ async def run_scene(pilot) -> None:
     pilot.app.run_worker(view.ask(request))
     # The prompt pane mounted and its field focused (a loaded machine takes longer than any fixed pause), then laid out.
     await _until(pilot, lambda: any(pilot.app.focused is field for field in view.query("PromptPane Input")))
+    # The inbox's tab counts the question too: its label, wider, lays the tab bar out again. The pane brings its
+    # field into view once that is done, as it would after any other change of the layout.
+    await _until(pilot, lambda: bool(pilot.app.screen.inbox.items))
+    await settle(pilot, 0.3)
+    for pane in view.query("PromptPane"):
+        pane.take_keyboard()
     await settle(pilot, 0.3)
 
 

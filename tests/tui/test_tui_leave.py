@@ -90,7 +90,7 @@ async def test_a_tab_with_no_open_task_closes_at_once(app):
         await until(lambda: view.conversation.last is not None and not view.running)
         await pilot.press("f4")
         await until(lambda: not app.screen.query(ConversationView))
-        assert app.screen.query_one(TabbedContent).active in ("agents-tab", "workflows-tab")
+        assert app.screen.query_one(TabbedContent).active in ("agents-tab", "workflows-tab", "inbox-tab")
 
 
 async def test_quitting_with_a_task_running_asks_and_says_where_to_find_it(app, fleet):

@@ -52,6 +52,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("card", "agent cards", "groups.card"),
     Command("send", "send a message to start or continue a task", "groups.send"),
     Command("task", "tasks: get, cancel, subscribe, watch, list, push", "groups.task"),
+    Command("inbox", "everything waiting for your answer: tasks, runs, runs on Temporal", "groups.inbox"),
+    Command("answer", "answer an item of the inbox by its id", "groups.answer"),
     Command("auth", "OAuth sign-in: login, status, logout", "groups.auth"),
     Command("run", "run a workflow file (or continue a run with --resume)", "groups.run"),
     Command("runs", "workflow runs from the journal: list, show", "groups.runs"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import importlib.util
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -73,10 +74,12 @@ class SwitchboardApp(App):
         extra_agents: list[AgentEntry] | None = None,
         tune_gc: bool = False,
         temporal: str | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         """`checker` and `link_opener` stand in for the network (scenes, tests); `steady` turns off cursor
         blinking so screenshots are the same every time. `extra_agents` (the demo fleet) are listed after the
-        agents file's own, and never written to it. `tune_gc` (the real start, and the benchmarks): see
+        agents file's own, and never written to it. `clock` (epoch seconds; scenes fix it) is what the inbox
+        measures waiting against. `tune_gc` (the real start, and the benchmarks): see
         `_tune_gc`; tests leave the collector of the process they share alone."""
         super().__init__()
         read_escape_enter_as_alt_enter()  # a new line in the message box under tmux too (textual_private.py)
@@ -93,6 +96,7 @@ class SwitchboardApp(App):
         self.steady = steady
         self.extra_agents = list(extra_agents or [])
         self._tune = tune_gc
+        self.clock = clock or time.time
         self.temporal_address = self._temporal_address(temporal or self.settings.temporal)
         self._temporal_client: TemporalClient | None = None
         self._push_receiver: PushReceiver | None = None
@@ -265,6 +269,13 @@ class SwitchboardApp(App):
 
         if isinstance(self.screen, MainScreen):
             self.screen.toggle_wire()
+
+    def write_to_terminal(self, data: str) -> None:
+        """Raw bytes for the terminal itself (the inbox's bell and notification escapes; the caller sanitized
+        every untrusted character in them)."""
+        if self._driver is not None:
+            self._driver.write(data)
+            self._driver.flush()
 
     async def push_receiver(self) -> PushReceiver:
         """The receiver of this app's push configs (push/receiver.py), on 127.0.0.1: started when a tab first needs one,

@@ -68,6 +68,7 @@ class SwitchboardCommands(Provider):
         yield "Toggle wire view", "Every request, response and SSE frame", go(main, main.toggle_wire)
         yield "Show agents", "the agents tab (f1)", go(main, main.action_show_agents)
         yield "Show workflows", "the workflows tab and past runs (f3)", go(main, main.action_show_workflows)
+        yield "Show inbox", "everything waiting for your answer, oldest first (f5)", go(main, main.action_show_inbox)
         pane = main.query_one(AgentsPane)
 
         def show_card(status: AgentStatus) -> None:

@@ -21,12 +21,15 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from ...agent_status import AgentStatus
+from ..inbox_watch import TICK, InboxWatch
 from ..release import forget_removed
 from ..typed_app import switchboard_app
 from ..widgets.a2ui.open_url import A2uiOpenUrl
 from ..widgets.agents_pane import AgentsPane
+from ..widgets.inbox_pane import InboxPane
 from ..widgets.wire_view import WireView
 from ..widgets.workflows_pane import WorkflowsPane
+from .inbox_resume import Refusal
 
 if TYPE_CHECKING:
     from ...workflow.spec import Workflow
@@ -66,6 +69,7 @@ class MainScreen(Screen):
     BINDINGS = [
         Binding("f1", "show_agents", "Agents", id="tabs.agents"),
         Binding("f3", "show_workflows", "Workflows", id="tabs.workflows"),
+        Binding("f5", "show_inbox", "Inbox", id="tabs.inbox"),
         # One footer entry for both, "alt+←→ Tabs" (the footer is full); ctrl+pageup/pagedown do the same.
         Binding("alt+left", "previous_tab", "Tabs", id="tabs.previous", key_display="alt+←→"),
         Binding("alt+right", "next_tab", "Next tab", id="tabs.next", show=False),
@@ -84,12 +88,53 @@ class MainScreen(Screen):
                 yield AgentsPane(id="agents")
             with MainTabPane("Workflows", id="workflows-tab"):
                 yield WorkflowsPane(id="workflows")
+            with MainTabPane("Inbox", id="inbox-tab"):
+                yield InboxPane(id="inbox")
         yield WireView(id="wire", classes="-hidden")
         yield Footer()
 
     def on_mount(self) -> None:
         # The footer is composed again whenever the focus moves; its old keys are let go here, a tab's on close.
         self.set_interval(RELEASE_EVERY, lambda: forget_removed(self.app))
+        self.inbox = InboxWatch(self)
+        self.query_one(InboxPane).pane_for = self.inbox.pane_for
+        self.inbox.tick()
+        self.set_interval(TICK, self.inbox.tick)
+
+    # --- the inbox -----------------------------------------------------------------------------------
+
+    @on(InboxPane.AnswerGiven)
+    async def _inbox_answer(self, event: InboxPane.AnswerGiven) -> None:
+        await self.inbox.answer(event)
+
+    @on(InboxPane.SignInAsked)
+    def _inbox_sign_in(self, event: InboxPane.SignInAsked) -> None:
+        self.inbox.sign_in(event)
+
+    @on(InboxPane.Dismissed)
+    def _inbox_dismiss(self, event: InboxPane.Dismissed) -> None:
+        self.inbox.dismiss(event.item)
+        self.notify(f"{event.item.id} dismissed", markup=False)
+
+    @on(InboxPane.GoTo)
+    def _inbox_go_to(self, event: InboxPane.GoTo) -> None:
+        pane = self.inbox.tab_of(event.item)
+        if pane is not None:
+            self.query_one(TabbedContent).active = pane
+        else:
+            self.notify("it has no tab here: answer it in the inbox", markup=False)
+
+    async def resume_run_with(self, run_id: str, step: str, text: str) -> None:
+        """Continue a local run that stopped at a question, with the answer to it, in a tab of its own (not shown:
+        the person stays in the inbox); its next questions come to the inbox through that tab."""
+        from ..widgets.run_view import RunView
+        from .inbox_resume import resumable_run
+
+        found = resumable_run(self.app, run_id, step, text)
+        if isinstance(found, Refusal):
+            self.notify(found.message, severity=found.severity, markup=False)
+            return
+        await self._add_run(RunView(found.workflow, start=found.start), show=False)
 
     # --- conversations -------------------------------------------------------------------------------
 
@@ -119,6 +164,8 @@ class MainScreen(Screen):
         """The tab's label follows the view's state. (The watchers live on the view: they go with its tab.)"""
 
         def relabel() -> None:
+            if hasattr(self, "inbox"):
+                self.inbox.refresh()  # a question asked or answered in a tab is in the inbox at once
             pane = view.parent
             if not (isinstance(pane, TabPane) and pane.id):
                 return
@@ -203,12 +250,13 @@ class MainScreen(Screen):
 
         await self._add_run(RunView(workflow or run_id, start=start))
 
-    async def _add_run(self, view: RunView) -> None:
+    async def _add_run(self, view: RunView, *, show: bool = True) -> None:
         pane_id = f"run-{next(_ids)}"
         tabs = self.query_one(TabbedContent)
         await tabs.add_pane(MainTabPane(self._run_label(view), view, id=pane_id))
         self._relabel_on_change(view, lambda: self._run_label(view))
-        tabs.active = pane_id
+        if show:
+            tabs.active = pane_id
 
     def _run_label(self, view: RunView) -> Content:
         if view.waiting:
@@ -309,9 +357,14 @@ class MainScreen(Screen):
     def action_show_workflows(self) -> None:
         self.query_one(TabbedContent).active = "workflows-tab"
 
+    def action_show_inbox(self) -> None:
+        self.query_one(TabbedContent).active = "inbox-tab"
+
     @on(TabbedContent.TabActivated)
     def _focus_tab(self, event: TabbedContent.TabActivated) -> None:
         """Put the keyboard where the tab's work is: the agents table, the open prompt, or the message box."""
+        if event.pane.id == "inbox-tab":
+            self.query_one(InboxPane).show(self.inbox.items)
         target = self._focus_target(event.pane)
         if target is not None:
             self.call_after_refresh(self._focus_if_shown, event.pane.id, target)
@@ -321,6 +374,8 @@ class MainScreen(Screen):
             return self.query_one("#agents-table")
         if pane.id == "workflows-tab":
             return self.query_one("#workflows-table")
+        if pane.id == "inbox-tab":
+            return self.query_one("#inbox-filter")
         prompts = pane.query("PromptPane Input")
         if prompts:
             return prompts.first() if pane.query("RunView") else prompts.last()
@@ -364,7 +419,7 @@ class MainScreen(Screen):
         """Close the tab shown; one whose task is still open at the agent asks first (cancel, leave, stay)."""
         tabs = self.query_one(TabbedContent)
         pane_id = tabs.active
-        if not pane_id or pane_id in ("agents-tab", "workflows-tab"):
+        if not pane_id or pane_id in ("agents-tab", "workflows-tab", "inbox-tab"):
             return
         work = self.open_work(tabs.get_pane(pane_id))
         if not work:

@@ -249,6 +249,17 @@ class ConversationView(FormActions, Vertical):
         """Listen again to the last turn's task (a cancel the agent refused left it running)."""
         await self._follow(self._connected.reattach(), begun=True, then_watch=True)
 
+    async def answered_elsewhere(self) -> None:
+        """The task's question was answered outside this tab (the inbox's command line, another terminal): its
+        prompt pane goes, and the tab follows the task again to show what the agent does with that answer."""
+        if self.conversation is None or self.running or self._gone():
+            return
+        for pane in self.query(PromptPane):
+            await pane.remove()
+        for transcript in self.query_children(".transcript"):
+            await transcript.mount(NoteLine("answered elsewhere (another terminal, or the inbox); following the task"))
+        self.follow_again()
+
     @work(exclusive=True, group="turn")
     async def watch_quietly(self) -> None:
         """Follow the last turn's task with no stream: by pushes to the app's receiver, else by polling."""

@@ -85,6 +85,10 @@ class RunView(Vertical):
     def waiting(self) -> bool:
         return bool(self._questions)
 
+    def questions(self) -> dict[str, tuple[AskRequest, asyncio.Future[str]]]:
+        """The questions the run's steps wait on now, by step (the inbox lists them and answers through them)."""
+        return dict(self._questions)
+
     @property
     def status(self) -> str:
         if self.run is not None:

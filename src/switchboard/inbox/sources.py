@@ -1,0 +1,171 @@
+"""Where waiting items are found, away from any screen: local runs (the run index, then each waiting run's
+journal), runs on a Temporal server (its visibility, then each run's `waiting` query), and remembered conversation
+tasks re-read from their agents. The TUI adds its own open tabs to these; `switchboard inbox` lists these."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from ..a2a.errors import SwitchboardError
+from ..a2a.model import Task, TaskState
+from ..a2a.turn import task_question
+from ..workflow.index import default_dir
+from ..workflow.runs import RunRecord, query_runs, read_run
+from ..workflow.summary import epoch
+from .item import InboxItem, question_text
+from .store import Remembered
+
+TEMPORAL_PAGE = 200  # waiting runs read from a Temporal server's visibility at most
+LOCAL_PAGE = 500  # waiting local runs read at most
+
+OpenLink = Callable[[Remembered], Awaitable[Any]]
+
+
+def _asked_at(records: list[dict[str, Any]], step: str) -> float | None:
+    """When `step` last began to wait (its last AwaitingInput record)."""
+    for record in reversed(records):
+        if record.get("type") == "AwaitingInput" and record.get("step") == step:
+            return epoch(record.get("at"))
+    return None
+
+
+def run_items(
+    run: RunRecord, *, kind: str = "run", where: str = "", ask_ids: dict[str, str] | None = None
+) -> list[InboxItem]:
+    """The questions a run's steps wait on, one item per step (`where`: how the run is reached)."""
+    items = []
+    live = kind == "run" and run.status == "running"  # its process holds the journal's lock: it asks there
+    for name, step in run.steps.items():
+        if step.status != "waiting" or step.question is None:
+            continue
+        asked = step.question
+        note = "live in another process: answer it there" if live else ""
+        items.append(
+            InboxItem(
+                kind,  # type: ignore[arg-type]
+                who=f"run {run.workflow} · step {name}",
+                question=question_text(asked.question),
+                state=asked.state.value,
+                since=_asked_at(run.records, name),
+                where=where or f"local run {run.run_id}",
+                agent=step.agent or "",
+                task_id=asked.task_id or "",
+                context_id=asked.context_id or "",
+                run_id=run.run_id,
+                step=name,
+                ask_id=(ask_ids or {}).get(name, ""),
+                note=note,
+                live_elsewhere=live,
+                parts=tuple(asked.question),
+            )
+        )
+    return items
+
+
+def local_run_items(journal_dir: Path | None = None) -> list[InboxItem]:
+    """Every step of a local run that waits for input (from the run index, then the run's journal)."""
+    directory = journal_dir or default_dir()
+    items: list[InboxItem] = []
+    for summary in query_runs(directory, waiting=True, limit=LOCAL_PAGE).runs:
+        try:
+            run = read_run(summary.run_id, directory)
+        except (OSError, SwitchboardError):
+            continue  # removed since the index was read
+        items += run_items(run)
+    return items
+
+
+def run_signature(journal_dir: Path | None = None) -> tuple[Any, ...]:
+    """What changes when a run's journal or the run index is written: a watcher stats these, cheaply, and reads
+    the index again only when they changed."""
+    directory = journal_dir or default_dir()
+    marks: list[Any] = []
+    for name in ("", "index.sqlite3", "index.sqlite3-wal"):
+        try:
+            stat = (directory / name).stat() if name else directory.stat()
+        except OSError:
+            marks.append(None)
+            continue
+        marks.append((stat.st_ino, stat.st_mtime_ns, stat.st_size))
+    return tuple(marks)
+
+
+async def temporal_items(client: Any, address: str) -> list[InboxItem]:
+    """Every question a run on the Temporal server waits on (visibility's waiting runs, then each one's `waiting`
+    query; its records say since when)."""
+    from ..workflow.runs import fold
+    from ..workflow.temporal import client as temporal
+
+    items: list[InboxItem] = []
+    page = await temporal.list_page(client, waiting=True, limit=TEMPORAL_PAGE)
+    for summary in page.runs:
+        try:
+            asked = await temporal.asked(client, summary.run_id)
+            if not asked:
+                continue
+            records = await temporal.records(client, summary.run_id)
+        except (SwitchboardError, Exception):
+            continue
+        run = fold(records, summary.run_id)
+        ask_ids = {step: str(question.get("askId", "")) for step, question in asked.items()}
+        for item in run_items(run, kind="temporal", where=f"Temporal {address}", ask_ids=ask_ids):
+            if item.step in asked:
+                items.append(item)
+    return items
+
+
+def task_item(
+    remembered: Remembered, task: Task | None, *, where: str = "remembered", note: str = ""
+) -> InboxItem | None:
+    """The item of a remembered task as its agent reports it now (`task`), or as remembered (`task` None: the
+    agent could not be asked); None when the task no longer waits for the person."""
+    if task is not None:
+        state = task.status.state
+        if state not in (TaskState.INPUT_REQUIRED, TaskState.AUTH_REQUIRED):
+            return None
+        parts = task_question(task)
+        text = question_text(parts) or remembered.question
+        state_name = state.value
+    else:
+        parts, text, state_name = [], remembered.question, remembered.state
+    return InboxItem(
+        "task",
+        who=remembered.agent,
+        question=text,
+        state=state_name,
+        since=remembered.since,
+        where=where,
+        agent=remembered.agent,
+        agent_url=remembered.agent_url,
+        task_id=remembered.task_id,
+        context_id=remembered.context_id,
+        note=note,
+        stale=bool(note) and task is None and note.startswith("the agent no longer knows"),
+        parts=tuple(parts),
+    )
+
+
+UNKNOWN = "the agent no longer knows this task"
+
+
+async def reread(remembered: Remembered, open_link: OpenLink) -> InboxItem | None:
+    """A remembered task read again from its agent: its item now, a stale one when the agent does not know the
+    task (dismissable), the remembered question with a note when the agent cannot be reached, or None when the
+    task no longer waits."""
+    try:
+        link = await open_link(remembered)
+    except SwitchboardError as exc:
+        return task_item(remembered, None, note=f"not re-read: {exc.message}")
+    try:
+        task = await link.get_task(remembered.task_id)
+    except SwitchboardError as exc:
+        if exc.code == "TaskNotFoundError":
+            return task_item(remembered, None, note=UNKNOWN)
+        return task_item(remembered, None, note=f"not re-read: {exc.message}")
+    finally:
+        close = getattr(link, "aclose", None)
+        if close is not None:
+            await close()
+    return task_item(remembered, task)

@@ -1,0 +1,477 @@
+"""The inbox's watch: finds every item waiting for the person, keeps the inbox tab's list live, and nudges.
+
+Every TICK seconds (on the main screen's timer, nothing runs while nothing changed):
+- open tabs: read from the views in memory (a conversation waiting, a run's steps asking);
+- remembered tasks: the file (inbox/store.py) is stat'ed, read again only when written (another process
+  answered one); each task not open in a tab is read from its agent (get-task) every POLL_TASKS seconds, and so
+  is each tab's waiting task, so one answered elsewhere (another terminal, another tool) leaves within a second;
+- local runs: the run index and journal directory are stat'ed, and read again (on a thread) only when written;
+- Temporal: its waiting runs are read every POLL_TEMPORAL seconds when a server is configured.
+Then the items are merged (a tab's own item wins over the same task or run found elsewhere), sorted oldest first
+and handed to the pane; an item not seen before (after its source's first read) is a new one: the nudge.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
+
+from textual.content import Content
+from textual.css.query import NoMatches
+from textual.widgets import TabbedContent, TabPane
+
+from ..a2a.errors import SwitchboardError
+from ..a2a.model import TaskState, TextPart
+from ..agents import AgentEntry
+from ..inbox.item import InboxItem, question_text, sort_oldest_first
+from ..inbox.store import Remembered, forget, load_remembered, remember, signature
+from .inbox_nudge import Nudge
+from .widgets.inbox_pane import InboxPane, question_pane
+from .widgets.prompt_pane import PromptPane
+from .widgets.visibility import in_shown_tab
+
+if TYPE_CHECKING:
+    from .screens.main import MainScreen
+    from .widgets.conversation_view import ConversationView
+    from .widgets.run_view import RunView
+
+TICK = 0.25  # seconds between looks at the tabs and the files
+POLL_TASKS = 0.75  # seconds between reads of each waiting task at its agent
+POLL_TEMPORAL = 1.0  # seconds between reads of a Temporal server's waiting runs
+
+
+class InboxWatch:
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+        self.app = screen.app
+        self.nudge = Nudge(self.app)
+        self.handles: dict[str, Any] = {}  # item id -> what answers it (a view, a run view's step, a Remembered)
+        self.items: list[InboxItem] = []
+        self._remembered: dict[tuple[str, str], Remembered] = {}
+        self._reread: dict[tuple[str, str], InboxItem | None] = {}  # key -> as its agent reported it last
+        self._store_mark: object = object()
+        self._run_mark: object = object()
+        self._local: list[InboxItem] = []
+        self._temporal: list[InboxItem] = []
+        self._since: dict[tuple[str, ...], tuple[str, float]] = {}  # key -> (question, first seen)
+        self._kept_questions: dict[tuple[str, ...], tuple[str, str]] = {}  # a tab's task -> (question, state) kept
+        self._seen: set[tuple[str, str]] = set()  # (item id, question): a task asking again is news again
+        self._primed: set[str] = set()  # the sources read once: "task" (remembered), "run" (local), "temporal"
+        # Questions answered here, on their way (item id, question): not shown again until the source moves on.
+        self._answered: set[tuple[str, str]] = set()
+        self._last_poll = 0.0
+        self._last_temporal = 0.0
+        self._links: dict[tuple[str, str], Any] = {}
+        self._polling = False
+        self._opened: dict[str, Any] = {}  # the item whose pane is open -> what answers it, as when it opened
+        self._drawn_at = 0
+        self._tab_keys: set[tuple[str, ...]] = set()
+
+    # --- the tick ------------------------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        now = time.monotonic()
+        mark = signature()
+        if mark != self._store_mark:
+            self._store_mark = mark
+            self._read_store()
+        run_mark = _run_signature()
+        if run_mark != self._run_mark:
+            self._run_mark = run_mark
+            self.screen.run_worker(self._read_local, thread=True, group="inbox-local", exclusive=True)
+        if now - self._last_poll >= POLL_TASKS and not self._polling:
+            self._last_poll, self._polling = now, True
+            self.screen.run_worker(self._poll_tasks(), group="inbox-tasks", exit_on_error=False)
+        if self.app.temporal_address and now - self._last_temporal >= POLL_TEMPORAL:
+            self._last_temporal = now
+            self.screen.run_worker(self._read_temporal(), group="inbox-temporal", exit_on_error=False)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Merge what each source holds, show it, and nudge for what is new."""
+        handles: dict[str, Any] = {}
+        merged: dict[tuple[str, ...], InboxItem] = {}
+        tabs = self._tab_items()
+        # The tabs' last: a task or run open in a tab is answered there (its own pane, its own future).
+        for item, handle in [*self._remembered_items(), *[(i, None) for i in self._local + self._temporal], *tabs]:
+            merged[item.key] = item
+            handles[item.id] = handle
+        self.handles = handles
+        self._keep_tab_tasks([item for item, _ in tabs])
+        items = sort_oldest_first([i for i in merged.values() if (i.id, i.question) not in self._answered])
+        self._answered &= {(i.id, i.question) for i in merged.values()}  # moved on at its source: forgotten
+        new = [item for item in items if (item.id, item.question) not in self._seen]
+        self._seen |= {(item.id, item.question) for item in items}
+        changed = [(i.id, i.question, i.note) for i in items] != [(i.id, i.question, i.note) for i in self.items]
+        self.items = items
+        second = int(self.app.clock())
+        # The times waited tick once a second, while the inbox is shown (redrawn out of sight, its table would
+        # lay the screen out again each second under whatever the person is doing).
+        shown = any(tabs.active == "inbox-tab" for tabs in self.screen.query("#tabs").results(TabbedContent))
+        if changed or (second != self._drawn_at and shown):
+            self._drawn_at = second
+            self._show(items)
+        for item in new:
+            handle = handles.get(item.id)
+            source = "tab" if handle is not None and not isinstance(handle, Remembered) else item.kind
+            # What a source held at its first read was there before: only what comes after is news.
+            if source == "tab" or source in self._primed:
+                self.nudge.new_item(item, said_by_tab=self._said_by_tab(handle))
+
+    def _said_by_tab(self, handle: Any) -> bool:
+        """The item's own tab tells the person already: a conversation's does when it is not shown (and is marked
+        ✱), a run's is marked ✱ and shows the question when it is the tab shown."""
+        if _is_view(handle):
+            return True
+        view = handle[0] if isinstance(handle, tuple) else None
+        return view is not None and in_shown_tab(view)
+
+    # --- open tabs ---------------------------------------------------------------------------------------
+
+    def _tab_items(self) -> list[tuple[InboxItem, Any]]:
+        """The questions of the open tabs, each with what answers it (the view, or the run view's ask)."""
+        items: list[tuple[InboxItem, Any]] = []
+        for view in self.screen.conversations():
+            item = self._conversation_item(view)
+            if item is not None:
+                items.append((item, view))
+        for run_view in cast("list[RunView]", list(self.screen.query("RunView"))):  # by name: imported when used
+            for item, asked in self._run_view_items(run_view):
+                items.append((item, (run_view, item.step, asked)))
+        return items
+
+    def _first_seen(self, key: tuple[str, ...], question: str) -> float:
+        """When this question of this task or step was first seen here (another question starts the clock again)."""
+        seen = self._since.get(key)
+        if seen is None or seen[0] != question:
+            seen = self._since[key] = (question, self.app.clock())
+        return seen[1]
+
+    def _conversation_item(self, view: ConversationView) -> InboxItem | None:
+        state = view.waiting
+        last = view.conversation.last if view.conversation else None
+        if state is None or last is None or not last.view.task_id:
+            return None
+        parts = last.view.question
+        url = view.status.entry.url
+        key = ("task", url.rstrip("/"), last.view.task_id)
+        text = question_text(parts)
+        return InboxItem(
+            "task",
+            who=view.agent_name,
+            question=text,
+            state=state.value,
+            since=self._first_seen(key, text),
+            where="conversation tab",
+            agent=view.agent_name,
+            agent_url=url,
+            task_id=last.view.task_id,
+            context_id=last.view.context_id or "",
+            parts=tuple(parts),
+        )
+
+    def _run_view_items(self, view: RunView) -> list[tuple[InboxItem, Any]]:
+        run = view.run
+        if run is None:
+            return []
+        on_temporal = hasattr(run, "client")
+        found = []
+        for step, (request, future) in list(view.questions().items()):
+            key = ("temporal" if on_temporal else "run", run.run_id, step)
+            item = InboxItem(
+                "temporal" if on_temporal else "run",
+                who=f"run {view.title} · step {step}",
+                question=question_text(request.question),
+                state=request.state.value,
+                since=self._first_seen(key, question_text(request.question)),
+                where=f"run tab{' on ' + getattr(run, 'where', '')[3:] if on_temporal else ''}",
+                agent=request.agent,
+                task_id=request.task_id or "",
+                context_id=request.context_id or "",
+                run_id=run.run_id,
+                step=step,
+                parts=tuple(request.question),
+            )
+            found.append((item, (request, future)))
+        return found
+
+    def _keep_tab_tasks(self, tabs: list[InboxItem]) -> None:
+        """A tab's waiting task is remembered (so a restart, or a crash, loses nothing); one that stopped waiting
+        is let go of, and one let go of by another process (answered there) is followed again by its tab."""
+        waiting = {item.key[1:]: item for item in tabs if item.kind == "task"}
+        for key, item in waiting.items():
+            # Written once per question (the file holds it redacted: compared with what was written, it would
+            # differ as soon as a credential typed since appeared in it).
+            if self._kept_questions.get(key) != (item.question, item.state) or key not in self._remembered:
+                self._kept_questions[key] = (item.question, item.state)
+                entry = Remembered(item.agent, item.agent_url, item.task_id, item.context_id, item.state,
+                                   self.app.tap.redactor.text(item.question), item.since)  # fmt: skip
+                self._write(remember, entry)
+                self._remembered[key] = entry  # type: ignore[index]
+        for key in self._tab_keys - set(waiting):
+            self._kept_questions.pop(key, None)
+            if key in self._remembered:
+                self._write(forget, *key)
+                self._remembered.pop(key, None)
+        self._tab_keys = set(waiting)
+
+    def _write(self, change: Any, *args: Any) -> None:
+        try:
+            change(*args)
+        except OSError as exc:
+            self.app.notify(f"inbox: could not write the remembered questions: {exc}", severity="warning")
+        self._store_mark = signature()  # our own write is not news
+
+    # --- remembered tasks ----------------------------------------------------------------------------------
+
+    def _read_store(self) -> None:
+        before = set(self._remembered)
+        self._remembered = {entry.key: entry for entry in load_remembered()}
+        gone = before - set(self._remembered)
+        for view in self.screen.conversations():  # answered by another process: the tab hears it from the agent
+            item = self._conversation_item(view)
+            if item is not None and item.key[1:] in gone:
+                self.screen.run_worker(view.answered_elsewhere(), group="inbox-elsewhere")
+        if "task" not in self._primed:
+            self.screen.run_worker(self._reread_all(), group="inbox-reread", exit_on_error=False)
+
+    def _remembered_items(self) -> list[tuple[InboxItem, Remembered]]:
+        """The remembered tasks not open in a tab: as their agents last reported them (before the first re-read,
+        as remembered)."""
+        from ..inbox.sources import task_item
+
+        in_tabs = {(v.status.entry.url.rstrip("/"), v.conversation.last.view.task_id or "")
+                   for v in self.screen.conversations() if v.conversation and v.conversation.last}  # fmt: skip
+        items = []
+        for key, entry in self._remembered.items():
+            if key in in_tabs:
+                continue  # its tab says it
+            item = (
+                self._reread[key] if key in self._reread else task_item(entry, None, note="re-reading from the agent…")
+            )
+            if item is not None:
+                items.append((item, entry))
+        return items
+
+    async def _reread_all(self) -> None:
+        from ..inbox.sources import reread
+
+        for entry in list(self._remembered.values()):
+            if self._open_in_tab(entry.key):
+                continue
+            item = await reread(entry, self._link_for)
+            self._reread[entry.key] = item
+            if item is None:
+                self._write(forget, *entry.key)
+                self._remembered.pop(entry.key, None)
+        self._primed.add("task")
+        self.refresh()
+
+    def _open_in_tab(self, key: tuple[str, str]) -> bool:
+        return any((item := self._conversation_item(v)) is not None and item.key[1:] == key
+                   for v in self.screen.conversations())  # fmt: skip
+
+    async def _link_for(self, entry: Remembered) -> Any:
+        if entry.key not in self._links:
+            self._links[entry.key] = await self.app.open_link(self.entry_of(entry))
+        return self._links[entry.key]
+
+    def entry_of(self, entry: Remembered) -> AgentEntry:
+        """The agent of a remembered task: the app's agent of that name and address, else one for the address."""
+        found = next((a for a in self.app.agents() if a.name == entry.agent), None)
+        if found is not None and found.url.rstrip("/") == entry.agent_url.rstrip("/"):
+            return found
+        return AgentEntry(name=entry.agent, url=entry.agent_url)
+
+    async def _poll_tasks(self) -> None:
+        """Each waiting task read from its agent: one answered elsewhere leaves the inbox (a tab follows it again)."""
+
+        try:
+            await self._poll_each()
+        finally:
+            self._polling = False
+
+    async def _poll_each(self) -> None:
+        from ..inbox.sources import reread
+
+        if "task" not in self._primed:
+            return
+        for view in self.screen.conversations():
+            item = self._conversation_item(view)
+            if item is None or view.link is None or view.running:
+                continue
+            try:
+                task = await view.link.get_task(item.task_id)
+            except SwitchboardError:
+                continue
+            state = task.status.state
+            moved = state not in (TaskState.INPUT_REQUIRED, TaskState.AUTH_REQUIRED)
+            asked = question_text(list(task.status.message.parts if task.status.message else []))
+            if (moved or asked not in ("", item.question)) and view.waiting is not None and not view.running:
+                await view.answered_elsewhere()
+        for key, entry in list(self._remembered.items()):
+            known = self._reread.get(key)
+            if self._open_in_tab(key) or (known is not None and known.stale):
+                continue  # said by its tab; or the agent does not know it (dismissed by the person, not by us)
+            item = await reread(entry, self._link_for)  # also one another process remembered since the start
+            if item is None:
+                self._write(forget, *key)
+                self._remembered.pop(key, None)
+                self._reread.pop(key, None)
+            elif key in self._remembered:  # not dismissed meanwhile
+                self._reread[key] = item
+        self.refresh()
+
+    # --- runs --------------------------------------------------------------------------------------------
+
+    def _read_local(self) -> None:
+        from ..inbox.sources import local_run_items
+
+        items = local_run_items()
+        self.app.call_from_thread(self._took_local, items)
+
+    def _took_local(self, items: list[InboxItem]) -> None:
+        self._local = items
+        self._primed.add("run")
+        self.refresh()
+
+    async def _read_temporal(self) -> None:
+        from ..inbox.sources import temporal_items
+
+        try:
+            client = await self.app.temporal_client()
+            items = await temporal_items(client, self.app.temporal_address or "")
+        except SwitchboardError:
+            return
+        except Exception:
+            return
+        self._temporal = items
+        self._primed.add("temporal")
+        self.refresh()
+
+    # --- answering ---------------------------------------------------------------------------------------
+
+    def _show(self, items: list[InboxItem]) -> None:
+        """The inbox's items changed: its tab's count, and its list (drawn when shown: out of sight, a table rebuilt
+        lays the screen out again under whatever the person is doing)."""
+        pane = self.screen.query_one(InboxPane)
+        pane.items = items
+        if self.screen.query_one(TabbedContent).active == "inbox-tab" or pane.open_item is not None:
+            pane.show(items)
+        label = (
+            Content.assemble(("✱ ", "bold $warning"), (f"Inbox {len(items)}", "bold $warning")) if items else "Inbox"
+        )
+        try:
+            self.screen.query_one(TabbedContent).get_tab("inbox-tab").label = label
+        except NoMatches:
+            pass
+
+    def sign_in(self, event: InboxPane.SignInAsked) -> None:
+        """The person asked to sign in from an item's pane: the flow runs where the question lives."""
+        handle = self.handles.get(event.item.id)
+        if isinstance(handle, tuple):  # a run's step: its view runs the flow on the step's link
+            view, _, (request, _) = handle
+            view._sign_in(request, event.pane)
+        elif handle is not None and hasattr(handle, "_sign_in"):
+            handle._sign_in(event.pane, event.offer)
+
+    def tab_of(self, item: InboxItem) -> str | None:
+        """The id of the tab an item lives in, if it has one here."""
+        handle = self.handles.get(item.id)
+        view = handle[0] if isinstance(handle, tuple) else handle
+        pane = getattr(view, "parent", None)
+        return pane.id if isinstance(pane, TabPane) and pane.id else None
+
+    def pane_for(self, item: InboxItem) -> PromptPane:
+        """The prompt pane for the item: a run step's carries its ask's future; a tab's its sign-in offer."""
+        handle = self.handles.get(item.id)
+        self._opened = {item.id: handle} if handle is not None else {}  # one question open at a time
+        if isinstance(handle, tuple):
+            request, future = handle[2]
+            offer = request.sign_in.offer if request.sign_in is not None else None
+            return question_pane(item, future=future, sign_in=offer)
+        if _is_view(handle):
+            offer = next((p.sign_in for p in handle.query(PromptPane) if p.sign_in is not None), None)
+            return question_pane(item, sign_in=offer)
+        return question_pane(item)
+
+    async def answer(self, event: InboxPane.AnswerGiven) -> None:
+        """Route the answer to what the item's pane was opened for (by the time the answer comes, a run view's ask
+        may be gone from the tabs and its run seen in the run index instead: never resumed a second time)."""
+        item = event.item
+        handle = self._opened.pop(item.id, None) or self.handles.get(item.id)
+        self._answered.add((item.id, item.question))
+        if event.pane.future is not None or isinstance(handle, tuple):
+            pass  # the pane's future carried the answer to the run's ask
+        elif _is_view(handle):
+            handle.send([TextPart(text=event.text)], secret=event.secret)
+        elif isinstance(handle, Remembered):
+            self.screen.run_worker(
+                self._answer_remembered(handle, item, event.text, event.secret), group="inbox-answer"
+            )
+        elif item.kind == "run" and item.live_elsewhere:
+            self.app.notify(f"the run {item.run_id} is running in another process: answer it there", markup=False)
+        elif item.kind == "run":
+            await self.screen.resume_run_with(item.run_id, item.step, event.text)
+        elif item.kind == "temporal":
+            self.screen.run_worker(self._answer_temporal(item, event.text), group="inbox-answer")
+        self.refresh()
+
+    async def _answer_remembered(self, entry: Remembered, item: InboxItem, text: str, secret: bool) -> None:
+        from ..inbox.answering import answer_task
+
+        try:
+            link = await self._link_for(entry)
+            view = await answer_task(link, entry.task_id, [TextPart(text=text)], secret=secret, tap=self.app.tap)
+        except SwitchboardError as exc:
+            self._answered.discard((item.id, item.question))
+            self.app.notify(f"not answered: {exc.message}", title=entry.agent, severity="error", markup=False)
+            return
+        self._reread.pop(entry.key, None)
+        again = None
+        if view.state is not None and view.state.is_interrupted:
+            from ..inbox.sources import task_item
+
+            task = view.to_task()
+            again = task_item(entry, task) if task is not None else None
+        if again is not None:
+            kept = replace(entry, question=self.app.tap.redactor.text(again.question), state=again.state,
+                           since=self.app.clock())  # fmt: skip
+            self._write(remember, kept)
+            self._remembered[entry.key] = kept
+            self._reread[entry.key] = replace(again, since=kept.since)
+        else:
+            self._write(forget, *entry.key)
+            self._remembered.pop(entry.key, None)
+            said = view.state.value if view.state else "answered"
+            self.app.notify(f"task {said}: {view.output_text[:200]}", title=entry.agent, markup=False)
+        self.refresh()
+
+    async def _answer_temporal(self, item: InboxItem, text: str) -> None:
+        from ..workflow.temporal import client as runs
+
+        try:
+            client = await self.app.temporal_client()
+            await runs.answer(client, item.run_id, item.step, text, item.ask_id or None)
+        except SwitchboardError as exc:
+            self._answered.discard((item.id, item.question))
+            self.app.notify(exc.message, title=item.who, severity="warning", markup=False)
+        self._last_temporal = 0.0  # read again at the next tick
+
+    def dismiss(self, item: InboxItem) -> None:
+        self._write(forget, item.agent_url, item.task_id)
+        self._remembered.pop(item.key[1:], None)  # type: ignore[arg-type]
+        self._reread.pop(item.key[1:], None)  # type: ignore[arg-type]
+        self.refresh()
+
+
+def _is_view(handle: Any) -> TypeGuard[ConversationView]:
+    """A conversation's view (by name: its module is imported when the first conversation opens)."""
+    return handle is not None and type(handle).__name__ == "ConversationView"
+
+
+def _run_signature() -> tuple[Any, ...]:
+    from ..inbox.sources import run_signature
+
+    return run_signature()

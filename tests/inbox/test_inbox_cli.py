@@ -1,0 +1,76 @@
+"""`switchboard inbox` and `switchboard answer` on the demo fleet: one list of a stopped local run and a remembered
+conversation task (re-read from its agent), each answered by its id; the errors a person can make get a usage
+error that says what to do."""
+
+from __future__ import annotations
+
+import json
+
+from workflow_support import REPO, run_cli
+
+from switchboard.inbox.store import Remembered, load_remembered, remember
+
+INTERVIEW = REPO / "examples" / "workflows" / "interview.yaml"
+
+
+def inbox(home, agents_file) -> list[dict]:
+    done = run_cli(home, agents_file, "inbox", "-o", "json")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["count"] == len(doc["items"])
+    return doc["items"]
+
+
+def interviewer_url(agents_file) -> str:
+    lines = agents_file.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip() == "- name: interviewer")
+    return lines[at + 1].split("url:")[1].strip()
+
+
+async def test_one_list_of_runs_and_tasks_answered_by_id(home, agents_file):
+    run = json.loads(run_cli(home, agents_file, "run", str(INTERVIEW), "-o", "json").stdout)["run"]
+    assert run["status"] == "awaiting_input"
+    sent = json.loads(run_cli(home, agents_file, "send", "interviewer", "interview me", "-o", "json").stdout)["task"]
+    remember(Remembered("interviewer", interviewer_url(agents_file), sent["id"], sent["contextId"], "input-required",
+                        "What is your name?", 1.0))  # fmt: skip
+
+    items = inbox(home, agents_file)
+    assert [(i["kind"], i["question"]) for i in items] == [
+        ("task", "What is your name?"),
+        ("run", "What is your name?"),
+    ]
+    task, step = items
+    assert task["taskId"] == sent["id"] and task["answerable"] and task["waitedSeconds"] > 0
+    assert step["runId"] == run["runId"] and step["step"] == "interview" and step["where"].startswith("local run")
+
+    table = run_cli(home, agents_file, "inbox").stdout
+    assert table.splitlines()[0].split() == ["ID", "WAITED", "WHO", "QUESTION", "WHERE"]
+    assert task["id"] in table and step["id"] in table and "\x1b" not in table
+
+    # A run step: the run goes on here with the answer, to its next question.
+    done = run_cli(home, agents_file, "answer", step["id"][:4], "Ada", "-o", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["run"]["status"] == "awaiting_input"
+    # A task, with a data part: sent as `send --task-id` sends it; the agent asks again, and the inbox keeps that.
+    done = run_cli(home, agents_file, "answer", task["id"], "--data", '{"name": "Bo"}', "-o", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["task"]["id"] == sent["id"]
+    after = {i["kind"]: i for i in inbox(home, agents_file)}
+    assert after["run"]["question"].startswith("Nice to meet you, Ada")
+    assert after["task"]["id"] == task["id"] and after["task"]["question"] != ""
+    assert [e.task_id for e in load_remembered()] == [sent["id"]]
+
+
+async def test_what_cannot_be_answered_says_what_to_do(home, agents_file):
+    remember(Remembered("interviewer", interviewer_url(agents_file), "no-such-task", "", "input-required", "?", 1.0))
+    [gone] = inbox(home, agents_file)
+    assert gone["note"] == "the agent no longer knows this task" and not gone["answerable"]
+    refused = run_cli(home, agents_file, "answer", gone["id"], "hello")
+    assert refused.returncode == 2 and f"switchboard inbox --dismiss {gone['id']}" in refused.stderr
+    assert run_cli(home, agents_file, "answer", "zzz", "hello").returncode == 2
+    both = run_cli(home, agents_file, "answer", gone["id"], "hi", "--data", "{}")
+    assert both.returncode == 2 and "one of them" in both.stderr
+    dismissed = run_cli(home, agents_file, "inbox", "--dismiss", gone["id"])
+    assert dismissed.returncode == 0 and inbox(home, agents_file) == [] and load_remembered() == []
+    empty = run_cli(home, agents_file, "inbox")
+    assert empty.stdout == "" and "Nothing waits for you." in empty.stderr
