@@ -98,10 +98,11 @@ def test_a_v08_form_is_answered_in_v08(cli):
 
 
 def test_the_interviewer_offers_its_choices_as_a_form_beside_its_data_part(cli):
-    caps = json.dumps({"a2uiClientCapabilities": {"v0.9": {"supportedCatalogIds": []}}})
-    started = cli("send", "interviewer", "interview me", "--metadata", caps)
+    # Its card declares A2UI v0.9.1, so send announces what it renders without being told to.
+    started = cli("send", "interviewer", "interview me")
     task_id, context_id = fields(started.stdout)["Task ID"], fields(started.stdout)["Context ID"]
-    asked = cli("send", "interviewer", "--task-id", task_id, "--context-id", context_id, "--metadata", caps, "Ada")
+    assert "Form" not in started.stdout  # the first question, a name, stays a question in words
+    asked = cli("send", "interviewer", "--task-id", task_id, "--context-id", context_id, "Ada")
     assert '"choices": [' in asked.stdout  # the data part is still there, as before
     assert (
         "Form interview-goal (A2UI v0.9)" in asked.stdout and "[ Answer ] (primary) sends action answer" in asked.stdout
@@ -110,6 +111,8 @@ def test_the_interviewer_offers_its_choices_as_a_form_beside_its_data_part(cli):
                '{"/goal/words": "build a bot"}')  # fmt: skip
     assert done.returncode == 0 and fields(done.stdout).get("State") == "completed", done.stdout + done.stderr
     assert "Ada's goal today: build a bot." in done.stdout
-    first = fields(cli("send", "interviewer", "hi").stdout)
-    plain = cli("send", "interviewer", "--task-id", first["Task ID"], "--context-id", first["Context ID"], "Bo")
-    assert "Form" not in plain.stdout  # no capabilities announced: the question as before
+    first = fields(cli("send", "interviewer", "hi", "--no-a2ui").stdout)
+    plain = cli("send", "interviewer", "--task-id", first["Task ID"], "--context-id", first["Context ID"], "--no-a2ui",
+                "Bo")  # fmt: skip
+    assert '"choices": [' in plain.stdout
+    assert "Form" not in plain.stdout  # A2UI switched off: the question as before, the choices as data

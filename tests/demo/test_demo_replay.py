@@ -18,6 +18,7 @@ from switchboard.a2a.model import ArtifactUpdate, TaskState
 from switchboard.a2a.recording import Recorded
 from switchboard.a2a.redact import Redactor
 from switchboard.a2a.wire import v10
+from switchboard.a2ui.negotiation import CAPABILITIES_KEY
 from switchboard.agents import load_agents
 from switchboard.conversation import Conversation
 from switchboard.demo import writer
@@ -153,9 +154,20 @@ async def _converse(agents_file: Path, name: str, version: str | None, *messages
     return conversation
 
 
+def _without_announcements(value: Any) -> Any:
+    """The exchanges minus what our client announced it renders: the interviewer's card declares A2UI and a
+    replay's card does not (it knows only the recording), so only the messages we send differ there."""
+    if isinstance(value, dict):
+        kept = {k: _without_announcements(v) for k, v in value.items() if k != CAPABILITIES_KEY}
+        return {k: v for k, v in kept.items() if not (k == "metadata" and v == {})}
+    if isinstance(value, list):
+        return [_without_announcements(v) for v in value]
+    return value
+
+
 def _shown_turns(conversation: Conversation) -> list:
     doc = json.loads(export_transcript(of_conversation(conversation, "interviewer"), "json", Redactor()).text)
-    exchanges = doc["exchanges"]
+    exchanges = _without_announcements(doc["exchanges"])
     for exchange in exchanges:
         exchange.pop("sentAt")
         for event in exchange["events"]:

@@ -14,6 +14,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_support import Person, issuer_ready, stdio_session, texts
 from oidc_user import enter_device_code
 
+from switchboard.a2ui.negotiation import CAPABILITIES_KEY
 from switchboard.agents import AgentEntry
 from switchboard.link import open_link
 
@@ -37,7 +38,9 @@ async def test_the_tools_are_the_agents_and_the_generic_ones(asking):
     assert tools["run_interview"].input_schema["type"] == "object"
 
 
-async def test_the_interviewers_two_questions_are_answered_through_elicitation_in_one_call(asking, person: Person):
+async def test_the_interviewers_two_questions_are_answered_through_elicitation_in_one_call(
+    asking, person: Person, fleet
+):
     person.answers[:] = ["Ada", "test my own agent"]
     person.asked.clear()
     said: list[str] = []
@@ -59,6 +62,14 @@ async def test_the_interviewers_two_questions_are_answered_through_elicitation_i
         "just looking around",
     ]
     assert "preparing two questions" in said and "writing up your answers" in said
+    # The interviewer's card declares A2UI, but a host answers in words or from the choices: the bridge does not
+    # announce A2UI, so the question came with its data part alone (no form for a host that cannot draw one).
+    task = await agent_task(fleet, "interviewer", result.structured_content["taskId"])
+    assert task.history
+    assert not any(CAPABILITIES_KEY in (message.metadata or {}) for message in task.history)
+    assert not any(
+        getattr(part, "media_type", None) == "application/a2ui+json" for m in task.history for part in m.parts
+    )
 
 
 async def test_the_writers_story_comes_with_progress_and_exactly_the_agents_artifact(asking, fleet):

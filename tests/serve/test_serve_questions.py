@@ -16,6 +16,7 @@ from switchboard.a2a.follow import FollowPolicy, Notice, follow_turn
 from switchboard.a2a.model import DataPart, StatusUpdate, TaskState
 from switchboard.a2a.transports.base import Transport
 from switchboard.a2a.turn import TaskView
+from switchboard.a2ui.messages import is_a2ui_part
 
 FAST = FollowPolicy(poll_interval=0.1, backoff=0.05, max_backoff=0.2)
 
@@ -46,8 +47,10 @@ async def test_an_interactive_step_is_answered_through_the_served_task(serve):
         assert asked.metadata["correlationId"] == f"{view.task_id}:delegate:interview"
         view, _ = await turn(client, reply(view, "Ada"), view)
         assert view.state is TaskState.INPUT_REQUIRED
-        # The second question as the interviewer sent it: its text and its data part of choices.
+        # The second question as the interviewer sent it: its text and its data part of choices. No A2UI form: the
+        # interviewer's card declares A2UI, but a served run does not announce it (its caller never said it draws).
         second = view.status.message
+        assert not any(is_a2ui_part(p) for p in second.parts)
         assert second.text.startswith("step interview (interviewer) asks:\nNice to meet you, Ada.")
         [choices] = [p for p in second.parts if isinstance(p, DataPart)]
         assert choices.data == {"choices": ["learn how A2A works", "test my own agent", "just looking around"]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, RadioSet
 from tui_support import app_on_fleet, demo_fleet, open_agent, until
 
 from switchboard.a2a.model import DataPart, TaskState
@@ -49,19 +49,25 @@ async def test_writer_streams_a_document_that_arrives_exactly(app):
         assert view.query(ArtifactBox).last().source == expected
 
 
-async def test_interviewer_prompt_pane_twice_then_completed(app):
+async def test_interviewer_asks_a_name_in_words_then_its_goal_as_a_form_picked_from_the_keyboard(app):
     async with app.run_test(size=SIZE) as pilot:
         view = await open_agent(pilot, "interviewer")
         await say(pilot, view, "interview me")
-        for turns, answer in enumerate(("Ada", "test my own agent"), start=2):
-            await until(lambda: bool(pilot.app.screen.query("PromptPane Input")))
-            pane = pilot.app.screen.query_one(PromptPane)
-            await until(lambda: pilot.app.focused is pane.query_one(Input))  # noqa: B023
-            await pilot.press(*answer, "enter")
-            await until(lambda: len(view.conversation.turns) == turns and not view.running)  # noqa: B023
+        await answer(pilot, "Ada")  # the first question, a name, is a text field
+        await until(lambda: len(view.conversation.turns) == 2 and not view.running)
+        # The second is the interviewer's A2UI form (its card declares A2UI): the keyboard is on the choices.
+        await until(lambda: bool(pilot.app.screen.query("PromptPane A2uiSurface RadioSet")))
+        pane = pilot.app.screen.query_one(PromptPane)
+        await until(lambda: pilot.app.focused is pane.query_one(RadioSet))
+        assert not pane.query("#prompt-input")  # no text field of the pane's own: the form is the answer
+        # down: the second choice, space: pick it, tab: the own-words field, enter: send the form
+        await pilot.press("down", "space", "tab", "enter")
+        await until(lambda: len(view.conversation.turns) == 3 and not view.running)
         turn = view.conversation.last
         assert turn.view.state is TaskState.COMPLETED
         assert len({t.view.task_id for t in view.conversation.turns}) == 1  # one task, answered twice
+        sent = turn.message.parts[0]
+        assert isinstance(sent, DataPart) and sent.data[0]["action"]["name"] == "answer"
         data = [p.data for a in turn.view.artifacts.values() for p in a.parts if isinstance(p, DataPart)]
         assert {"name": "Ada", "goal": "test my own agent"} in data
 
@@ -105,6 +111,8 @@ async def answer(pilot, text: str) -> None:
 
 
 async def test_after_a_cancel_the_transcript_follows_the_next_turn_to_its_end(app):
+    # A2UI switched off (the setting): the interviewer asks its goal in words too, answered by a choice's number.
+    app.settings = app.settings.model_copy(update={"a2ui": False})
     async with app.run_test(size=SIZE) as pilot:
         view = await open_agent(pilot, "interviewer")
         transcript = view.query_one(".transcript")

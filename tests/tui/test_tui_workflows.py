@@ -71,19 +71,21 @@ async def test_a_workflow_launched_from_the_tui_pauses_for_input_then_completes(
         await pilot.press(*"tides", "enter")
         await until(lambda: bool(app.screen.query(RunView)))
         view = app.screen.query(RunView).last()
-        for turns, answer in enumerate(("Ada", "2"), start=1):
+        # The interviewer's first question (a name) is a text field; its second, its A2UI form (the choices).
+        for turns, field_of in enumerate(("PromptPane #prompt-input", "PromptPane A2uiSurface RadioSet"), start=1):
             try:
-                await until(lambda: bool(app.screen.query("PromptPane Input")))
+                await until(lambda: bool(app.screen.query(field_of)))  # noqa: B023
             except TimeoutError:
                 raise AssertionError(f"question {turns} never shown; the run: {run_state(view)}") from None
-            field = app.screen.query_one(PromptPane).query_one(Input)
+            field = app.screen.query_one(field_of)
             await until(lambda: app.focused is field)  # noqa: B023
             assert view.waiting and view.steps["ask"].status == "waiting"
             picture = view.query_one(".run-picture-content")
             await until(lambda: "┏" in str(picture.render()))  # noqa: B023 - the waiting step's box is drawn heavy
-            hint = str(app.screen.query_one(PromptPane).query_one(".prompt-hint").render())
+            hint = str(app.screen.query_one(PromptPane).query(".prompt-hint").last().render())
             assert "message box" not in hint and "the step waits" in hint  # a run view has no message box
-            await pilot.press(*answer, "enter")
+            # the name; then down: the second choice, space: pick it, tab: the own-words field, enter: send the form
+            await pilot.press(*(("A", "d", "a") if turns == 1 else ("down", "space", "tab")), "enter")
             await until(lambda: not app.screen.query(PromptPane) or len(view.steps["ask"].view.history) > turns)  # noqa: B023
         await until(lambda: view.status == "completed", timeout=60)
         assert {name: s.status for name, s in view.steps.items()} == dict.fromkeys(view.steps, "completed")

@@ -1,17 +1,21 @@
 """interviewer: a multi-turn task that asks two questions (input-required each time), then sums up.
 
-Its second question carries the choices as data and, to a client that announces A2UI in the message's metadata
-(`a2uiClientCapabilities`), as an A2UI v0.9.1 form beside that data part too. Its card does not declare the
-extension, so the TUI (which announces where a card declares it) keeps answering it in words."""
+Its second question carries the choices as data and, to a client that renders A2UI v0.9.1 (`a2uiClientCapabilities`
+in the message's metadata, or the extension activated), as an A2UI form beside that data part too. Its card declares
+the extension, so the TUI (which announces where a card declares it) draws that question as a form with a choice
+picker; the first question, a name, stays a plain text question."""
 
 from __future__ import annotations
 
-from .a2ui_parts import MIME_V091, a2ui_part, incoming_action
+from google.protobuf.json_format import MessageToDict
+
+from .a2ui_parts import EXTENSION_V091, MIME_V091, a2ui_part, incoming_action
 from .base import DemoAgent, DemoSettings, ServedApp
 from .sdk import DemoExecutor, State, Turn, a2a_app, agent_card, data, skill, text
 
 DESCRIPTION = "Asks you two questions in a row (input-required), then completes with a summary and your answers."
 QUESTION_NAME = "What is your name?"
+CATALOG_V091 = "https://a2ui.org/specification/v0_9_1/catalogs/basic/catalog.json"
 CHOICES = ["learn how A2A works", "test my own agent", "just looking around"]
 
 
@@ -39,18 +43,21 @@ def goal_form() -> list[dict]:
          "action": {"event": {"name": "answer", "context": path}}},
     ]  # fmt: skip
     surface = "interview-goal"
-    catalog = "https://a2ui.org/specification/v0_9_1/catalogs/basic/catalog.json"
     return [
-        {"version": "v0.9", "createSurface": {"surfaceId": surface, "catalogId": catalog}},
+        {"version": "v0.9", "createSurface": {"surfaceId": surface, "catalogId": CATALOG_V091}},
         {"version": "v0.9", "updateComponents": {"surfaceId": surface, "components": components}},
         {"version": "v0.9", "updateDataModel": {"surfaceId": surface, "value": {"goal": {"choice": [CHOICES[0]],
                                                                                         "words": ""}}}},
     ]  # fmt: skip
 
 
-def _announces_a2ui(turn: Turn) -> bool:
+def _renders_v091(turn: Turn) -> bool:
+    """The client said it renders A2UI v0.9(.1): v0.9's capabilities in the metadata, or the extension activated (a
+    client that renders only v0.8 gets the question in words and the data part)."""
     message = turn.context.message
-    return message is not None and "a2uiClientCapabilities" in message.metadata
+    metadata = MessageToDict(message.metadata) if message is not None and message.HasField("metadata") else {}
+    caps = metadata.get("a2uiClientCapabilities")
+    return (isinstance(caps, dict) and "v0.9" in caps) or EXTENSION_V091 in turn.context.requested_extensions
 
 
 def _answer(turn: Turn) -> str:
@@ -82,7 +89,7 @@ class InterviewerExecutor(DemoExecutor):
             await turn.ask("I did not catch that. " + (question_goal(name) if name else QUESTION_NAME))
         elif name is None:
             self._names[turn.task_id] = answer
-            form = [a2ui_part(goal_form(), MIME_V091)] if _announces_a2ui(turn) else []
+            form = [a2ui_part(goal_form(), MIME_V091)] if _renders_v091(turn) else []
             await turn.ask(question_goal(answer), data({"choices": CHOICES}), *form)
         else:
             goal = read_goal(answer)
@@ -101,19 +108,22 @@ def build(url: str, settings: DemoSettings) -> ServedApp:
         description=DESCRIPTION + " Shows input-required turns, a question carrying a data part, and a "
         "completed task with text and data in its artifact.",
         url=url,
-        output_modes=("text/plain", "application/json"),
+        output_modes=("text/plain", "application/json", MIME_V091),
         skills=[
             skill(
                 "interview",
                 "Short interview",
                 "Say anything to start. The agent asks your name, then your goal (with a list of choices as "
-                "data); answer each question in the same task. It completes with a summary and "
+                "data, and as an A2UI form where the client renders A2UI); answer each question in the same "
+                "task. It completes with a summary and "
                 '{"name", "goal"} as data.',
                 ["interview me", "start"],
                 ["multi-turn", "input-required", "data"],
             )
         ],
     )
+    extension = card.capabilities.extensions.add(uri=EXTENSION_V091, description="Offers its choices as an A2UI form")
+    extension.params.update({"supportedCatalogIds": [CATALOG_V091]})
     return a2a_app(card, InterviewerExecutor())
 
 

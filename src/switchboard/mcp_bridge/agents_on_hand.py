@@ -95,8 +95,11 @@ class AgentsOnHand:
 
     @asynccontextmanager
     async def link(self, entry: AgentEntry) -> AsyncIterator[AgentLink]:
-        """A link to the agent for one call (its card read once per server, its credentials attached here)."""
-        link = await open_link(entry, http=self._http, cards=self._cards, credentials=self._credentials_for(entry))
+        """A link to the agent for one call (its card read once per server, its credentials attached here). It does
+        not announce A2UI: a host answers a question in words or from the choices (an elicitation), never a form."""
+        link = await open_link(
+            entry, http=self._http, cards=self._cards, credentials=self._credentials_for(entry), a2ui=False
+        )
         try:
             yield link
         finally:

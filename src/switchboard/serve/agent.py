@@ -184,6 +184,7 @@ class WorkflowAgent:
                 correlation_id=correlation,
                 origin=origin,
                 cards=self.options.cards.get(),
+                announces_a2ui=False,  # the caller never said it renders A2UI: the steps' agents ask in words
             )
         except SwitchboardError as exc:
             self.options.slots.release()
@@ -285,6 +286,7 @@ class WorkflowAgent:
                 journal_dir=self.options.journal_dir,
                 workflow=self.workflow,
                 cards=self.options.cards.get(),
+                announces_a2ui=False,  # the caller never said it renders A2UI: the steps' agents ask in words
             )
         except SwitchboardError as exc:
             text = strip_controls(exc.message)

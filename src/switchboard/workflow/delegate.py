@@ -94,6 +94,9 @@ class DelegateSteps:
     _policy: FollowPolicy
     _connect: Connect
     _context_ids: dict[str, str]  # by the steps' `context:` key
+    # Announce A2UI to the steps' agents where their cards declare it: a run someone watches (the TUI, the command
+    # line) draws or prints their forms; a served run does not, its caller never said it renders them.
+    announces_a2ui: bool = True
     _answers: dict[str, deque[str]]  # given up front (--answer), by step
     _ask: Ask | None
     _interaction: (
@@ -126,6 +129,7 @@ class DelegateSteps:
             correlation_id=correlation_id,
             streaming=streaming,
             cards=self._cards,
+            a2ui=self.announces_a2ui,
         )
 
     async def _delegate(self, step: Step, state: StepState, reattach: Reattach | None) -> None:

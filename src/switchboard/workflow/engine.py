@@ -83,6 +83,7 @@ def start_run(
     origin: dict[str, Any] | None = None,
     cards: CardCache | None = None,
     interaction: Interaction | None = None,
+    announces_a2ui: bool = True,
 ) -> WorkflowRun:
     """Start a run in the running event loop; it goes on as a task, followed through `events()`.
 
@@ -104,6 +105,8 @@ def start_run(
         cards: Agent cards shared between runs (a server running many); each run reads each card once when None.
         interaction: Shows an OAuth sign-in a step's agent needs to the person (a device code, an address); None:
             nobody is there, and a sign-in is said, not run.
+        announces_a2ui: Announce A2UI to the steps' agents whose cards declare it (False for a served run: its
+            caller never said it renders forms, so the agents ask in words).
 
     Returns:
         The run, already going.
@@ -131,6 +134,7 @@ def start_run(
         correlation_id=correlation_id,
         cards=cards,
         interaction=interaction,
+        announces_a2ui=announces_a2ui,
     )
     journal.write(
         "RunStarted",
@@ -164,6 +168,7 @@ def resume_run(
     policy: FollowPolicy | None = None,
     cards: CardCache | None = None,
     interaction: Interaction | None = None,
+    announces_a2ui: bool = True,
 ) -> WorkflowRun:
     """Continue a run that stopped, crashed or was killed, from its journal.
 
@@ -177,8 +182,8 @@ def resume_run(
         workflow: The workflow to continue it with; the file the run started from, read again with `agents`,
             when None.
         agents: The agents file the workflow's names resolve in, when the workflow is read again.
-        ask, http, tap, journal_dir, answers, max_concurrency, connect, policy, cards, interaction: As for
-            `start_run`.
+        ask, http, tap, journal_dir, answers, max_concurrency, connect, policy, cards, interaction, announces_a2ui:
+            As for `start_run`.
 
     Returns:
         The run, going on from where its journal left it.
@@ -210,6 +215,7 @@ def resume_run(
         correlation_id=record.correlation_id,
         cards=cards,
         interaction=interaction,
+        announces_a2ui=announces_a2ui,
     )
     run._resumed = True
     run.started_at = record.started_at or run.started_at

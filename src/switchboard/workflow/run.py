@@ -65,6 +65,7 @@ class WorkflowRun(DelegateSteps):
         correlation_id: str | None = None,
         cards: CardCache | None = None,
         interaction: Interaction | None = None,
+        announces_a2ui: bool = True,
     ) -> None:
         self.run_id = run_id
         self.correlation_id = correlation_id  # the starter's trace id: every delegate's parent id
@@ -82,6 +83,7 @@ class WorkflowRun(DelegateSteps):
         self.tap = tap
         self._ask = ask
         self._interaction = interaction
+        self.announces_a2ui = announces_a2ui
         self._http = http
         self._policy = policy or FollowPolicy()
         self._cards = cards or CardCache()  # one card fetch per agent per run (or per server), however many steps
