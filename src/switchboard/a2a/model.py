@@ -15,9 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Model(BaseModel):
-    # defer_build: a model's validator is built the first time it validates, not at import: `card get` builds the
-    # card's few, not the thirty of every message and task (the same checks, when they run).
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+    # Not defer_build: a validator built on first use keeps what was alive where it first ran (the first TUI
+    # conversation's view, its link and widgets, for the life of the app: tests/tui/test_tabs_release.py).
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 _M = TypeVar("_M", bound=_Model)
