@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
+from textual.worker import NoActiveWorker, get_current_worker
 from tui_support import until as wait_until
 
 from switchboard.a2a.cancel import CancelOutcome
@@ -178,6 +179,39 @@ async def test_a_turn_that_ends_while_its_view_is_being_removed_does_not_crash(t
         assert view.is_attached
         link.gate.set()
         await removed
+        await settle(pilot, 0.2)
+        assert not view.is_attached
+        assert app.is_running and app.return_code is None
+
+
+async def test_a_view_removed_during_the_turns_last_render_does_not_crash(tmp_path):
+    """The turn's end passed its "still here?" check, then its last render awaited, and the tab began to close in
+    that wait (the app quitting did it in CI): what follows the render touched the message box that was gone."""
+    link = GatedLink("writer", card("writer"), [])
+    app = build_app(tmp_path, links={"writer": link})
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_and_send(pilot, "hi")
+        await until(lambda: view._turn_view is not None)
+        area = view.query_one("#message")
+        render = view._sync
+        removing: list[object] = []
+
+        async def render_then_close() -> None:
+            await render()
+            try:
+                get_current_worker()
+            except NoActiveWorker:
+                return  # a frame's render, not the turn's own
+            if link.gate.is_set() and not removing:
+                removing.append(view.remove())
+                async with asyncio.timeout(10):
+                    while area.is_attached:  # the children go first; the view and its worker stay a while
+                        await asyncio.sleep(0)
+
+        view._sync = render_then_close  # type: ignore[method-assign]
+        link.gate.set()
+        await until(lambda: bool(removing))
+        await removing[0]  # type: ignore[misc]
         await settle(pilot, 0.2)
         assert not view.is_attached
         assert app.is_running and app.return_code is None

@@ -108,6 +108,8 @@ class ConversationView(FormActions, Vertical):
         """The turn started, ended, or began or stopped waiting for the person."""
         self.busy = self.running
         self.asking = self.waiting is not None
+        if self._gone():
+            return  # called after an await (a render, a mount): the tab may have begun to close in it
         for composer in self.query(Composer):
             composer.mask(self.waiting is TaskState.AUTH_REQUIRED, strip_controls(self.agent_name))
 
@@ -296,6 +298,8 @@ class ConversationView(FormActions, Vertical):
         if not begun and conversation.last is not None:
             await self._begin(transcript, conversation.last)
         await self._sync()
+        if self._gone():
+            return  # the tab began to close during the last render
         self._state_changed()
         self._tell_if_behind()
         await self._after_turn(transcript)
