@@ -127,3 +127,24 @@ async def test_closing_a_live_run_asks_and_cancel_cancels_the_run(app):
         await pilot.click("#cancel")
         await until(lambda: not app.screen.query(RunView))
         await until(lambda: run.status == "canceled")
+
+
+async def test_a_question_that_comes_while_the_runs_tab_closes_waits_for_later(app):
+    """A step's question reaching a run view whose parts Textual already took away (the tab closing, the app
+    quitting) is put off, as "answer later" is: the step waits, resumable, and nothing fails on the missing pane."""
+    async with app.run_test(size=(130, 40)) as pilot:
+        await pilot.press("f3")
+        pane = app.screen.query_one(WorkflowsPane)
+        await until(lambda: any(f.path.name == "interview.yaml" for f in getattr(pane, "files", [])))
+        pane.query_one("#workflows-table").move_cursor(row=[f.path.name for f in pane.files].index("interview.yaml"))
+        await pilot.press("enter")
+        await until(lambda: bool(app.screen.query("PromptPane Input")))
+        view = app.screen.query_one(RunView)
+        (request, _), *_ = view._questions.values()
+        prompts = view.query_one(".run-prompts")
+        removed = view.remove()
+        while prompts.is_attached:  # the children go first
+            await pilot.pause(0)
+        assert await view.ask(request) is None
+        await removed
+        assert app.is_running and app.return_code is None

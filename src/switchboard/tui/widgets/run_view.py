@@ -164,7 +164,10 @@ class RunView(Vertical):
         self._state_changed()
 
     async def ask(self, request: AskRequest) -> str | None:
-        """The engine's ask: a prompt pane for the step, answered when the person sends."""
+        """The engine's ask: a prompt pane for the step, answered when the person sends. None (put off, as "answer
+        later" is) when the view is on its way out: the step waits, and the run can be resumed."""
+        if self._gone():
+            return None
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._questions[request.step] = (request, future)
         offer = request.sign_in.offer if request.sign_in is not None else None
