@@ -1,4 +1,4 @@
-"""Fuzz: what conformance reads off the wire (a2a/conformance/streams.py, deeper.judge_error_info): a stream's
+"""Fuzz: what conformance reads off the wire (a2a/conformance/streams.py, error_bodies.py): a stream's
 frames and content type, the state values in them, and an error's body, each as an agent might send them (broken
 JSON, damaged frames, noise, deep nesting). The judges never raise; what they say is text the report can print."""
 
@@ -10,7 +10,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from switchboard.a2a.model import Task, TaskState, TaskStatus
-from switchboard.conformance.deeper import judge_error_info
+from switchboard.conformance.error_bodies import errors_in, judge_jsonrpc_error, judge_rest_error
 from switchboard.conformance.streams import judge_stream, judge_transport, raw_states
 from switchboard.conformance.wire_log import Exchange
 
@@ -58,8 +58,21 @@ def test_a_stream_of_anything_is_judged_without_raising(frames, body, content_ty
 
 
 @fuzz(examples=150)
-@given(body=answers(ERROR).map(text), binding=st.sampled_from(["JSONRPC", "HTTP+JSON"]))
-@example(body=text(DEEP), binding="JSONRPC")
-def test_an_error_body_of_anything_is_judged_without_raising(body, binding):
-    judged = judge_error_info(body, binding)
-    assert isinstance(judged, str) or (isinstance(judged.detail, str) and len(judged.detail) < 400)
+@given(
+    body=answers(ERROR).map(text),
+    binding=st.sampled_from(["JSONRPC", "HTTP+JSON"]),
+    status=st.sampled_from([200, 400, 404, 409, 500]),
+)
+@example(body=text(DEEP), binding="JSONRPC", status=200)
+@example(body=text(DEEP), binding="HTTP+JSON", status=404)
+def test_an_error_body_of_anything_is_judged_without_raising(body, binding, status):
+    judged = judge_jsonrpc_error(body)
+    for finding in judged[1:] if judged else ():
+        assert finding is None or (isinstance(finding.detail, str) and len(finding.detail) < 400)
+    code, shape, info = judge_rest_error(body, status)
+    assert len(code) < 80
+    assert len(shape.detail) < 400 and (info is None or len(info.detail) < 400)
+    exchange = Exchange(1, "POST", "http://agent/", rpc="GetTask", status=status, body=body)
+    exchange.frames = [(body, False)]
+    for seen in errors_in([exchange], binding):
+        assert len(seen.sent) < 100 and len(seen.code) < 80

@@ -22,7 +22,11 @@ broken_scripts.py), and breaks one thing:
   local-time: status timestamps with a +02:00 offset, not UTC (§5.6.1);
   history-ignored: GetTask's historyLength ignored, all three messages of history answered (§3.2.4);
   subscription-closes: a subscription to a task waiting for input closes after the Task, before the task ends
-    (the cancel ends it) (§3.1.6).
+    (the cancel ends it) (§3.1.6);
+  error-info-once: only TaskNotFoundError carries its ErrorInfo; the other A2A errors (TaskNotCancelable,
+    UnsupportedOperation, PushNotificationNotSupported, VersionNotSupported) carry none (§9.5);
+  wrong-reason: each A2A error's ErrorInfo names google.rpc.Code's name (NOT_FOUND ...), not the A2A reason
+    (TASK_NOT_FOUND ...) (§9.5, §5.4).
 """
 
 from __future__ import annotations
@@ -52,10 +56,15 @@ MODES = (
     "local-time",
     "history-ignored",
     "subscription-closes",
+    "error-info-once",
+    "wrong-reason",
 )
 ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 REASONS = {-32001: "TASK_NOT_FOUND", -32002: "TASK_NOT_CANCELABLE", -32003: "PUSH_NOTIFICATION_NOT_SUPPORTED",
            -32004: "UNSUPPORTED_OPERATION", -32009: "VERSION_NOT_SUPPORTED"}  # fmt: skip
+# google.rpc.Code's names for the same errors: not A2A's reasons (the mode `wrong-reason` sends them)
+GOOGLE_CODES = {-32001: "NOT_FOUND", -32002: "FAILED_PRECONDITION", -32003: "UNIMPLEMENTED", -32004: "UNIMPLEMENTED",
+                -32009: "INVALID_ARGUMENT"}  # fmt: skip
 COMPLETED, WORKING, INPUT = "TASK_STATE_COMPLETED", "TASK_STATE_WORKING", "TASK_STATE_INPUT_REQUIRED"
 
 
@@ -122,7 +131,10 @@ async def _rpc(request: Request) -> Response:
     def error(code: int, message: str) -> Response:
         body: dict = {"code": code, "message": message}
         if mode not in ("default", "no-error-info") and -32099 <= code <= -32001:  # its ErrorInfo (§9.5)
-            body["data"] = [{"@type": ERROR_INFO, "reason": REASONS.get(code, "UNKNOWN"), "domain": "a2a-protocol.org"}]
+            if mode == "error-info-once" and code != -32001:
+                return JSONResponse({"jsonrpc": "2.0", "id": rid, "error": body})  # TaskNotFoundError's only
+            reason = (GOOGLE_CODES if mode == "wrong-reason" else REASONS).get(code, "UNKNOWN")
+            body["data"] = [{"@type": ERROR_INFO, "reason": reason, "domain": "a2a-protocol.org"}]
         return JSONResponse({"jsonrpc": "2.0", "id": rid, "error": body})
 
     if mode != "default" and request.headers.get("a2a-version", "").split(".")[:2] != ["1", "0"]:

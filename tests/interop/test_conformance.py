@@ -152,6 +152,8 @@ BROKEN_MODES = {
     "local-time": ("timestamps", "DM-SERIAL-003", "'2026-11-27T12:00:00+02:00'"),
     "history-ignored": ("history length", "CORE-HIST-002", "3 messages, more than asked for"),
     "subscription-closes": ("subscribe: until the end", "STREAM-SUB-002", "closed without showing the task's end"),
+    "error-info-once": ("error data", "JSONRPC-ERR-003", "CreateTaskPushNotificationConfig answered -32003: no google"),
+    "wrong-reason": ("error data", "JSONRPC-ERR-003", "reason 'UNIMPLEMENTED'"),
 }
 
 

@@ -118,6 +118,11 @@ AREAS = (
             "TestAIP193ErrorInfo::",
         ),
     ),
+    Area(
+        "error body",
+        ("JSONRPC-ERR-001", "HTTP_JSON-ERR-001"),
+        ("TestJsonRpcErrorStructure::test_error_object_structure", "TestAIP193ErrorFormat::"),
+    ),
 )
 
 # The TCK's test files that hold the tests above: the only ones its run collects.

@@ -18,6 +18,18 @@ _MINOR_VERSION = (
 )
 
 KNOWN: dict[tuple[str, str], str] = {
+    ("error body", "js HTTP+JSON"): (
+        "TCK too strict: @a2a-js/sdk answers its HTTP+JSON errors as `application/a2a+json`, the A2A media type its "
+        "successes and the binding's requests carry too; the TCK wants `application/json` exactly. Each body is the "
+        "google.rpc.Status AIP-193 asks for (code, status, message, details), in JSON; we take either JSON media type "
+        "and pass it."
+    ),
+    ("error info", "broken:error-info-once"): (
+        "TCK too lenient: it reads the ErrorInfo of one error only, the TaskNotFoundError of a GetTask; this agent "
+        "gives that one its ErrorInfo and none to its other A2A errors (TaskNotCancelable, UnsupportedOperation, "
+        "PushNotificationNotSupported, VersionNotSupported), where §9.5 says every A2A error MUST carry one. We "
+        "read every error the probe was answered, and fail it."
+    ),
     ("card structure", "sdk13 JSON-RPC"): _MERGED_CARD,
     ("card structure", "js JSON-RPC"): _MERGED_CARD,
     ("card structure", "js HTTP+JSON"): _MERGED_CARD,

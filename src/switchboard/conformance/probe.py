@@ -25,11 +25,11 @@ from ..a2a.errors import AuthFailedError, CredentialsMissingError, ProtocolError
 from ..a2a.model import AgentCard, Message, StreamEvent, Task, TaskState
 from ..a2a.tap import Tap
 from ..a2a.wire import v10
-from . import deeper
+from . import deeper, error_bodies
 from .report import Check, Outcome, Report
 from .requirements import requirement
 from .streams import judge_stream, summary
-from .wire_log import Exchange, WireLog
+from .wire_log import WireLog
 
 PROBE_TEXT = "hello from switchboard conformance"
 STREAM_EVENT_LIMIT = 10_000  # events read from one probe stream before it is let go
@@ -134,7 +134,7 @@ class Probe:
         self.binding = transport.endpoint.binding.upper()
         self.task: Task | None = None  # the task the probe message started, as last seen
         self.start = wire.mark()  # the exchanges from here on are this interface's
-        self.unknown_get_exchange: Exchange | None = None  # the A2A error whose ErrorInfo deeper.error_info reads
+        self.asked_as_03: set[int] = set()  # exchanges sent with an empty A2A-Version: answered as 0.3
 
     # --- findings -------------------------------------------------------------------------------------
 
@@ -191,7 +191,7 @@ class Probe:
             ("version: empty", "list", lambda: deeper.empty_version(self)),
         ):
             await self._guarded(scenario, op, step)
-        deeper.error_info(self)
+        error_bodies.judge_errors(self)
         deeper.timestamps(self)
 
     async def _guarded(self, scenario: str, op: str, step: Callable[[], Awaitable[None]]) -> None:
@@ -388,9 +388,7 @@ class Probe:
             self.judge("cancel", False, said, op="cancel", answered=answered)
 
     async def unknown_get(self) -> None:
-        mark = self.wire.mark()
         await self._unknown("unknown task: get", "get", self.t.get_task)
-        self.unknown_get_exchange = next(iter(self.wire.since(mark)), None)
 
     async def unknown_cancel(self) -> None:
         await self._unknown("unknown task: cancel", "cancel", self.t.cancel_task)

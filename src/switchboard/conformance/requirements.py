@@ -117,6 +117,11 @@ _TABLE: dict[str, tuple[Requirement, Requirement | None]] = {
         _must("§9.5 Error Handling (JSON-RPC): ErrorInfo in error.data", "JSONRPC-ERR-003"),
         None,
     ),
+    "error body: jsonrpc": (_must("§9.5 Error Handling (JSON-RPC): the error object", "JSONRPC-ERR-001"), None),
+    "error body: rest": (
+        _must("§11.6 Error Handling (HTTP+JSON): a google.rpc.Status (AIP-193)", "HTTP_JSON-ERR-001"),
+        None,
+    ),
     "error details": (
         _must("§11.6 Error Handling (HTTP+JSON): ErrorInfo in details", "HTTP_JSON-ERR-002"),
         None,
