@@ -26,7 +26,11 @@ broken_scripts.py), and breaks one thing:
   error-info-once: only TaskNotFoundError carries its ErrorInfo; the other A2A errors (TaskNotCancelable,
     UnsupportedOperation, PushNotificationNotSupported, VersionNotSupported) carry none (§9.5);
   wrong-reason: each A2A error's ErrorInfo names google.rpc.Code's name (NOT_FOUND ...), not the A2A reason
-    (TASK_NOT_FOUND ...) (§9.5, §5.4).
+    (TASK_NOT_FOUND ...) (§9.5, §5.4);
+  artifact-no-id: its artifacts (streamed, in the task, and the one the TCK's `tck-artifact-text` script asks for)
+    carry no artifactId (§4.1.7);
+  chunk-after-last: a stream appends a chunk to an artifact after its lastChunk (§4.2.2, a SHOULD: a warning);
+  artifact-lost: the task GetTask answers once the stream ended holds none of the artifact it streamed (§3.1.3).
 """
 
 from __future__ import annotations
@@ -58,7 +62,11 @@ MODES = (
     "subscription-closes",
     "error-info-once",
     "wrong-reason",
+    "artifact-no-id",
+    "chunk-after-last",
+    "artifact-lost",
 )
+ARTIFACT_MODES = ("artifact-no-id", "chunk-after-last", "artifact-lost")  # their streams carry an artifact
 ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 REASONS = {-32001: "TASK_NOT_FOUND", -32002: "TASK_NOT_CANCELABLE", -32003: "PUSH_NOTIFICATION_NOT_SUPPORTED",
            -32004: "UNSUPPORTED_OPERATION", -32009: "VERSION_NOT_SUPPORTED"}  # fmt: skip
@@ -77,6 +85,19 @@ def task(state: str, task_id: str = "task-1", *, stamp: str = "2026-11-27T10:00:
         for n in range(history)
     ]
     return {"id": task_id, "contextId": "ctx-1", "status": {"state": state, "timestamp": stamp}, "history": said}
+
+
+def artifact(mode: str) -> dict:
+    """The artifact an artifact mode's task holds (without its artifactId in `artifact-no-id`)."""
+    found = {"artifactId": "report-1", "name": "report", "parts": [{"text": "Generated text content"}]}
+    return {k: v for k, v in found.items() if k != "artifactId" or mode != "artifact-no-id"}
+
+
+def chunk(mode: str, text: str, *, append: bool = False, last: bool = False) -> dict:
+    found = {**artifact(mode), "parts": [{"text": text}]}
+    flags = {"append": True} if append else {}
+    flags |= {"lastChunk": True} if last else {}
+    return {"artifactUpdate": {"taskId": "task-1", "contextId": "ctx-1", "artifact": found, **flags}}
 
 
 def update(state: str, task_id: str = "task-1") -> dict:
@@ -115,6 +136,12 @@ def _stream(mode: str, rid: object) -> Response:
         return _sse(rid, first, update(WORKING, "task-2"), update(COMPLETED))
     if mode == "garbled":
         return _sse(rid, first, *(["{not json at all"] * 11), update(COMPLETED))
+    if mode == "chunk-after-last":  # a chunk appended after the artifact's last one
+        chunks = [chunk(mode, "Generated ", last=True), chunk(mode, "text content", append=True)]
+        return _sse(rid, first, *chunks, update(COMPLETED))
+    if mode in ARTIFACT_MODES:
+        chunks = [chunk(mode, "Generated "), chunk(mode, "text content", append=True, last=True)]
+        return _sse(rid, first, *chunks, update(COMPLETED))
     return _sse(rid, first, update(COMPLETED))
 
 
@@ -145,7 +172,7 @@ async def _rpc(request: Request) -> Response:
         if method in ("SendMessage", "SendStreamingMessage") and not isinstance(params.get("message"), dict):
             return error(-32602, "params.message is required")
         scripted = broken_scripts.answer(
-            mode, method, params, broken_scripts.Replies(rid, result, error, partial(task, stamp=stamp))
+            mode, method, params, broken_scripts.Replies(rid, result, error, partial(task, stamp=stamp), artifact(mode))
         )
         if scripted is not None:
             return scripted
@@ -168,6 +195,8 @@ async def _rpc(request: Request) -> Response:
             return _sse(rid, {"task": task(INPUT)})
         return error(-32004, "the task has ended") if known else error(-32001, "no task")
     if method == "GetTask":
+        if known and mode in ARTIFACT_MODES and mode != "artifact-lost":  # `artifact-lost` forgets it
+            return result(task(state, stamp=stamp, history=kept) | {"artifacts": [artifact(mode)]})
         if known:
             return result(task(state, stamp=stamp, history=kept))
         return error(-32603, "something went wrong") if mode == "default" else error(-32001, "no such task")

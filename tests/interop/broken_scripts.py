@@ -1,7 +1,8 @@
 """The spec-breaking agent's answers to the official TCK's scripted tasks, so the TCK can judge its one-breach modes
 where it needs a task that waits for input (get, cancel, subscribe, history). The TCK drives its own test agent by
 the message id (a2a-tck tests/compatibility/_task_helpers.py): `tck-input-required-...` leaves the new task waiting
-for input, a follow-up `tck-complete-task-...` completes it. Those tasks are answered right, but for the mode's
+for input, a follow-up `tck-complete-task-...` completes it; `tck-artifact-text-...` completes a task at once with
+a text artifact (as the mode makes its artifacts). Those tasks are answered right, but for the mode's
 one breach (the cancel that leaves the task input-required, the subscription that closes before the end, the
 history that ignores historyLength, the timestamps not in UTC). switchboard's probe never sends such ids."""
 
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from starlette.responses import Response, StreamingResponse
 
 INPUT, COMPLETED, CANCELED = "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_COMPLETED", "TASK_STATE_CANCELED"
-INPUT_SCRIPT, COMPLETE_SCRIPT = "tck-input-required", "tck-complete-task"
+INPUT_SCRIPT, COMPLETE_SCRIPT, ARTIFACT_SCRIPT = "tck-input-required", "tck-complete-task", "tck-artifact-text"
 HOLD = 10.0  # seconds a subscription stays open for the task's end (a cancel that does not end it): no test waits on it
 
 
@@ -39,6 +40,7 @@ class Replies:
     result: Callable[[object], Response]
     error: Callable[[int, str], Response]
     task: Callable[..., dict]  # broken_agent.task(state, task_id, history=n), with the mode's timestamps
+    artifact: dict  # the artifact a task of this mode holds (broken_agent.artifact)
 
 
 def answer(mode: str, method: str, params: dict, reply: Replies) -> Response | None:
@@ -46,6 +48,9 @@ def answer(mode: str, method: str, params: dict, reply: Replies) -> Response | N
     message = params.get("message") if isinstance(params.get("message"), dict) else {}
     message_id = str(message.get("messageId", ""))
     named = message.get("taskId") if method == "SendMessage" else params.get("id")
+    if method == "SendMessage" and named is None and message_id.startswith(ARTIFACT_SCRIPT):
+        done = reply.task(COMPLETED, f"scripted-{uuid.uuid4().hex[:12]}", history=1)
+        return reply.result({"task": done | {"artifacts": [reply.artifact]}})
     if method == "SendMessage" and named is None and message_id.startswith(INPUT_SCRIPT):
         task_id = f"scripted-{uuid.uuid4().hex[:12]}"
         _tasks[task_id] = Scripted()

@@ -36,7 +36,11 @@ BREACHES = {
     "subscription-closes": ("subscribe: until the end", "fail"),
     "error-info-once": ("error info", "pass"),  # known: the TCK reads the ErrorInfo of TaskNotFoundError only
     "wrong-reason": ("error info", "fail"),
+    "artifact-no-id": ("artifacts", "fail"),
+    "chunk-after-last": ("artifact chunks", None),  # a SHOULD (a warning of ours); the TCK reads no artifact update
+    "artifact-lost": ("artifacts: in the task", None),  # the TCK reads no task after a stream
 }
+SHOULD_BREACHES = {"chunk-after-last"}  # ours warns there: the requirement is a SHOULD
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +61,8 @@ def test_each_breaching_mode_fails_our_check_on_its_area_and_the_tcks_where_it_j
     assert set(BREACHES) == set(MODES)
     for mode, (area, tck) in BREACHES.items():
         column = f"broken:{mode}"
-        assert result.ours[(area, column)] == "fail", (mode, result.why[(area, column)])
+        ours = "warn" if mode in SHOULD_BREACHES else "fail"
+        assert result.ours[(area, column)] == ours, (mode, result.why[(area, column)])
         assert result.tck[(area, column)] == tck, (mode, result.why[(area, column)])
         # the mode breaks that one area (a "stream" that is one JSON document breaks its events too): everywhere
         # else ours passes, or does not judge

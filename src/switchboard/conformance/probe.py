@@ -25,7 +25,7 @@ from ..a2a.errors import AuthFailedError, CredentialsMissingError, ProtocolError
 from ..a2a.model import AgentCard, Message, StreamEvent, Task, TaskState
 from ..a2a.tap import Tap
 from ..a2a.wire import v10
-from . import deeper, error_bodies
+from . import artifacts, deeper, error_bodies
 from .report import Check, Outcome, Report
 from .requirements import requirement
 from .streams import judge_stream, summary
@@ -260,6 +260,7 @@ class Probe:
         for f in findings:
             scenario = _STREAM_SCENARIOS.get(f.key, "stream")
             self.judge(f.key, f.ok, f.detail, op="stream", answered=f.answered or seen, scenario=scenario)
+        await artifacts.judge_stream_artifacts(self, exchange, events)
         first = events[0] if events else None
         if going and isinstance(first, Task):
             await self._let_go(first.id)

@@ -64,6 +64,18 @@ _TABLE: dict[str, tuple[Requirement, Requirement | None]] = {
     ),
     "card caching": (Requirement("§8.6.1 Caching: Cache-Control and ETag", "SHOULD", "CARD-CACHE-001"), None),
     "get": (_must("§3.1.3 Get Task", "CORE-GET-001"), _v03("§7.3 tasks/get")),
+    "artifacts": (
+        _must("§4.1.7 Artifact: an artifactId, at least one part", "DM-ART-001"),
+        _v03("§6.7 Artifact Object"),
+    ),
+    "artifact chunks": (
+        Requirement("§4.2.2 TaskArtifactUpdateEvent: append, lastChunk", "SHOULD"),
+        _v03("§7.2.3 TaskArtifactUpdateEvent: append, lastChunk", "SHOULD"),
+    ),
+    "artifacts: in the task": (
+        _must("§3.1.3 Get Task: the task's artifacts"),
+        _v03("§7.3 tasks/get: the task's artifacts"),
+    ),
     "list": (_must("§3.1.4 List Tasks", "CORE-LIST-001"), None),
     "subscribe": (_must("§3.1.6 Subscribe to Task", "STREAM-SUB-001"), _v03("§7.9 tasks/resubscribe", "SHOULD")),
     "subscribe: ended task": (
