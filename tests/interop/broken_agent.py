@@ -30,22 +30,25 @@ broken_scripts.py), and breaks one thing:
   artifact-no-id: its artifacts (streamed, in the task, and the one the TCK's `tck-artifact-text` script asks for)
     carry no artifactId (§4.1.7);
   chunk-after-last: a stream appends a chunk to an artifact after its lastChunk (§4.2.2, a SHOULD: a warning);
-  artifact-lost: the task GetTask answers once the stream ended holds none of the artifact it streamed (§3.1.3).
+  artifact-lost: the task GetTask answers once the stream ended holds none of the artifact it streamed (§3.1.3);
+  first-stream-only: of the subscriptions open on a task waiting for input, only the first is sent its end (the
+    cancel); one opened beside it is sent the Task and closed (§3.5.2).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager, suppress
 from functools import partial
 
 import broken_scripts
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 MODES = (
@@ -65,6 +68,7 @@ MODES = (
     "artifact-no-id",
     "chunk-after-last",
     "artifact-lost",
+    "first-stream-only",
 )
 ARTIFACT_MODES = ("artifact-no-id", "chunk-after-last", "artifact-lost")  # their streams carry an artifact
 ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
@@ -77,6 +81,8 @@ COMPLETED, WORKING, INPUT = "TASK_STATE_COMPLETED", "TASK_STATE_WORKING", "TASK_
 
 
 _canceled: set[str] = set()  # the modes whose task-1 a cancel ended (a second cancel is TaskNotCancelableError)
+_ended: dict[str, asyncio.Event] = {}  # first-stream-only: set when a cancel ends its task-1
+_watching: dict[str, int] = {}  # first-stream-only: the subscriptions to its task-1 open now
 
 
 def task(state: str, task_id: str = "task-1", *, stamp: str = "2026-11-27T10:00:00Z", history: int = 0) -> dict:
@@ -145,6 +151,24 @@ def _stream(mode: str, rid: object) -> Response:
     return _sse(rid, first, update(COMPLETED))
 
 
+async def _first_stream_only(mode: str, rid: object) -> AsyncIterator[str]:
+    """A subscription to task-1: the Task, then its end once a cancel ends it; but one opened while another is open
+    is sent the Task only (the breach)."""
+    ended = _ended.setdefault(mode, asyncio.Event())
+    first = _watching.get(mode, 0) == 0
+    _watching[mode] = _watching.get(mode, 0) + 1
+    try:
+        yield f"data: {json.dumps({'jsonrpc': '2.0', 'id': rid, 'result': {'task': task(INPUT)}})}\n\n"
+        if not first:
+            return
+        with suppress(TimeoutError):
+            await asyncio.wait_for(ended.wait(), broken_scripts.HOLD)
+        if ended.is_set():
+            yield f"data: {json.dumps({'jsonrpc': '2.0', 'id': rid, 'result': update('TASK_STATE_CANCELED')})}\n\n"
+    finally:
+        _watching[mode] -= 1
+
+
 async def _rpc(request: Request) -> Response:
     mode = request.path_params.get("mode", "default")
     if mode != "default" and mode not in MODES:
@@ -166,7 +190,7 @@ async def _rpc(request: Request) -> Response:
 
     if mode != "default" and request.headers.get("a2a-version", "").split(".")[:2] != ["1", "0"]:
         return error(-32009, "version not supported")  # matched on Major.Minor: 1.0.3 is 1.0
-    state = INPUT if mode in ("cancel-input-required", "subscription-closes") else COMPLETED
+    state = INPUT if mode in ("cancel-input-required", "subscription-closes", "first-stream-only") else COMPLETED
     stamp = "2026-11-27T12:00:00+02:00" if mode == "local-time" else "2026-11-27T10:00:00Z"
     if mode != "default":
         if method in ("SendMessage", "SendStreamingMessage") and not isinstance(params.get("message"), dict):
@@ -185,12 +209,15 @@ async def _rpc(request: Request) -> Response:
         return error(-32004, "the task has ended") if named == "task-1" else error(-32001, "no such task")
     if method == "SendMessage":
         _canceled.discard(mode)  # a new task-1
+        _ended[mode] = asyncio.Event()
         return result({"task": task(state, stamp=stamp)})
     if method == "SendStreamingMessage":
         return _stream(mode, rid)
     if method == "SubscribeToTask":
         if mode == "default":
             return _sse(rid, update(COMPLETED))
+        if known and mode == "first-stream-only" and mode not in _canceled:
+            return StreamingResponse(_first_stream_only(mode, rid), media_type="text/event-stream")
         if known and state == INPUT:
             return _sse(rid, {"task": task(INPUT)})
         return error(-32004, "the task has ended") if known else error(-32001, "no task")
@@ -205,10 +232,11 @@ async def _rpc(request: Request) -> Response:
             return result(task("TASK_STATE_CANCELED", params.get("id")))
         if not known:
             return error(-32001, "no such task")
-        if mode == "subscription-closes":
+        if mode in ("subscription-closes", "first-stream-only"):
             if mode in _canceled:
                 return error(-32002, "the task has ended")
             _canceled.add(mode)
+            _ended.setdefault(mode, asyncio.Event()).set()
             return result(task("TASK_STATE_CANCELED", stamp=stamp))
         return result(task(INPUT)) if state == INPUT else error(-32002, "the task has ended")
     if method == "ListTasks":

@@ -26,6 +26,7 @@ HOLD = 10.0  # seconds a subscription stays open for the task's end (a cancel th
 class Scripted:
     state: str = INPUT
     said: int = 2  # messages in its history: the user's and the agent's, per turn
+    watching: int = 0  # subscriptions open on it now
     ended: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -94,8 +95,19 @@ async def _follow(mode: str, task_id: str, scripted: Scripted, reply: Replies) -
     yield frame({"task": reply.task(scripted.state, task_id)})
     if mode == "subscription-closes":
         return
-    with suppress(TimeoutError):
-        await asyncio.wait_for(scripted.ended.wait(), HOLD)
+    scripted.watching += 1
+    try:
+        if scripted.watching > 1 and scripted.state == INPUT:
+            # Watched from two streams (the TCK's multi-stream test): the task completes, so neither stream waits
+            # HOLD seconds for an end; the mode first-stream-only sends it to the first stream only (its breach).
+            scripted.state = COMPLETED
+            scripted.ended.set()
+            if mode == "first-stream-only":
+                return
+        with suppress(TimeoutError):
+            await asyncio.wait_for(scripted.ended.wait(), HOLD)
+    finally:
+        scripted.watching -= 1
     if scripted.state != INPUT:
         update = {"taskId": task_id, "contextId": "ctx-1", "status": {"state": scripted.state}}
         yield frame({"statusUpdate": update})

@@ -157,6 +157,7 @@ BROKEN_MODES = {
     "artifact-no-id": ("artifacts", "DM-ART-001", "an artifact without an artifactId"),
     "chunk-after-last": ("artifact chunks", "", "a chunk after its lastChunk"),  # a SHOULD: a warning
     "artifact-lost": ("artifacts: in the task", "", "not in the task (first: 'report-1')"),
+    "first-stream-only": ("subscribe: two streams", "STREAM-ORDER-003", "the second (and a third closed after"),
 }
 
 

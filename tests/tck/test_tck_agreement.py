@@ -39,6 +39,7 @@ BREACHES = {
     "artifact-no-id": ("artifacts", "fail"),
     "chunk-after-last": ("artifact chunks", None),  # a SHOULD (a warning of ours); the TCK reads no artifact update
     "artifact-lost": ("artifacts: in the task", None),  # the TCK reads no task after a stream
+    "first-stream-only": ("subscribe: two streams", "fail"),
 }
 SHOULD_BREACHES = {"chunk-after-last"}  # ours warns there: the requirement is a SHOULD
 

@@ -25,7 +25,7 @@ from ..a2a.errors import AuthFailedError, CredentialsMissingError, ProtocolError
 from ..a2a.model import AgentCard, Message, StreamEvent, Task, TaskState
 from ..a2a.tap import Tap
 from ..a2a.wire import v10
-from . import artifacts, deeper, error_bodies
+from . import artifacts, deeper, error_bodies, subscriptions
 from .report import Check, Outcome, Report
 from .requirements import requirement
 from .streams import judge_stream, summary
@@ -354,13 +354,15 @@ class Probe:
         before = self.task.status.state.value
         # A subscription open across the cancel MUST show the task's end and close (§3.1.6).
         watch = (
-            await deeper.open_watch(self, self.task.id) if self.card.capabilities.streaming and not terminal else None
+            await subscriptions.open_watches(self, self.task.id)
+            if self.card.capabilities.streaming and not terminal
+            else None
         )
         try:
             answered_task = await self.t.cancel_task(self.task.id)
         except ProtocolError as exc:
             if watch:
-                await deeper.judge_watch(self, watch, canceled=False)
+                await subscriptions.judge_watches(self, watch, canceled=False)
             answered = f"error {exc.rpc_code} {exc.code}"
             if exc.rpc_code == TASK_NOT_CANCELABLE:
                 said = f"TaskNotCancelableError (the task was {before})"
@@ -371,13 +373,13 @@ class Probe:
             raise
         except BaseException:
             if watch:
-                await deeper.close_watch(watch)
+                await subscriptions.close_watches(watch)
             raise
         state = answered_task.status.state
         if state.is_terminal and answered_task.id == self.task.id:
             self.task = answered_task  # an ended task: what "ended task: send" writes to
         if watch:
-            await deeper.judge_watch(self, watch, canceled=state is TaskState.CANCELED)
+            await subscriptions.judge_watches(self, watch, canceled=state is TaskState.CANCELED)
         answered = f"a Task, {state.value}"
         if terminal:  # even "canceled": a task that had ended cannot be canceled (§3.1.5)
             said = f"an ended task ({before}) answered with a task ({state.value}), not TaskNotCancelableError"

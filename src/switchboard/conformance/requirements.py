@@ -86,6 +86,10 @@ _TABLE: dict[str, tuple[Requirement, Requirement | None]] = {
         _must("§3.1.6 Subscribe to Task", "STREAM-SUB-002"),
         _v03("§7.9 tasks/resubscribe", "SHOULD"),
     ),
+    "subscribe: every stream": (
+        _must("§3.5.2 Streaming Event Delivery: every open stream, the same events", "STREAM-ORDER-003"),
+        _v03("§7.9 tasks/resubscribe", "SHOULD"),
+    ),
     "cancel": (_must("§3.1.5 Cancel Task", "CORE-CANCEL-001"), _v03("§7.4 tasks/cancel", "SHOULD")),
     "cancel: ended task": (_must("§3.1.5 Cancel Task", "CORE-CANCEL-002"), _v03("§7.4 tasks/cancel", "SHOULD")),
     "unknown task: get": (_must("§3.1.3 Get Task (TaskNotFoundError)", "CORE-GET-002"), _v03("§7.3 tasks/get")),
