@@ -32,7 +32,10 @@ broken_scripts.py), and breaks one thing:
   chunk-after-last: a stream appends a chunk to an artifact after its lastChunk (§4.2.2, a SHOULD: a warning);
   artifact-lost: the task GetTask answers once the stream ended holds none of the artifact it streamed (§3.1.3);
   first-stream-only: of the subscriptions open on a task waiting for input, only the first is sent its end (the
-    cancel); one opened beside it is sent the Task and closed (§3.5.2).
+    cancel); one opened beside it is sent the Task and closed (§3.5.2);
+  push-payload: declares push notifications and keeps push configs right, but POSTs a task's change as a bare
+    TaskStatusUpdateEvent, not a StreamResponse (§4.3.3; broken_push.py);
+  push-unsigned: the same, pushing a StreamResponse but without the config's token (a SHOULD: a warning).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager, suppress
 from functools import partial
 
+import broken_push
 import broken_scripts
 import uvicorn
 from starlette.applications import Starlette
@@ -69,6 +73,8 @@ MODES = (
     "chunk-after-last",
     "artifact-lost",
     "first-stream-only",
+    "push-payload",
+    "push-unsigned",
 )
 ARTIFACT_MODES = ("artifact-no-id", "chunk-after-last", "artifact-lost")  # their streams carry an artifact
 ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
@@ -110,13 +116,13 @@ def update(state: str, task_id: str = "task-1") -> dict:
     return {"statusUpdate": {"taskId": task_id, "contextId": "ctx-1", "status": {"state": state}}}
 
 
-def card(url: str) -> dict:
+def card(url: str, mode: str | None = None) -> dict:
     return {
         "name": "Broken Agent",
         "description": "Answers A2A requests wrongly, on purpose.",
         "version": "1.0.0",
         "supportedInterfaces": [{"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
-        "capabilities": {"streaming": True, "pushNotifications": False},
+        "capabilities": {"streaming": True, "pushNotifications": mode in broken_push.MODES},
         "defaultInputModes": ["text/plain"],
         "defaultOutputModes": ["text/plain"],
         "skills": [{"id": "s", "name": "s", "description": "d", "tags": ["t"], "examples": ["hi"]}],
@@ -151,15 +157,15 @@ def _stream(mode: str, rid: object) -> Response:
     return _sse(rid, first, update(COMPLETED))
 
 
-async def _first_stream_only(mode: str, rid: object) -> AsyncIterator[str]:
-    """A subscription to task-1: the Task, then its end once a cancel ends it; but one opened while another is open
-    is sent the Task only (the breach)."""
+async def _live(mode: str, rid: object) -> AsyncIterator[str]:
+    """A subscription to task-1: the Task, then its end once a cancel ends it; but in first-stream-only, one opened
+    while another is open is sent the Task only (its breach)."""
     ended = _ended.setdefault(mode, asyncio.Event())
     first = _watching.get(mode, 0) == 0
     _watching[mode] = _watching.get(mode, 0) + 1
     try:
         yield f"data: {json.dumps({'jsonrpc': '2.0', 'id': rid, 'result': {'task': task(INPUT)}})}\n\n"
-        if not first:
+        if not first and mode == "first-stream-only":
             return
         with suppress(TimeoutError):
             await asyncio.wait_for(ended.wait(), broken_scripts.HOLD)
@@ -190,7 +196,8 @@ async def _rpc(request: Request) -> Response:
 
     if mode != "default" and request.headers.get("a2a-version", "").split(".")[:2] != ["1", "0"]:
         return error(-32009, "version not supported")  # matched on Major.Minor: 1.0.3 is 1.0
-    state = INPUT if mode in ("cancel-input-required", "subscription-closes", "first-stream-only") else COMPLETED
+    live = ("subscription-closes", "first-stream-only", *broken_push.MODES)  # task-1 waits for input till a cancel
+    state = INPUT if mode in ("cancel-input-required", *live) else COMPLETED
     stamp = "2026-11-27T12:00:00+02:00" if mode == "local-time" else "2026-11-27T10:00:00Z"
     if mode != "default":
         if method in ("SendMessage", "SendStreamingMessage") and not isinstance(params.get("message"), dict):
@@ -216,8 +223,8 @@ async def _rpc(request: Request) -> Response:
     if method == "SubscribeToTask":
         if mode == "default":
             return _sse(rid, update(COMPLETED))
-        if known and mode == "first-stream-only" and mode not in _canceled:
-            return StreamingResponse(_first_stream_only(mode, rid), media_type="text/event-stream")
+        if known and mode in ("first-stream-only", *broken_push.MODES) and mode not in _canceled:
+            return StreamingResponse(_live(mode, rid), media_type="text/event-stream")
         if known and state == INPUT:
             return _sse(rid, {"task": task(INPUT)})
         return error(-32004, "the task has ended") if known else error(-32001, "no task")
@@ -232,17 +239,26 @@ async def _rpc(request: Request) -> Response:
             return result(task("TASK_STATE_CANCELED", params.get("id")))
         if not known:
             return error(-32001, "no such task")
-        if mode in ("subscription-closes", "first-stream-only"):
+        if mode in live:
             if mode in _canceled:
                 return error(-32002, "the task has ended")
             _canceled.add(mode)
             _ended.setdefault(mode, asyncio.Event()).set()
+            if mode in broken_push.MODES:
+                broken_push.push(mode, "task-1", "TASK_STATE_CANCELED")
             return result(task("TASK_STATE_CANCELED", stamp=stamp))
         return result(task(INPUT)) if state == INPUT else error(-32002, "the task has ended")
     if method == "ListTasks":
         return result({"tasks": [task(state)], "nextPageToken": ""})
     if method == "GetExtendedAgentCard":
         return result(card(str(request.base_url))) if mode == "default" else error(-32004, "no extended card")
+    if mode in broken_push.MODES:
+        ours = params.get("taskId") == "task-1" or broken_scripts.scripted(params.get("taskId"))
+        pushed = broken_push.answer(mode, method, params, ours)
+        if isinstance(pushed, tuple):
+            return error(*pushed)
+        if pushed is not None:
+            return result(pushed)
     if "PushNotificationConfig" in method:
         if mode == "push-internal":
             return error(-32603, "internal error")
@@ -255,7 +271,7 @@ def app() -> Starlette:
         mode = request.path_params.get("mode")
         if mode is not None and mode not in MODES:
             return Response(status_code=404)
-        served = card(str(request.url).removesuffix(".well-known/agent-card.json"))
+        served = card(str(request.url).removesuffix(".well-known/agent-card.json"), mode)
         return JSONResponse(served, headers={"Cache-Control": "max-age=60", "ETag": '"broken-1"'})
 
     return Starlette(

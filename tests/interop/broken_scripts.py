@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 
+import broken_push
 from starlette.responses import Response, StreamingResponse
 
 INPUT, COMPLETED, CANCELED = "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_COMPLETED", "TASK_STATE_CANCELED"
@@ -44,6 +45,11 @@ class Replies:
     artifact: dict  # the artifact a task of this mode holds (broken_agent.artifact)
 
 
+def scripted(task_id: object) -> bool:
+    """Whether `task_id` names a task the scripts started."""
+    return isinstance(task_id, str) and task_id in _tasks
+
+
 def answer(mode: str, method: str, params: dict, reply: Replies) -> Response | None:
     """The answer to a call about a scripted task (or one that starts one); None for any other call."""
     message = params.get("message") if isinstance(params.get("message"), dict) else {}
@@ -55,6 +61,9 @@ def answer(mode: str, method: str, params: dict, reply: Replies) -> Response | N
     if method == "SendMessage" and named is None and message_id.startswith(INPUT_SCRIPT):
         task_id = f"scripted-{uuid.uuid4().hex[:12]}"
         _tasks[task_id] = Scripted()
+        inline = (params.get("configuration") or {}).get("taskPushNotificationConfig")
+        if mode in broken_push.MODES and isinstance(inline, dict):  # a push config sent with the message
+            broken_push.keep(mode, task_id, inline)
         return reply.result({"task": reply.task(INPUT, task_id, history=2)})
     scripted = _tasks.get(named) if isinstance(named, str) else None
     if scripted is None:
@@ -67,6 +76,8 @@ def answer(mode: str, method: str, params: dict, reply: Replies) -> Response | N
         if message_id.startswith(COMPLETE_SCRIPT):
             scripted.state = COMPLETED
             scripted.ended.set()
+            if mode in broken_push.MODES:
+                broken_push.push(mode, named, COMPLETED)
         return reply.result({"task": reply.task(scripted.state, named, history=scripted.said)})
     if method == "GetTask":
         asked = params.get("historyLength", params.get("history_length"))  # the TCK sends the proto name

@@ -83,6 +83,9 @@ async def test_every_reference_server_passes(reference_server):
     # a2a-sdk 0.3 refuses an undeclared push config with InternalError, not PushNotificationNotSupported: a warning.
     refused_as = "warn" if reference_server.stack == "sdk03" else "pass"
     assert mine["push config"] == (refused_as if push_spoken else "skip")
+    # What the cancel pushed reached the probe's own webhook (a2a-sdk's agents declare push notifications).
+    delivered = reference_server.stack == "sdk13" and push_spoken
+    assert mine["push delivery"] == ("pass" if delivered else "skip")
 
 
 AUTH_API_KEY = "conformance-key-123"
@@ -158,6 +161,8 @@ BROKEN_MODES = {
     "chunk-after-last": ("artifact chunks", "", "a chunk after its lastChunk"),  # a SHOULD: a warning
     "artifact-lost": ("artifacts: in the task", "", "not in the task (first: 'report-1')"),
     "first-stream-only": ("subscribe: two streams", "STREAM-ORDER-003", "the second (and a third closed after"),
+    "push-payload": ("push delivery", "PUSH-DELIVER-003", "the push was no StreamResponse of the task"),
+    "push-unsigned": ("push delivery: token", "", "without the config's token"),  # a SHOULD: a warning
 }
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..a2a.client import new_message
 from ..a2a.errors import ProtocolError, SwitchboardError
 from ..a2a.model import StatusUpdate, StreamEvent, Task, TaskState
+from . import push_delivery
 from .report import Check
 from .requirements import requirement
 from .streams import summary
@@ -234,6 +235,7 @@ async def push_config(p: Probe) -> None:
         problems.append("the config was still listed after delete")
     said = "; ".join(problems) or "create, get, list, delete"
     p.judge("push config", not problems, said, op="push_set", answered="create, get, list, delete answered")
+    await push_delivery.register(p, task_id)  # a webhook of the probe's own, for the cancel's push
 
 
 def _brief(value: Any) -> str:

@@ -25,7 +25,7 @@ from ..a2a.errors import AuthFailedError, CredentialsMissingError, ProtocolError
 from ..a2a.model import AgentCard, Message, StreamEvent, Task, TaskState
 from ..a2a.tap import Tap
 from ..a2a.wire import v10
-from . import artifacts, deeper, error_bodies, subscriptions
+from . import artifacts, deeper, error_bodies, push_delivery, subscriptions
 from .report import Check, Outcome, Report
 from .requirements import requirement
 from .streams import judge_stream, summary
@@ -135,6 +135,7 @@ class Probe:
         self.task: Task | None = None  # the task the probe message started, as last seen
         self.start = wire.mark()  # the exchanges from here on are this interface's
         self.asked_as_03: set[int] = set()  # exchanges sent with an empty A2A-Version: answered as 0.3
+        self.push_delivery: push_delivery.Delivery | None = None  # the webhook deeper.push_config registered
 
     # --- findings -------------------------------------------------------------------------------------
 
@@ -178,6 +179,7 @@ class Probe:
             ("subscribe", "subscribe", self.subscribe),
             ("history length", "get", lambda: deeper.history_length(self)),
             ("cancel", "cancel", self.cancel),
+            ("push delivery", "push_set", lambda: push_delivery.judge(self)),  # what the cancel pushed
             ("cancel: again", "cancel", lambda: deeper.cancel_again(self)),
             ("ended task: send", "send", lambda: deeper.send_to_ended_task(self)),
             ("unknown task: get", "get", self.unknown_get),

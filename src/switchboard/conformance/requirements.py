@@ -120,6 +120,18 @@ _TABLE: dict[str, tuple[Requirement, Requirement | None]] = {
         _must("§3.1.7-3.1.10 Push Notification Configs", "PUSH-CREATE-001"),
         _v03("§7.5-7.8 tasks/pushNotificationConfig/*"),
     ),
+    "push delivery": (
+        _must("§4.3.3 Push Notification Payload: delivered at least once", "PUSH-DELIVER-002"),
+        _v03("§9.5 Push Notification Setup and Usage", "SHOULD"),
+    ),
+    "push delivery: token": (
+        Requirement("§4.3.3 Push Notification Payload: the config's token, X-A2A-Notification-Token", "SHOULD"),
+        _v03("§9.5 Push Notification Setup and Usage: the token", "SHOULD"),
+    ),
+    "push delivery: payload": (
+        _must("§4.3.3 Push Notification Payload: a StreamResponse", "PUSH-DELIVER-003"),
+        _v03("§9.5 Push Notification Setup and Usage", "SHOULD"),
+    ),
     "push config: refused": (
         _must("§3.3.4 Capability Validation (PushNotificationNotSupportedError)", "CORE-CAP-001"),
         _v03("§7.5 tasks/pushNotificationConfig/set (PushNotificationNotSupportedError)", "SHOULD"),
