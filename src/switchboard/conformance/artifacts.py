@@ -187,7 +187,8 @@ def judge_in_task(stream: StreamArtifacts, task: Any) -> Finding | None:
 
 def _shown(chunk: Chunk) -> str:
     flags = [name for name, on in (("append", chunk.append), ("lastChunk", chunk.last)) if on]
-    return f"artifact {chunk.artifact_id[:60]!r}" + (f" ({', '.join(flags)})" if flags else "")
+    named = f"artifact {chunk.artifact_id[:60]!r}" if chunk.artifact_id else "an artifact without an artifactId"
+    return named + (f" ({', '.join(flags)})" if flags else "")
 
 
 async def judge_stream_artifacts(p: Probe, exchange: Exchange | None, events: list[StreamEvent]) -> None:
