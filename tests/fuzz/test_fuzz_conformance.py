@@ -1,6 +1,7 @@
-"""Fuzz: what conformance reads off the wire (a2a/conformance/streams.py, deeper.judge_error_info): a stream's
-frames and content type, the state values in them, and an error's body, each as an agent might send them (broken
-JSON, damaged frames, noise, deep nesting). The judges never raise; what they say is text the report can print."""
+"""Fuzz: what conformance reads off the wire (a2a/conformance/streams.py, error_bodies.py, artifacts.py): a
+stream's frames and content type, the state values and artifacts in them, a task's body, and an error's body, each
+as an agent might send them (broken JSON, damaged frames, noise, deep nesting). The judges never raise; what they
+say is text the report can print."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from switchboard.a2a.model import Task, TaskState, TaskStatus
-from switchboard.conformance.deeper import judge_error_info
+from switchboard.conformance.artifacts import judge_chunks, judge_in_task, judge_shape, read_stream, read_task
+from switchboard.conformance.error_bodies import errors_in, judge_jsonrpc_error, judge_rest_error
 from switchboard.conformance.streams import judge_stream, judge_transport, raw_states
 from switchboard.conformance.wire_log import Exchange
 
@@ -58,8 +60,53 @@ def test_a_stream_of_anything_is_judged_without_raising(frames, body, content_ty
 
 
 @fuzz(examples=150)
-@given(body=answers(ERROR).map(text), binding=st.sampled_from(["JSONRPC", "HTTP+JSON"]))
-@example(body=text(DEEP), binding="JSONRPC")
-def test_an_error_body_of_anything_is_judged_without_raising(body, binding):
-    judged = judge_error_info(body, binding)
-    assert isinstance(judged, str) or (isinstance(judged.detail, str) and len(judged.detail) < 400)
+@given(
+    body=answers(ERROR).map(text),
+    binding=st.sampled_from(["JSONRPC", "HTTP+JSON"]),
+    status=st.sampled_from([200, 400, 404, 409, 500]),
+)
+@example(body=text(DEEP), binding="JSONRPC", status=200)
+@example(body=text(DEEP), binding="HTTP+JSON", status=404)
+def test_an_error_body_of_anything_is_judged_without_raising(body, binding, status):
+    judged = judge_jsonrpc_error(body)
+    for finding in judged[1:] if judged else ():
+        assert finding is None or (isinstance(finding.detail, str) and len(finding.detail) < 400)
+    code, shape, info = judge_rest_error(body, status)
+    assert len(code) < 80
+    assert len(shape.detail) < 400 and (info is None or len(info.detail) < 400)
+    exchange = Exchange(1, "POST", "http://agent/", rpc="GetTask", status=status, body=body)
+    exchange.frames = [(body, False)]
+    for seen in errors_in([exchange], binding):
+        assert len(seen.sent) < 100 and len(seen.code) < 80
+
+
+ARTIFACT_FRAME = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "result": {
+        "artifactUpdate": {
+            "taskId": "t1",
+            "contextId": "c1",
+            "artifact": {"artifactId": "a1", "name": "n", "parts": [{"text": "x"}]},
+            "append": True,
+            "lastChunk": True,
+        }
+    },
+}
+TASK = {"jsonrpc": "2.0", "id": 1, "result": {"id": "t1", "artifacts": [{"artifactId": "a1", "parts": [{}]}]}}
+
+
+@fuzz(examples=150)
+@given(
+    frames=st.lists(st.tuples(answers(ARTIFACT_FRAME).map(text), st.booleans()), max_size=6),
+    body=answers(TASK).map(text),
+    binding=st.sampled_from(["JSONRPC", "HTTP+JSON"]),
+)
+@example(frames=[(text(DEEP), False)], body=text(DEEP), binding="JSONRPC")
+def test_artifacts_of_anything_are_judged_without_raising(frames, body, binding):
+    exchange = Exchange(1, "POST", "http://agent/", status=200, content_type="text/event-stream", body=body)
+    exchange.frames = frames
+    stream = read_stream(exchange, binding)
+    task = read_task(Exchange(2, "POST", "http://agent/", status=200, body=body), binding)
+    for finding in (judge_shape(stream, task), judge_chunks(stream), judge_in_task(stream, task)):
+        assert finding is None or (len(finding.detail) < 800 and len(finding.answered) < 200)

@@ -17,7 +17,31 @@ _MINOR_VERSION = (
     "VersionNotSupportedError. We fail it."
 )
 
+_SCRIPTED_ARTIFACT = (
+    "The TCK's artifact test speaks to its own test agent: a message whose id begins `tck-artifact-text` must come "
+    "back as a task holding a text artifact; any other agent answers as it answers anything (this one asks for a "
+    "name, input-required, no artifact yet) and the TCK fails it, 'Response contains no artifacts', which no "
+    "requirement asks of a task waiting for input. We judge the artifacts the agent really streams (answering its "
+    "question once) and the task read afterwards: each has an id and parts. We pass it."
+)
+
 KNOWN: dict[tuple[str, str], str] = {
+    **{
+        ("artifacts", column): _SCRIPTED_ARTIFACT
+        for column in ("sdk13 JSON-RPC", "sdk13 HTTP+JSON", "js JSON-RPC", "js HTTP+JSON")
+    },
+    ("error body", "js HTTP+JSON"): (
+        "TCK too strict: @a2a-js/sdk answers its HTTP+JSON errors as `application/a2a+json`, the A2A media type its "
+        "successes and the binding's requests carry too; the TCK wants `application/json` exactly. Each body is the "
+        "google.rpc.Status AIP-193 asks for (code, status, message, details), in JSON; we take either JSON media type "
+        "and pass it."
+    ),
+    ("error info", "broken:error-info-once"): (
+        "TCK too lenient: it reads the ErrorInfo of one error only, the TaskNotFoundError of a GetTask; this agent "
+        "gives that one its ErrorInfo and none to its other A2A errors (TaskNotCancelable, UnsupportedOperation, "
+        "PushNotificationNotSupported, VersionNotSupported), where §9.5 says every A2A error MUST carry one. We "
+        "read every error the probe was answered, and fail it."
+    ),
     ("card structure", "sdk13 JSON-RPC"): _MERGED_CARD,
     ("card structure", "js JSON-RPC"): _MERGED_CARD,
     ("card structure", "js HTTP+JSON"): _MERGED_CARD,

@@ -34,7 +34,16 @@ BREACHES = {
     "local-time": ("timestamps", "fail"),
     "history-ignored": ("history length", "fail"),  # on a task made by the TCK's scripts (broken_scripts.py)
     "subscription-closes": ("subscribe: until the end", "fail"),
+    "error-info-once": ("error info", "pass"),  # known: the TCK reads the ErrorInfo of TaskNotFoundError only
+    "wrong-reason": ("error info", "fail"),
+    "artifact-no-id": ("artifacts", "fail"),
+    "chunk-after-last": ("artifact chunks", None),  # a SHOULD (a warning of ours); the TCK reads no artifact update
+    "artifact-lost": ("artifacts: in the task", None),  # the TCK reads no task after a stream
+    "first-stream-only": ("subscribe: two streams", "fail"),
+    "push-payload": ("push delivery", "fail"),
+    "push-unsigned": ("push delivery: token", None),  # a SHOULD; the TCK checks the Authorization header only
 }
+SHOULD_BREACHES = {"chunk-after-last", "push-unsigned"}  # ours warns there: the requirement is a SHOULD
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +64,8 @@ def test_each_breaching_mode_fails_our_check_on_its_area_and_the_tcks_where_it_j
     assert set(BREACHES) == set(MODES)
     for mode, (area, tck) in BREACHES.items():
         column = f"broken:{mode}"
-        assert result.ours[(area, column)] == "fail", (mode, result.why[(area, column)])
+        ours = "warn" if mode in SHOULD_BREACHES else "fail"
+        assert result.ours[(area, column)] == ours, (mode, result.why[(area, column)])
         assert result.tck[(area, column)] == tck, (mode, result.why[(area, column)])
         # the mode breaks that one area (a "stream" that is one JSON document breaks its events too): everywhere
         # else ours passes, or does not judge

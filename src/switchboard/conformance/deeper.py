@@ -1,13 +1,11 @@
 """The probes past the basic scenarios, from the TCK's MUST set that a client can reach without the TCK's own
 test agent: push configs (and their refusal, which needs no task), a send naming a task that does not exist, a
-subscription to one, an empty A2A-Version, historyLength, the timestamps' form, the ErrorInfo an A2A error
-carries, and a subscription kept open until the task ends (the probe ends it with a cancel). Each takes the
-interface's Probe and adds its findings there."""
+subscription to one, an empty A2A-Version, historyLength, the timestamps' form, and a subscription kept open until
+the task ends (the probe ends it with a cancel). Each takes the interface's Probe and adds its findings there."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import uuid
 from contextlib import suppress
@@ -18,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 from ..a2a.client import new_message
 from ..a2a.errors import ProtocolError, SwitchboardError
 from ..a2a.model import StatusUpdate, StreamEvent, Task, TaskState
+from . import push_delivery
 from .report import Check
 from .requirements import requirement
-from .streams import Finding, summary
+from .streams import summary
 from .wire_log import WireLog
 
 if TYPE_CHECKING:
@@ -32,7 +31,6 @@ PUSH_URL = "https://push.invalid/switchboard-conformance"  # `.invalid` never re
 WATCH_BOUND = 5.0  # seconds a subscription is given to show the task's end after the cancel answered (a busy host)
 _UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$")
 _TIMESTAMP = re.compile(r'"timestamp"\s*:\s*"([^"\\]{0,64})"')
-ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 
 
 def bogus_id() -> str:
@@ -135,6 +133,7 @@ async def empty_version(p: Probe) -> None:
         p.add("version: empty", "skip", "only a v1.0 interface over HTTP carries the A2A-Version header")
         return
     headers["A2A-Version"] = ""
+    mark = p.wire.mark()
     try:
         await p.t.list_tasks(page_size=1)
     except ProtocolError as exc:
@@ -146,6 +145,7 @@ async def empty_version(p: Probe) -> None:
         return
     finally:
         headers["A2A-Version"] = "1.0"
+        p.asked_as_03.update(e.number for e in p.wire.since(mark))  # its answer is a 0.3 one (error_bodies.py)
     said = "ListTasks with an empty A2A-Version (which means 0.3, where there is no ListTasks) was served as 1.0"
     p.judge("version: empty", False, said, op="list", answered="a task list")
 
@@ -185,49 +185,6 @@ def _well_formed(stamp: str, version: str) -> bool:
         return datetime.fromisoformat(stamp).tzinfo is not None
     except ValueError:
         return False
-
-
-def error_info(p: Probe) -> None:
-    """The A2A error answered to the unknown task's GetTask carries a google.rpc.ErrorInfo: in `error.data`
-    (JSON-RPC, §9.5) or in `error.details` (HTTP+JSON, §11.6). v1.0 only: v0.3 has no ErrorInfo."""
-    exchange = p.unknown_get_exchange
-    key = "error data" if p.binding == "JSONRPC" else "error details"
-    if p.version != "1.0" or exchange is None or exchange.grpc or exchange.truncated:
-        p.add(key, "skip", "v1.0 over JSON-RPC or HTTP+JSON only, after an A2A error")
-        return
-    judged = judge_error_info(exchange.body, p.binding)
-    if isinstance(judged, str):
-        p.add(key, "skip", judged)
-    else:
-        p.judge(key, judged.ok, judged.detail, op="get", answered=judged.answered)
-
-
-def judge_error_info(text: str, binding: str) -> Finding | str:
-    """The ErrorInfo in an error's body (JSON-RPC `error.data`, HTTP+JSON `error.details`): a Finding, or why
-    there is nothing to judge."""
-    try:
-        body: Any = json.loads(text)
-    except (ValueError, RecursionError):
-        return "the error's body was not JSON"
-    error = body.get("error") if isinstance(body, dict) else None
-    code = error.get("code") if isinstance(error, dict) else None
-    jsonrpc = binding == "JSONRPC"
-    if not isinstance(error, dict) or (jsonrpc and not (type(code) is int and -32099 <= code <= -32001)):
-        return "the answer to the unknown task was no A2A error: no ErrorInfo to read"
-    where = "error.data" if jsonrpc else "error.details"
-    items = error.get("data" if jsonrpc else "details")
-    infos = (
-        [i for i in items if isinstance(i, dict) and i.get("@type") == ERROR_INFO] if isinstance(items, list) else []
-    )
-    if not infos:
-        said = f"the A2A error (TaskNotFoundError) carries no google.rpc.ErrorInfo in {where}"
-        held = f"{type(items).__name__}" + (f" of {len(items)}" if isinstance(items, list) else "")
-        return Finding("", False, said, f"{where}: {held if items is not None else 'none'}")
-    reason, domain = infos[0].get("reason"), infos[0].get("domain")
-    ok = isinstance(reason, str) and reason.isupper() and domain == "a2a-protocol.org"
-    said = f"ErrorInfo reason {_brief(reason)}, domain {_brief(domain)}"
-    return Finding("", ok, said + ("" if ok else ": UPPER_SNAKE_CASE reason, domain a2a-protocol.org expected"),
-                   f"{where}: ErrorInfo")  # fmt: skip
 
 
 async def push_config(p: Probe) -> None:
@@ -278,6 +235,7 @@ async def push_config(p: Probe) -> None:
         problems.append("the config was still listed after delete")
     said = "; ".join(problems) or "create, get, list, delete"
     p.judge("push config", not problems, said, op="push_set", answered="create, get, list, delete answered")
+    await push_delivery.register(p, task_id)  # a webhook of the probe's own, for the cancel's push
 
 
 def _brief(value: Any) -> str:

@@ -25,11 +25,11 @@ from ..a2a.errors import AuthFailedError, CredentialsMissingError, ProtocolError
 from ..a2a.model import AgentCard, Message, StreamEvent, Task, TaskState
 from ..a2a.tap import Tap
 from ..a2a.wire import v10
-from . import deeper
+from . import artifacts, deeper, error_bodies, push_delivery, subscriptions
 from .report import Check, Outcome, Report
 from .requirements import requirement
 from .streams import judge_stream, summary
-from .wire_log import Exchange, WireLog
+from .wire_log import WireLog
 
 PROBE_TEXT = "hello from switchboard conformance"
 STREAM_EVENT_LIMIT = 10_000  # events read from one probe stream before it is let go
@@ -134,7 +134,8 @@ class Probe:
         self.binding = transport.endpoint.binding.upper()
         self.task: Task | None = None  # the task the probe message started, as last seen
         self.start = wire.mark()  # the exchanges from here on are this interface's
-        self.unknown_get_exchange: Exchange | None = None  # the A2A error whose ErrorInfo deeper.error_info reads
+        self.asked_as_03: set[int] = set()  # exchanges sent with an empty A2A-Version: answered as 0.3
+        self.push_delivery: push_delivery.Delivery | None = None  # the webhook deeper.push_config registered
 
     # --- findings -------------------------------------------------------------------------------------
 
@@ -178,6 +179,7 @@ class Probe:
             ("subscribe", "subscribe", self.subscribe),
             ("history length", "get", lambda: deeper.history_length(self)),
             ("cancel", "cancel", self.cancel),
+            ("push delivery", "push_set", lambda: push_delivery.judge(self)),  # what the cancel pushed
             ("cancel: again", "cancel", lambda: deeper.cancel_again(self)),
             ("ended task: send", "send", lambda: deeper.send_to_ended_task(self)),
             ("unknown task: get", "get", self.unknown_get),
@@ -191,7 +193,7 @@ class Probe:
             ("version: empty", "list", lambda: deeper.empty_version(self)),
         ):
             await self._guarded(scenario, op, step)
-        deeper.error_info(self)
+        error_bodies.judge_errors(self)
         deeper.timestamps(self)
 
     async def _guarded(self, scenario: str, op: str, step: Callable[[], Awaitable[None]]) -> None:
@@ -260,6 +262,7 @@ class Probe:
         for f in findings:
             scenario = _STREAM_SCENARIOS.get(f.key, "stream")
             self.judge(f.key, f.ok, f.detail, op="stream", answered=f.answered or seen, scenario=scenario)
+        await artifacts.judge_stream_artifacts(self, exchange, events)
         first = events[0] if events else None
         if going and isinstance(first, Task):
             await self._let_go(first.id)
@@ -353,13 +356,15 @@ class Probe:
         before = self.task.status.state.value
         # A subscription open across the cancel MUST show the task's end and close (§3.1.6).
         watch = (
-            await deeper.open_watch(self, self.task.id) if self.card.capabilities.streaming and not terminal else None
+            await subscriptions.open_watches(self, self.task.id)
+            if self.card.capabilities.streaming and not terminal
+            else None
         )
         try:
             answered_task = await self.t.cancel_task(self.task.id)
         except ProtocolError as exc:
             if watch:
-                await deeper.judge_watch(self, watch, canceled=False)
+                await subscriptions.judge_watches(self, watch, canceled=False)
             answered = f"error {exc.rpc_code} {exc.code}"
             if exc.rpc_code == TASK_NOT_CANCELABLE:
                 said = f"TaskNotCancelableError (the task was {before})"
@@ -370,13 +375,13 @@ class Probe:
             raise
         except BaseException:
             if watch:
-                await deeper.close_watch(watch)
+                await subscriptions.close_watches(watch)
             raise
         state = answered_task.status.state
         if state.is_terminal and answered_task.id == self.task.id:
             self.task = answered_task  # an ended task: what "ended task: send" writes to
         if watch:
-            await deeper.judge_watch(self, watch, canceled=state is TaskState.CANCELED)
+            await subscriptions.judge_watches(self, watch, canceled=state is TaskState.CANCELED)
         answered = f"a Task, {state.value}"
         if terminal:  # even "canceled": a task that had ended cannot be canceled (§3.1.5)
             said = f"an ended task ({before}) answered with a task ({state.value}), not TaskNotCancelableError"
@@ -388,9 +393,7 @@ class Probe:
             self.judge("cancel", False, said, op="cancel", answered=answered)
 
     async def unknown_get(self) -> None:
-        mark = self.wire.mark()
         await self._unknown("unknown task: get", "get", self.t.get_task)
-        self.unknown_get_exchange = next(iter(self.wire.since(mark)), None)
 
     async def unknown_cancel(self) -> None:
         await self._unknown("unknown task: cancel", "cancel", self.t.cancel_task)

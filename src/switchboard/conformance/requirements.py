@@ -64,6 +64,18 @@ _TABLE: dict[str, tuple[Requirement, Requirement | None]] = {
     ),
     "card caching": (Requirement("§8.6.1 Caching: Cache-Control and ETag", "SHOULD", "CARD-CACHE-001"), None),
     "get": (_must("§3.1.3 Get Task", "CORE-GET-001"), _v03("§7.3 tasks/get")),
+    "artifacts": (
+        _must("§4.1.7 Artifact: an artifactId, at least one part", "DM-ART-001"),
+        _v03("§6.7 Artifact Object"),
+    ),
+    "artifact chunks": (
+        Requirement("§4.2.2 TaskArtifactUpdateEvent: append, lastChunk", "SHOULD"),
+        _v03("§7.2.3 TaskArtifactUpdateEvent: append, lastChunk", "SHOULD"),
+    ),
+    "artifacts: in the task": (
+        _must("§3.1.3 Get Task: the task's artifacts"),
+        _v03("§7.3 tasks/get: the task's artifacts"),
+    ),
     "list": (_must("§3.1.4 List Tasks", "CORE-LIST-001"), None),
     "subscribe": (_must("§3.1.6 Subscribe to Task", "STREAM-SUB-001"), _v03("§7.9 tasks/resubscribe", "SHOULD")),
     "subscribe: ended task": (
@@ -72,6 +84,10 @@ _TABLE: dict[str, tuple[Requirement, Requirement | None]] = {
     ),
     "subscribe: kept open": (
         _must("§3.1.6 Subscribe to Task", "STREAM-SUB-002"),
+        _v03("§7.9 tasks/resubscribe", "SHOULD"),
+    ),
+    "subscribe: every stream": (
+        _must("§3.5.2 Streaming Event Delivery: every open stream, the same events", "STREAM-ORDER-003"),
         _v03("§7.9 tasks/resubscribe", "SHOULD"),
     ),
     "cancel": (_must("§3.1.5 Cancel Task", "CORE-CANCEL-001"), _v03("§7.4 tasks/cancel", "SHOULD")),
@@ -104,6 +120,18 @@ _TABLE: dict[str, tuple[Requirement, Requirement | None]] = {
         _must("§3.1.7-3.1.10 Push Notification Configs", "PUSH-CREATE-001"),
         _v03("§7.5-7.8 tasks/pushNotificationConfig/*"),
     ),
+    "push delivery": (
+        _must("§4.3.3 Push Notification Payload: delivered at least once", "PUSH-DELIVER-002"),
+        _v03("§9.5 Push Notification Setup and Usage", "SHOULD"),
+    ),
+    "push delivery: token": (
+        Requirement("§4.3.3 Push Notification Payload: the config's token, X-A2A-Notification-Token", "SHOULD"),
+        _v03("§9.5 Push Notification Setup and Usage: the token", "SHOULD"),
+    ),
+    "push delivery: payload": (
+        _must("§4.3.3 Push Notification Payload: a StreamResponse", "PUSH-DELIVER-003"),
+        _v03("§9.5 Push Notification Setup and Usage", "SHOULD"),
+    ),
     "push config: refused": (
         _must("§3.3.4 Capability Validation (PushNotificationNotSupportedError)", "CORE-CAP-001"),
         _v03("§7.5 tasks/pushNotificationConfig/set (PushNotificationNotSupportedError)", "SHOULD"),
@@ -115,6 +143,11 @@ _TABLE: dict[str, tuple[Requirement, Requirement | None]] = {
     "timestamps": (_must("§5.6.1 Timestamps: ISO 8601 in UTC", "DM-SERIAL-003"), _v03("§6.2 TaskStatus", "SHOULD")),
     "error data": (
         _must("§9.5 Error Handling (JSON-RPC): ErrorInfo in error.data", "JSONRPC-ERR-003"),
+        None,
+    ),
+    "error body: jsonrpc": (_must("§9.5 Error Handling (JSON-RPC): the error object", "JSONRPC-ERR-001"), None),
+    "error body: rest": (
+        _must("§11.6 Error Handling (HTTP+JSON): a google.rpc.Status (AIP-193)", "HTTP_JSON-ERR-001"),
         None,
     ),
     "error details": (

@@ -1,4 +1,4 @@
-"""The conformance judges of what went over the wire (streams.py, deeper.judge_error_info): each fault the
+"""The conformance judges of what went over the wire (streams.py, error_bodies.py): each fault the
 broken agent's modes make, judged from the exchange as the tap records it, and what passes."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import pytest
 
 from switchboard.a2a.model import Message, Role, StatusUpdate, Task, TaskState, TaskStatus, TextPart
-from switchboard.conformance.deeper import ERROR_INFO, judge_error_info
+from switchboard.conformance.error_bodies import ERROR_INFO, errors_in, judge_jsonrpc_error, judge_rest_error
 from switchboard.conformance.streams import judge_events, judge_stream, judge_transport, raw_states, valid_states
 from switchboard.conformance.wire_log import Exchange
 
@@ -115,25 +115,96 @@ def info(reason: object = "TASK_NOT_FOUND", domain: object = "a2a-protocol.org")
     return {"@type": ERROR_INFO, "reason": reason, "domain": domain}
 
 
+def rpc_error(code: object, data: object = None, message: object = "no") -> str:
+    error = {"code": code, "message": message} | ({"data": data} if data is not None else {})
+    return json.dumps({"jsonrpc": "2.0", "id": 1, "error": error})
+
+
 @pytest.mark.parametrize(
-    ("body", "binding", "ok"),
+    ("code", "data", "ok"),
     [
-        ({"error": {"code": -32001, "message": "no", "data": [info()]}}, "JSONRPC", True),
-        ({"error": {"code": -32001, "message": "no"}}, "JSONRPC", False),
-        ({"error": {"code": -32001, "data": [info(reason="task not found")]}}, "JSONRPC", False),
-        ({"error": {"code": -32001, "data": [info(domain={"x": 1})]}}, "JSONRPC", False),
-        ({"error": {"code": 404, "status": "NOT_FOUND", "details": [info()]}}, "HTTP+JSON", True),
-        ({"error": {"code": 404, "status": "NOT_FOUND"}}, "HTTP+JSON", False),
+        (-32001, [info()], True),
+        (-32001, None, False),  # no error.data at all
+        (-32001, {"@type": ERROR_INFO, "reason": "TASK_NOT_FOUND"}, False),  # an object, not an array
+        (-32001, [{"@type": "type.googleapis.com/google.rpc.BadRequest"}], False),  # an array without ErrorInfo
+        (-32001, [info(reason="task not found")], False),
+        (-32001, [info(reason="NOT_FOUND")], False),  # google.rpc.Code's name, not the A2A reason
+        (-32002, [info(reason="TASK_NOT_FOUND")], False),  # an A2A reason, but another error's
+        (-32002, [info(reason="TASK_NOT_CANCELABLE")], True),
+        (-32009, [info(reason="VERSION_NOT_SUPPORTED")], True),
+        (-32001, [info(domain={"x": 1})], False),
+        (-32001, [info(domain="example.com")], False),
     ],
 )
-def test_an_a2a_error_carries_its_error_info(body, binding, ok):
-    finding = judge_error_info(json.dumps(body), binding)
-    assert not isinstance(finding, str) and finding.ok is ok, finding
+def test_an_a2a_error_over_jsonrpc_carries_the_error_info_of_its_code(code, data, ok):
+    judged = judge_jsonrpc_error(rpc_error(code, data))
+    assert judged is not None and judged[2] is not None and judged[2].ok is ok, judged
 
 
-@pytest.mark.parametrize("body", ['{"error": {"code": -32603, "message": "x"}}', "not json", "[]", '{"error": 1}'])
-def test_no_a2a_error_is_nothing_to_judge(body):
-    assert isinstance(judge_error_info(body, "JSONRPC"), str)
+@pytest.mark.parametrize("code", [-32603, -32601, -32600])
+def test_a_jsonrpc_error_that_is_no_a2a_error_needs_no_error_info(code):
+    judged = judge_jsonrpc_error(rpc_error(code))
+    assert judged is not None and judged[1].ok and judged[2] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [(rpc_error(-32603, message=None), False), (rpc_error("-32001"), False), ('{"error": "no"}', False)],
+)
+def test_a_jsonrpc_error_object_has_an_integer_code_and_a_string_message(text, ok):
+    judged = judge_jsonrpc_error(text)
+    assert judged is not None and judged[1].ok is ok, judged
+
+
+@pytest.mark.parametrize("text", ["not json", "[]", rpc({"task": {}}), '{"jsonrpc": "2.0"}'])
+def test_an_answer_that_is_no_jsonrpc_error_is_nothing_to_judge(text):
+    assert judge_jsonrpc_error(text) is None
+
+
+def status(code: object, details: object, name: object = "NOT_FOUND", message: object = "no") -> str:
+    return json.dumps({"error": {"code": code, "status": name, "message": message, "details": details}})
+
+
+@pytest.mark.parametrize(
+    ("text", "http", "body_ok", "info_ok"),
+    [
+        (status(404, [info()]), 404, True, True),
+        (status(404, []), 404, True, False),
+        (status(400, [info(reason="NOT_FOUND")]), 400, True, False),
+        (status(500, [info()]), 404, False, True),  # error.code is not the HTTP status
+        (status(404, [info()], name=None), 404, False, True),
+        (json.dumps({"code": -32001, "message": "no"}), 404, False, False),  # not a google.rpc.Status
+        ("<html>oops</html>", 409, False, False),
+        (status(500, None, name="INTERNAL"), 500, True, None),  # no A2A status: no ErrorInfo needed
+    ],
+)
+def test_an_http_json_error_is_a_google_rpc_status_with_its_error_info(text, http, body_ok, info_ok):
+    _, body, found = judge_rest_error(text, http)
+    assert body.ok is body_ok, body
+    assert (found.ok if found is not None else None) is info_ok, found
+
+
+@pytest.mark.parametrize(
+    ("content_type", "ok"),
+    [("application/json", True), ("application/a2a+json; charset=utf-8", True), ("text/html", False), ("", False)],
+)
+def test_an_http_json_error_comes_as_json(content_type, ok):
+    _, body, _ = judge_rest_error(status(404, [info()]), 404, content_type)
+    assert body.ok is ok, body
+
+
+def test_every_error_of_an_exchange_is_judged_in_a_body_or_in_an_sse_frame():
+    answered = Exchange(1, "POST", "http://agent/", rpc="GetTask", status=200, body=rpc_error(-32001, [info()]))
+    streamed = stream_exchange(rpc({"task": {}}), rpc_error(-32004))
+    cut = Exchange(3, "POST", "http://agent/", rpc="CancelTask", status=200, body=rpc_error(-32002), truncated=True)
+    seen = errors_in([answered, streamed, cut], "JSONRPC")
+    assert [(e.sent, e.code, e.info.ok if e.info else None) for e in seen] == [
+        ("GetTask", "-32001", True),
+        ("SendStreamingMessage", "-32004", False),
+    ]
+    rest = Exchange(4, "GET", "http://agent/rest/tasks/x?historyLength=1", status=404, body=status(404, [info()]),
+                    content_type="application/json")  # fmt: skip
+    assert [(e.sent, e.code) for e in errors_in([rest], "HTTP+JSON")] == [("GET /rest/tasks/x", "HTTP 404")]
 
 
 def test_a_stream_answered_as_one_json_document_carries_no_event_to_judge():

@@ -1,0 +1,130 @@
+"""Push delivery (§4.3.3): an agent that declares push notifications POSTs a task's changes to the webhook its
+push config names. The probe registers a webhook of its own for its task while the task runs (push.PushReceiver on
+127.0.0.1, an ephemeral port: it decides on the path and the token before reading a body, and bounds the body, the
+connections and what it queues, as for any push sender), then the cancel changes the task. What must arrive: at
+least one POST (PUSH-DELIVER-002), carrying the config's token (X-A2A-Notification-Token; without it the receiver
+refuses it, 401), whose body is a StreamResponse about that task (PUSH-DELIVER-003; anything else is refused,
+400 or 404). Nothing a push carries is shown but the receiver's own refusal reasons (cut, without control
+characters, the token redacted)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from contextlib import suppress
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..a2a.errors import SwitchboardError
+from ..a2a.model import StreamEvent, TaskState
+from ..push.receiver import PushReceiver
+
+if TYPE_CHECKING:
+    from .probe import Probe
+
+DELIVERY_BOUND = 5.0  # seconds the webhook waits for a push after the cancel answered (a busy host)
+SCENARIO = "push delivery"
+
+
+class Webhook(PushReceiver):
+    """The receiver, telling when it refused a POST: the probe stops waiting there (an agent that pushed wrongly
+    will not push again)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refusal = asyncio.Event()
+
+    def refuse(self, status: int, reason: str) -> int:
+        self.refusal.set()
+        return super().refuse(status, reason)
+
+
+@dataclass
+class Delivery:
+    receiver: Webhook
+    task_id: str
+    token: str
+    config_id: str
+
+
+async def register(p: Probe, task_id: str) -> None:
+    """A webhook on 127.0.0.1 for the probe's task, and a push config that names it (kept in `p.push_delivery` for
+    `judge`); a config the agent refuses is a skip here (the push-config scenario judges creating configs)."""
+    receiver = Webhook()
+    await receiver.start()
+    token = receiver.register(task_id)
+    config_id = f"switchboard-conformance-{uuid.uuid4().hex[:8]}"
+    try:
+        await p.t.create_push_config(task_id, receiver.url, token=token, config_id=config_id)
+    except SwitchboardError as exc:
+        await receiver.aclose()
+        p.add(SCENARIO, "skip", f"a push config naming a webhook on 127.0.0.1 was refused: {exc.code}", op="push_set")
+        return
+    p.push_delivery = Delivery(receiver, task_id, token, config_id)
+
+
+async def judge(p: Probe) -> None:
+    """After the cancel: what reached the webhook, then the webhook closed and its config deleted."""
+    delivery = p.push_delivery
+    if delivery is None:
+        why = "the card declares no push notifications" if not p.card.capabilities.push_notifications else (
+            "no webhook was registered (the task ended first, or its config was refused)"
+        )  # fmt: skip
+        if not any(c.scenario == SCENARIO and c.interface == p.label for c in p.checks):
+            p.add(SCENARIO, "skip", why, op="push_set")
+        return
+    p.push_delivery = None
+    try:
+        await _judge(p, delivery)
+    finally:
+        delivery.receiver.unregister(delivery.token)
+        await delivery.receiver.aclose()
+        with suppress(SwitchboardError):
+            await p.t.delete_push_config(delivery.task_id, delivery.config_id)
+
+
+async def _first_push(delivery: Delivery) -> StreamEvent:
+    async for event in delivery.receiver.events(delivery.task_id):
+        return event
+    raise LookupError("the receiver's events ended")  # they never do: it yields for ever
+
+
+async def _judge(p: Probe, delivery: Delivery) -> None:
+    if p.task is None or p.task.status.state is not TaskState.CANCELED:
+        p.add(SCENARIO, "skip", "the cancel did not end the task: no change the agent must push", op="push_set")
+        return
+    first: asyncio.Task[StreamEvent] = asyncio.create_task(_first_push(delivery))
+    refused_one = asyncio.create_task(delivery.receiver.refusal.wait())
+    await asyncio.wait({first, refused_one}, timeout=DELIVERY_BOUND, return_when=asyncio.FIRST_COMPLETED)
+    for waiting in (first, refused_one):
+        waiting.cancel()
+        with suppress(asyncio.CancelledError):
+            await waiting
+    arrived = first.result() if first.done() and not first.cancelled() else None
+    refused = list(delivery.receiver.refused)
+    unsigned = [r for r in refused if r.status == 401]
+    malformed = [r for r in refused if r.status in (400, 404, 413)]
+    said_refused = (
+        f"; refused: {len(refused)} POST(s), first {refused[0].status} {refused[0].reason[:80]}" if refused else ""
+    )
+    if arrived is None and unsigned:
+        said = "the push reached the webhook without the config's token (X-A2A-Notification-Token): refused 401"
+        p.judge("push delivery: token", False, said, op="push_set", answered=f"{len(unsigned)} POST(s), no token")
+        delivered = "a push reached the webhook after the cancel (its body not read: refused on its headers)"
+        p.judge("push delivery", True, delivered, op="push_set", answered="a POST", scenario=SCENARIO)
+    elif arrived is None and malformed:
+        said = f"the push was no StreamResponse of the task: {malformed[0].status} {malformed[0].reason[:120]}"
+        p.judge("push delivery: payload", False, said, op="push_set", answered=f"{len(malformed)} POST(s) refused",
+                scenario=SCENARIO)  # fmt: skip
+    elif arrived is None:
+        said = f"the task was canceled, and nothing reached the webhook within {DELIVERY_BOUND:g} s"
+        p.judge("push delivery", False, said + said_refused, op="push_set", answered="no POST", scenario=SCENARIO)
+    else:
+        what = type(arrived).__name__
+        answered = f"a POST with the token, a {what}"
+        for key, said in (
+            ("push delivery", f"a push reached the webhook after the cancel: a {what} of the task"),
+            ("push delivery: token", "with the config's token"),
+            ("push delivery: payload", f"a StreamResponse ({what}) of the task"),
+        ):
+            p.judge(key, True, said, op="push_set", answered=answered, scenario=key if "token" in key else SCENARIO)
