@@ -14,9 +14,11 @@ import uuid
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from ..a2a.errors import SwitchboardError
 from ..a2a.model import StreamEvent, TaskState
+from ..a2a.user_input import is_loopback
 from ..push.receiver import PushReceiver
 
 if TYPE_CHECKING:
@@ -50,6 +52,11 @@ class Delivery:
 async def register(p: Probe, task_id: str) -> None:
     """A webhook on 127.0.0.1 for the probe's task, and a push config that names it (kept in `p.push_delivery` for
     `judge`); a config the agent refuses is a skip here (the push-config scenario judges creating configs)."""
+    host = _host(p.t.endpoint.url)
+    if not is_loopback(host):
+        why = f"the agent is at {host}, not on this machine: it cannot reach a webhook on 127.0.0.1"
+        p.add(SCENARIO, "skip", why, op="push_set")
+        return
     receiver = Webhook()
     await receiver.start()
     token = receiver.register(task_id)
@@ -61,6 +68,11 @@ async def register(p: Probe, task_id: str) -> None:
         p.add(SCENARIO, "skip", f"a push config naming a webhook on 127.0.0.1 was refused: {exc.code}", op="push_set")
         return
     p.push_delivery = Delivery(receiver, task_id, token, config_id)
+
+
+def _host(url: str) -> str:
+    """The host of an interface's URL (a gRPC interface may name only host:port)."""
+    return urlsplit(url if "://" in url else f"//{url}").hostname or ""
 
 
 async def judge(p: Probe) -> None:
