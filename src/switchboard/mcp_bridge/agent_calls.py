@@ -25,6 +25,7 @@ from .agents_on_hand import AgentsOnHand
 from .arguments import AgentArguments, ContinueArguments
 from .host_channel import Host
 from .message_parts import answer_parts, answer_schema, message_parts
+from .mid_task_sign_in import sign_in_asked, sign_in_for_task
 from .outcome import choices_of, question_text, running_result, turn_result
 from .round_trip import AskByRoundTrip
 from .sign_in import SignInRelay, SignInStep
@@ -96,9 +97,19 @@ class AgentCalls:
         message: Message | None,
         task_id: str | None,
     ) -> types.CallToolResult:
+        signed_in = False  # one sign-in per call: the agent asking again after it is its answer
         while True:
             if not await self._follow(link, host, view, message, task_id):
                 return running_result(entry.name, view, self.bounds.work)  # only a held call has a bound
+            asked = sign_in_asked(link, view) if not signed_in else None
+            if asked is not None:
+                note = await sign_in_for_task(asked, host, entry.name, view.task_id, self.agents.path)
+                if note is not None:
+                    return turn_result(entry.name, view, note, sign_in=True)
+                signed_in = True  # the task is told, with the new token (our sentence, not a credential)
+                message = new_message(asked.answer, task_id=view.task_id, context_id=view.context_id)
+                view, task_id = TaskView(answered=view.status), None
+                continue
             if view.state is not TaskState.INPUT_REQUIRED or not (host.can_ask or host.asks_by_round_trip):
                 return turn_result(entry.name, view)
             question = question_text(view) or f"{entry.name} asks for input."

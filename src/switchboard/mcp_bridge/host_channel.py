@@ -44,6 +44,10 @@ class Host(Protocol):
 
     async def open_url(self, message: str, url: str, elicitation_id: str) -> types.ElicitResult: ...
 
+    async def url_done(self, elicitation_id: str) -> None:
+        """What a URL elicitation asked for is done (the client may stop showing it)."""
+        ...
+
 
 class HostChannel:
     """A tools/call in progress: progress against its token, elicitations related to its request."""
@@ -94,3 +98,6 @@ class HostChannel:
 
     async def open_url(self, message: str, url: str, elicitation_id: str) -> types.ElicitResult:
         return await self._ctx.session.elicit_url(message, url, elicitation_id, related_request_id=self._ctx.request_id)
+
+    async def url_done(self, elicitation_id: str) -> None:
+        await self._ctx.session.send_elicit_complete(elicitation_id, related_request_id=self._ctx.request_id)

@@ -56,9 +56,10 @@ def ids_of(agent: str, view: TaskView) -> dict[str, Any]:
     }
 
 
-def turn_result(agent: str, view: TaskView, note: str = "") -> types.CallToolResult:
+def turn_result(agent: str, view: TaskView, note: str = "", *, sign_in: bool = False) -> types.CallToolResult:
     """The result of a turn that ended: the artifacts (or the direct reply, or the status message), then one line
-    saying where the task stands and what to call next if it is not over."""
+    saying where the task stands and what to call next if it is not over (`sign_in`: the note says it, for a task
+    waiting for a sign-in switchboard does itself)."""
     blocks: list[types.ContentBlock] = []
     structured = ids_of(agent, view)
     artifacts: list[dict[str, Any]] = []
@@ -86,7 +87,7 @@ def turn_result(agent: str, view: TaskView, note: str = "") -> types.CallToolRes
         if choices:
             structured["choices"] = choices
         structured["answerWith"] = {"tool": CONTINUE_TOOL, "arguments": {"agent": agent, "taskId": view.task_id}}
-        blocks.append(types.TextContent(text=_waiting_line(agent, view, question, note)))
+        blocks.append(types.TextContent(text=_waiting_line(agent, view, question, note, sign_in)))
     else:
         if not blocks and view.status_text:
             blocks.append(types.TextContent(text=view.status_text))
@@ -135,9 +136,11 @@ def _summary_line(agent: str, view: TaskView, note: str) -> str:
     return f"{line} {note}".strip()
 
 
-def _waiting_line(agent: str, view: TaskView, question: str, note: str) -> str:
+def _waiting_line(agent: str, view: TaskView, question: str, note: str, sign_in: bool) -> str:
     what = "a credential or a sign-in" if view.state is TaskState.AUTH_REQUIRED else "an answer"
     asked = f" It asks: {question}" if question else ""
+    if sign_in:
+        return f"{agent}'s task {view.task_id} waits for a sign-in ({_state(view)}).{asked} {note}".strip()
     return (
         f"{note} {agent}'s task {view.task_id} waits for {what} ({_state(view)}).{asked} To answer, call "
         f"{CONTINUE_TOOL} with agent={agent!r}, taskId={view.task_id!r} and answer=..."

@@ -112,6 +112,9 @@ class TaskHost:
     async def open_url(self, message: str, url: str, elicitation_id: str) -> types.ElicitResult:
         return await self._wait(Question(message, url=url, elicitation_id=elicitation_id))
 
+    async def url_done(self, elicitation_id: str) -> None:
+        pass  # the question went with a tasks/result long answered: nothing to tell
+
     async def _wait(self, question: Question) -> types.ElicitResult:
         self.task.question = question
         self.task.set("input_required", question.message[:2000])

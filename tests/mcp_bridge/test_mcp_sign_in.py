@@ -1,0 +1,144 @@
+"""An agent that asks for a sign-in mid-task (the interop "vault" stops at auth-required asking for a2a:admin): the
+bridge puts the sign-in to the person as a URL to open, runs the flow itself (the token never reaches the host),
+tells the task with the new token, and the call ends with the agent's answer. Declined, the task waits and
+continue_task takes it up; a client that cannot open a URL is told how to sign in. The person at the real OpenID
+Provider is played over HTTP (oidc_user)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+import pytest_asyncio
+from mcp import ClientSession
+from mcp_support import HeldSession, stdio_session, texts
+from oidc_user import enter_device_code
+
+pytestmark = [pytest.mark.interop, pytest.mark.asyncio(loop_scope="module")]
+DEVICE_LINE = re.compile(r"open (\S+) and enter the code (\S+) ")
+NO_KEYRING = {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+
+
+class SigningPerson:
+    """Answers URL elicitations: declines those whose message names a scope in `decline` (once each), else
+    accepts and enters the device code at the provider (in a thread, while the bridge waits for the token)."""
+
+    def __init__(self) -> None:
+        self.asked: list[types.ElicitRequestURLParams] = []
+        self.decline: set[str] = set()
+        self.entered: list[str] = []
+        self.errors: list[BaseException] = []
+
+    async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        assert isinstance(params, types.ElicitRequestURLParams), params
+        self.asked.append(params)
+        for scope in list(self.decline):
+            if scope in params.message:
+                self.decline.discard(scope)
+                return types.ElicitResult(action="decline")
+        found = DEVICE_LINE.search(params.message)
+        assert found is not None, params.message
+        threading.Thread(target=self._enter, args=found.groups(), daemon=True).start()
+        return types.ElicitResult(action="accept")
+
+    def _enter(self, uri: str, code: str) -> None:
+        try:
+            self.entered.append(enter_device_code(uri, code))
+        except BaseException as exc:
+            self.errors.append(exc)
+
+
+def vault_agents(folder: Path, url: str) -> Path:
+    agents = folder / "agents.yaml"
+    agents.write_text(
+        f"agents:\n  - name: vault\n    url: {url}\n    oauth: {{clientId: switchboard-cli, flow: deviceCode}}\n"
+    )
+    return agents
+
+
+@pytest.fixture
+def signing_person() -> SigningPerson:
+    return SigningPerson()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def signing(oauth_agent, tmp_path: Path, signing_person: SigningPerson) -> AsyncIterator[ClientSession]:
+    """A bridge of its own serving the vault (no token held yet), reached by a host that opens URLs."""
+    home = tmp_path
+    agents = vault_agents(home, oauth_agent.url)
+    held = HeldSession(lambda: stdio_session(agents, home, person=signing_person, env=NO_KEYRING))  # type: ignore[arg-type]
+    yield await held.session()
+    await held.close()
+
+
+async def test_a_sign_in_asked_mid_task_goes_to_the_person_as_a_url_and_the_call_ends_with_the_answer(
+    signing: ClientSession, signing_person: SigningPerson
+):
+    said: list[str] = []
+
+    async def progress(value: float, total: float | None, message: str | None) -> None:
+        said.append(message or "")
+
+    result = await signing.call_tool("ask_vault", {"message": "open the vault"}, progress_callback=progress)
+    assert texts(result)[0] == "The vault is open.", texts(result)
+    assert result.structured_content["state"] == "completed"
+    # the card's sign-in at the start, then the one the task asked for, naming its scope
+    assert "a2a:admin" in signing_person.asked[-1].message
+    assert "vault wants a sign-in with a2a:admin" in signing_person.asked[-1].message
+    assert len(signing_person.entered) == len(signing_person.asked) and not signing_person.errors
+    shown = repr(result.model_dump()) + " ".join(said) + repr([a.model_dump() for a in signing_person.asked])
+    assert "eyJ" not in shown  # no token (a JWT) reaches the host
+
+    # the next task that asks for a2a:admin is told with the token held here: nobody is asked again
+    before = len(signing_person.asked)
+    again = await signing.call_tool("ask_vault", {"message": "open the vault"})
+    assert texts(again)[0] == "The vault is open." and len(signing_person.asked) == before
+
+
+async def test_a_declined_sign_in_leaves_the_task_waiting_and_continue_task_signs_in_and_goes_on(
+    signing: ClientSession, signing_person: SigningPerson
+):
+    signing_person.decline.add("a2a:admin")
+    asked = await signing.call_tool("ask_vault", {"message": "open the vault"})
+    assert asked.structured_content["state"] == "auth-required", texts(asked)
+    task_id = asked.structured_content["taskId"]
+    line = texts(asked)[-1]
+    assert "You declined the sign-in. The task still waits for the sign-in." in line
+    assert f"Call continue_task with agent='vault' and taskId='{task_id}' (no answer)" in line
+    assert asked.structured_content["answerWith"] == {
+        "tool": "continue_task",
+        "arguments": {"agent": "vault", "taskId": task_id},
+    }
+
+    done = await signing.call_tool("continue_task", {"agent": "vault", "taskId": task_id})
+    assert texts(done)[0] == "The vault is open.", texts(done)
+    assert done.structured_content["taskId"] == task_id and done.structured_content["state"] == "completed"
+    assert not signing_person.errors
+
+
+async def test_a_client_that_cannot_open_a_url_is_told_how_to_sign_in_and_go_on(oauth_agent, tmp_path):
+    agents = vault_agents(tmp_path, oauth_agent.url)
+    entered: list[str] = []
+
+    async def progress(value: float, total: float | None, message: str | None) -> None:
+        # without URL elicitation the card's sign-in at the start is said in a progress message: the person reads
+        # the code there
+        found = DEVICE_LINE.search(message or "")
+        if found is not None:
+            threading.Thread(target=lambda: entered.append(enter_device_code(*found.groups())), daemon=True).start()
+
+    async with stdio_session(agents, tmp_path, env=NO_KEYRING) as plain:
+        asked = await plain.call_tool("ask_vault", {"message": "open the vault"}, progress_callback=progress)
+    assert entered, "the card's sign-in never happened"
+    assert asked.structured_content["state"] == "auth-required"
+    line = texts(asked)[-1]
+    task_id = asked.structured_content["taskId"]
+    assert "vault wants a sign-in with a2a:admin (the agent's question)" in line
+    assert "cannot open a sign-in link" in line
+    assert "auth login vault --scope a2a:send --scope a2a:admin --remember" in line
+    assert f"call continue_task with agent='vault' and taskId='{task_id}' (no answer)" in line
