@@ -82,7 +82,7 @@ class AgentCalls:
                 try:
                     return await self._turns(entry, link, host, view, message, task_id)
                 except anyio.get_cancelled_exc_class():
-                    if not view.turn_over:
+                    if not view.turn_over and host.cancels_remote:
                         await _cancel_quietly(link, view.task_id, message)
                     raise
         finally:
@@ -99,7 +99,7 @@ class AgentCalls:
     ) -> types.CallToolResult:
         signed_in = False  # one sign-in per call: the agent asking again after it is its answer
         while True:
-            if not await self._follow(link, host, view, message, task_id):
+            if not await self._follow(entry.name, link, host, view, message, task_id):
                 return running_result(entry.name, view, self.bounds.work)  # only a held call has a bound
             asked = sign_in_asked(link, view) if not signed_in else None
             if asked is not None:
@@ -127,6 +127,16 @@ class AgentCalls:
             view = TaskView(answered=view.status)
             task_id = None
 
+    async def read_task(self, agent: str, task_id: str) -> Task:
+        """The task as its agent has it now."""
+        async with self.agents.link(self.agents.entry(agent)) as link:
+            return await link.get_task(task_id, history_length=0)
+
+    async def cancel_task(self, agent: str, task_id: str) -> Task:
+        """Cancel the task at its agent: the task as it then stands."""
+        async with self.agents.link(self.agents.entry(agent)) as link:
+            return (await link.cancel(task_id, timeout=CANCEL_WITHIN)).task
+
     async def answered(self, agent: str, task_id: str, said: types.ElicitResult, host: Host) -> types.CallToolResult:
         """The person's response to a question handed back by round trip: the task continued, canceled or left."""
         if said.action == "accept":
@@ -138,7 +148,7 @@ class AgentCalls:
             return await _not_answered(agent, link, view, said)
 
     async def _follow(
-        self, link: AgentLink, host: Host, view: TaskView, message: Message | None, task_id: str | None
+        self, agent: str, link: AgentLink, host: Host, view: TaskView, message: Message | None, task_id: str | None
     ) -> bool:
         """Follow one turn into `view` within the bound; False when the bound ran out first (the task goes on)."""
         events = (
@@ -146,11 +156,15 @@ class AgentCalls:
             if message is not None
             else link.resume(task_id or "", view=view)
         )
+        known = task_id
         with anyio.move_on_after(self.bounds.work if host.holds_call else math.inf) as scope:
             async with aclosing(events) as turn:
                 async for event in turn:
                     if isinstance(event, Notice):
                         continue
+                    if view.task_id is not None and view.task_id != known:
+                        known = view.task_id
+                        host.task_known(agent, known, view.context_id)
                     status = getattr(event, "status", None)
                     words = status.message.text if status is not None and status.message is not None else ""
                     if words and not view.turn_over:

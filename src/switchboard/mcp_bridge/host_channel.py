@@ -23,6 +23,12 @@ class Host(Protocol):
         ...
 
     @property
+    def cancels_remote(self) -> bool:
+        """True when the work's cancellation is the host's (cancel the agent's task or the run too); False when this
+        process is only going away (an MCP task goes on at the agent, and is read again after the restart)."""
+        ...
+
+    @property
     def run_id(self) -> str | None:
         """The id a workflow run started for this host takes (an MCP task's own, so its journal answers for it)."""
         ...
@@ -48,11 +54,16 @@ class Host(Protocol):
         """What a URL elicitation asked for is done (the client may stop showing it)."""
         ...
 
+    def task_known(self, agent: str, task_id: str, context_id: str | None) -> None:
+        """The A2A task the work follows, once its id is known (an MCP task keeps it, to answer after a restart)."""
+        ...
+
 
 class HostChannel:
     """A tools/call in progress: progress against its token, elicitations related to its request."""
 
     holds_call = True
+    cancels_remote = True
     run_id = None
 
     def __init__(self, ctx: ServerRequestContext[Any, Any]) -> None:
@@ -98,6 +109,9 @@ class HostChannel:
 
     async def open_url(self, message: str, url: str, elicitation_id: str) -> types.ElicitResult:
         return await self._ctx.session.elicit_url(message, url, elicitation_id, related_request_id=self._ctx.request_id)
+
+    def task_known(self, agent: str, task_id: str, context_id: str | None) -> None:
+        pass  # the call's result says it
 
     async def url_done(self, elicitation_id: str) -> None:
         await self._ctx.session.send_elicit_complete(elicitation_id, related_request_id=self._ctx.request_id)

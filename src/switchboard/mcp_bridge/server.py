@@ -23,6 +23,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .. import __version__
 from ..a2a.errors import SwitchboardError
+from ..paths import data_dir
 from ..workflow.engine import new_run_id
 from .agent_calls import AgentCalls, CallBounds
 from .agents_on_hand import AgentsOnHand
@@ -30,8 +31,10 @@ from .arguments import ArgumentsRefused
 from .catalog import agent_tool, generic_tools, tool_name
 from .generic_tools import GenericTools
 from .host_channel import Host, HostChannel
+from .restored_tasks import RestoredTasks
 from .round_trip import AskByRoundTrip, answer_of, input_required, read_state
-from .task_board import TaskBoard, tasks_capability
+from .task_board import KEEP_MS, POLL_MS, TaskBoard, tasks_capability
+from .task_ledger import TaskLedger
 from .workflow_calls import WorkflowCalls
 
 log = logging.getLogger("switchboard.mcp")
@@ -53,7 +56,8 @@ class Bridge:
         self.workflows = workflows
         self.calls = AgentCalls(agents, bounds)
         self.generic = GenericTools(agents, self.calls, workflows)
-        self.board = TaskBoard(workflows.journal_dir)
+        ledger = TaskLedger(data_dir() / "mcp-tasks", KEEP_MS)
+        self.board = TaskBoard(workflows.journal_dir, RestoredTasks(ledger, self.calls, agents.redactor, POLL_MS))
         # The connections that listed the tools, told when the list changes (weakly: a closed one just goes). The
         # SDK hands a handler a per-request session; the connection behind it is what lasts.
         self._hosts: weakref.WeakSet[Connection] = weakref.WeakSet()

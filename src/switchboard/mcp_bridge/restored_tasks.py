@@ -1,0 +1,122 @@
+"""An agent call's MCP task after the bridge restarted: the ledger says which A2A task it followed, and the agent
+says where that task stands now. tasks/get reads it again; tasks/result returns the outcome of a task that ended,
+or takes up one still going (its questions put to the person through that tasks/result, as before the restart);
+tasks/cancel cancels it at the agent. A task the agent no longer knows (or of an agent gone from the agents file)
+is unknown, as the spec has it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import mcp_types as types
+from mcp.shared.exceptions import MCPError
+from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
+
+from ..a2a.errors import SwitchboardError, UsageError
+from ..a2a.model import Task, TaskState
+from ..a2a.redact import Redactor
+from ..a2a.turn import TaskView
+from ..safe_text import strip_controls
+from .agent_calls import AgentCalls
+from .arguments import ContinueArguments
+from .host_channel import Host
+from .outcome import turn_result
+from .task_ledger import LedgerEntry, TaskLedger
+
+NOT_FOUND = "Failed to retrieve task: Task not found"
+MCP_STATUS = {
+    TaskState.SUBMITTED: "working",
+    TaskState.WORKING: "working",
+    TaskState.INPUT_REQUIRED: "input_required",
+    TaskState.AUTH_REQUIRED: "input_required",
+    TaskState.COMPLETED: "completed",
+    TaskState.CANCELED: "cancelled",
+    TaskState.FAILED: "failed",
+    TaskState.REJECTED: "failed",
+}
+Keeper = Callable[[str, str, str | None], None]
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).isoformat()
+
+
+class RestoredTasks:
+    def __init__(self, ledger: TaskLedger | None, calls: AgentCalls, redactor: Redactor, poll_ms: int) -> None:
+        self.ledger = ledger
+        self.calls = calls
+        self.redactor = redactor
+        self.poll_ms = poll_ms
+
+    def keeper(self, mcp_task_id: str, ttl_ms: int, created: float) -> Keeper | None:
+        """What keeps the A2A task an MCP task (made at `created`) follows, once the work knows it (None: nothing
+        is kept)."""
+        ledger = self.ledger
+        if ledger is None:
+            return None
+
+        def keep(agent: str, task_id: str, context_id: str | None) -> None:
+            try:
+                ledger.remember(LedgerEntry(mcp_task_id, agent, task_id, context_id, created, ttl_ms))
+            except OSError:  # a full disk: the task still runs, it just will not outlive this process
+                return
+
+        return keep
+
+    def find(self, mcp_task_id: str) -> LedgerEntry | None:
+        return self.ledger.find(mcp_task_id) if self.ledger is not None else None
+
+    async def read(self, entry: LedgerEntry) -> Task:
+        """The A2A task as its agent has it now; the spec's error when the agent no longer knows it."""
+        try:
+            return await self.calls.read_task(entry.agent, entry.task_id)
+        except UsageError:  # the agent is gone from the agents file
+            raise MCPError(INVALID_PARAMS, NOT_FOUND) from None
+        except SwitchboardError as exc:
+            if exc.code == "TaskNotFoundError":
+                raise MCPError(INVALID_PARAMS, NOT_FOUND) from None
+            said = self.redactor.text(strip_controls(exc.message))[:500]
+            raise MCPError(INTERNAL_ERROR, f"Failed to retrieve task: {entry.agent} did not answer: {said}") from None
+
+    def wire(self, entry: LedgerEntry, task: Task, status: str | None = None) -> dict[str, Any]:
+        """The MCP task, from the A2A task's state and latest words."""
+        said = strip_controls(TaskView().apply(task).status_text).strip()[:2000]
+        updated = task.status.timestamp
+        return {
+            "taskId": entry.mcp_task_id,
+            "status": status or MCP_STATUS.get(task.status.state, "working"),
+            **({"statusMessage": said} if said else {}),
+            "createdAt": _iso(entry.created_at),
+            "lastUpdatedAt": updated if isinstance(updated, str) and updated else _iso(time.time()),
+            "ttl": entry.ttl_ms,
+            "pollInterval": self.poll_ms,
+        }
+
+    def result(self, entry: LedgerEntry, task: Task) -> types.CallToolResult:
+        """The outcome of a task that ended, as the call would have returned it."""
+        return turn_result(entry.agent, TaskView().apply(task))
+
+    def resume(self, entry: LedgerEntry) -> Callable[[Host], Awaitable[types.CallToolResult]]:
+        """The work that takes up a task still going: it is followed again (and its question asked)."""
+        arguments = ContinueArguments(agent=entry.agent, task_id=entry.task_id)
+
+        async def work(host: Host) -> types.CallToolResult:
+            return await self.calls.go_on(arguments, host)
+
+        return work
+
+    async def cancel(self, entry: LedgerEntry) -> dict[str, Any]:
+        task = await self.read(entry)
+        if task.status.state.is_terminal:
+            raise MCPError(
+                INVALID_PARAMS, f"Cannot cancel task: already in terminal status '{MCP_STATUS.get(task.status.state)}'"
+            )
+        try:
+            task = await self.calls.cancel_task(entry.agent, entry.task_id)
+        except SwitchboardError as exc:
+            said = self.redactor.text(strip_controls(exc.message))[:500]
+            raise MCPError(INTERNAL_ERROR, f"Cannot cancel task: {said}") from None
+        return self.wire(entry, task)
