@@ -201,3 +201,11 @@ async def test_a_credential_asked_mid_task_is_never_put_in_a_form_and_is_redacte
     done = await asking.call_tool("continue_task", {"agent": "gatekeeper", "taskId": task_id, "answer": "sesame"})
     assert done.structured_content["state"] == "completed"
     assert "sesame" not in repr(done.model_dump())
+
+
+async def test_an_agent_that_crashes_mid_turn_says_why_in_the_result(asking):
+    """The flaky agent's crash comes as an error on the stream, then the task reads failed with no words: the error
+    it reported is the only reason, and the result gives it."""
+    result = await asking.call_tool("ask_flaky", {"message": "crash"})
+    assert result.is_error and result.structured_content["state"] == "failed"
+    assert "the agent reported InternalError: the flaky agent crashed on purpose" in texts(result)[-1]

@@ -21,6 +21,7 @@ from ..a2a.model import Message, Task, TaskState
 from ..a2a.turn import TaskView
 from ..agents import AgentEntry
 from ..link import AgentLink
+from ..safe_text import strip_controls
 from .agents_on_hand import AgentsOnHand
 from .arguments import AgentArguments, ContinueArguments
 from .host_channel import Host
@@ -98,8 +99,9 @@ class AgentCalls:
         task_id: str | None,
     ) -> types.CallToolResult:
         signed_in = False  # one sign-in per call: the agent asking again after it is its answer
+        met: list[str] = []  # what went wrong on the way (an error the agent reported), said with a failed end
         while True:
-            if not await self._follow(entry.name, link, host, view, message, task_id):
+            if not await self._follow(entry.name, link, host, view, message, task_id, met):
                 return running_result(entry.name, view, self.bounds.work)  # only a held call has a bound
             asked = sign_in_asked(link, view) if not signed_in else None
             if asked is not None:
@@ -111,7 +113,7 @@ class AgentCalls:
                 view, task_id = TaskView(answered=view.status), None
                 continue
             if view.state is not TaskState.INPUT_REQUIRED or not (host.can_ask or host.asks_by_round_trip):
-                return turn_result(entry.name, view)
+                return turn_result(entry.name, view, self._trouble(view, met))
             question = question_text(view) or f"{entry.name} asks for input."
             form = (f"{entry.name} asks: {question}", answer_schema(question, choices_of(view)))
             if not host.can_ask:
@@ -147,8 +149,23 @@ class AgentCalls:
             view = TaskView().apply(await link.get_task(task_id, history_length=0))
             return await _not_answered(agent, link, view, said)
 
+    def _trouble(self, view: TaskView, met: list[str]) -> str:
+        """For a turn that ended badly, what switchboard met on the way (the agent's reported error, a stream that
+        broke): often the only reason given. Redacted, bounded."""
+        if not met or view.state not in (TaskState.FAILED, TaskState.REJECTED, TaskState.UNKNOWN, None):
+            return ""
+        said = "; ".join(dict.fromkeys(strip_controls(text).strip() for text in met[-3:]))
+        return self.agents.redactor.text(f"On the way: {said}.")[:2000]
+
     async def _follow(
-        self, agent: str, link: AgentLink, host: Host, view: TaskView, message: Message | None, task_id: str | None
+        self,
+        agent: str,
+        link: AgentLink,
+        host: Host,
+        view: TaskView,
+        message: Message | None,
+        task_id: str | None,
+        met: list[str] | None = None,
     ) -> bool:
         """Follow one turn into `view` within the bound; False when the bound ran out first (the task goes on)."""
         events = (
@@ -161,6 +178,8 @@ class AgentCalls:
             async with aclosing(events) as turn:
                 async for event in turn:
                     if isinstance(event, Notice):
+                        if event.level == "warning" and met is not None:
+                            met.append(event.text)
                         continue
                     if view.task_id is not None and view.task_id != known:
                         known = view.task_id
