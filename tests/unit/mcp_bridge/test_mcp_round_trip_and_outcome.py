@@ -79,3 +79,12 @@ def test_a_question_with_choices_says_them_and_the_call_that_answers():
     assert result.structured_content["choices"] == ["a", "b"]
     assert result.structured_content["answerWith"]["arguments"] == {"agent": "agent", "taskId": "T"}
     assert not result.is_error
+
+
+def test_every_generic_tool_has_a_title_and_an_agent_of_the_task_api_is_not_called_a2a():
+    from switchboard.agents import AgentEntry
+    from switchboard.mcp_bridge.catalog import agent_description, generic_tools
+
+    assert all(tool.title for tool in generic_tools(with_runs=True))
+    said = agent_description(AgentEntry("jobs", "http://127.0.0.1:9/", protocol="tasks"), None, None)
+    assert said.startswith("Talk to the agent behind a REST task API 'jobs'")
