@@ -88,3 +88,14 @@ def test_every_generic_tool_has_a_title_and_an_agent_of_the_task_api_is_not_call
     assert all(tool.title for tool in generic_tools(with_runs=True))
     said = agent_description(AgentEntry("jobs", "http://127.0.0.1:9/", protocol="tasks"), None, None)
     assert said.startswith("Talk to the agent behind a REST task API 'jobs'")
+
+
+def test_a_call_without_a_message_is_told_so_in_our_words_not_pydantics():
+    from switchboard.mcp_bridge.arguments import AgentArguments, ArgumentsRefused, parse_arguments
+
+    with pytest.raises(ArgumentsRefused) as refused:
+        parse_arguments(AgentArguments, {})
+    assert refused.value.problems == ["give a message (or data, or files)"]
+    with pytest.raises(ArgumentsRefused) as refused:
+        parse_arguments(AgentArguments, {"message": "hi", "color": "red"})
+    assert refused.value.problems[0].startswith("color: ")
