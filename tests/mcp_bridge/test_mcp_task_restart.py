@@ -70,10 +70,17 @@ async def test_a_task_its_agent_no_longer_knows_is_not_found(fleet, tmp_path):
     ledger.remember(LedgerEntry("forgotten-1", "writer", "no-such-task", None, time.time(), 3_600_000))
     ledger.remember(LedgerEntry("expired-1", "writer", "no-such-task", None, time.time() - 7200, 3_600_000))
     async with stdio_session(fleet.agents_file, tmp_path) as bridge:
-        for task_id in ("forgotten-1", "expired-1", "never-made"):
+        for task_id, said in (("forgotten-1", "not found"), ("expired-1", "has expired"), ("never-made", "not found")):
             with pytest.raises(MCPError) as refused:
                 await get_task(bridge, task_id)
-            assert refused.value.error.code == -32602 and "Task not found" in refused.value.error.message
+            assert refused.value.error.code == -32602 and f"Task {said}" in refused.value.error.message
             with pytest.raises(MCPError) as refused:
                 await task_result(bridge, task_id)
             assert refused.value.error.code == -32602
+
+        # a call whose result is an error is a failed task, its status message the result's last line
+        failing = await task_call(bridge, "ask_flaky", {"message": "fail"}, ttl=60_000)
+        outcome = await task_result(bridge, failing.task_id)
+        assert outcome.is_error
+        ended = await get_task(bridge, failing.task_id)
+        assert ended.status == "failed" and ended.status_message == texts(outcome)[-1]

@@ -27,6 +27,7 @@ from .outcome import turn_result
 from .task_ledger import LedgerEntry, TaskLedger
 
 NOT_FOUND = "Failed to retrieve task: Task not found"
+EXPIRED = "Failed to retrieve task: Task has expired"
 MCP_STATUS = {
     TaskState.SUBMITTED: "working",
     TaskState.WORKING: "working",
@@ -67,7 +68,12 @@ class RestoredTasks:
         return keep
 
     def find(self, mcp_task_id: str) -> LedgerEntry | None:
-        return self.ledger.find(mcp_task_id) if self.ledger is not None else None
+        """The entry of an agent call's task kept here; None for one never kept; the spec's error once its ttl ran
+        out."""
+        found = self.ledger.find(mcp_task_id) if self.ledger is not None else None
+        if found is not None and found.expired(time.time()):
+            raise MCPError(INVALID_PARAMS, EXPIRED)
+        return found
 
     async def read(self, entry: LedgerEntry) -> Task:
         """The A2A task as its agent has it now; the spec's error when the agent no longer knows it."""

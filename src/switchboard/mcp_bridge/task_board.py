@@ -190,7 +190,9 @@ class TaskBoard:
         except Exception:
             task.set("failed", "switchboard failed unexpectedly on this task; its log (stderr) says more.")
             return
-        task.set("completed")
+        # A tool result with isError is a failed task (the spec's word); the status message is the result's last line
+        said = next((b.text for b in reversed(task.result.content) if isinstance(b, types.TextContent)), "")
+        task.set("failed" if task.result.is_error else "completed", said[:2000] or None)
 
     def _forget_old(self) -> None:
         """Finished tasks past their ttl go, and beyond the cap the oldest finished ones (a host that never reads its

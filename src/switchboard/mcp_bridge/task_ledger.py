@@ -53,13 +53,12 @@ class TaskLedger:
         self._prune()
 
     def find(self, mcp_task_id: str) -> LedgerEntry | None:
-        """The entry of that MCP task, unless it expired; None for one never kept here (or not a task id of ours)."""
+        """The entry of that MCP task (expired or not: the caller says which); None for one never kept here (or
+        not a task id of ours)."""
         if not _TASK_ID.match(mcp_task_id):
             return None
         found = _read(self.folder / f"{mcp_task_id}.json")
-        if found is None or found.mcp_task_id != mcp_task_id or found.expired(time.time()):
-            return None
-        return found
+        return found if found is not None and found.mcp_task_id == mcp_task_id else None
 
     def _prune(self) -> None:
         """By the files' times, without reading them: past the longest ttl the bridge announces, or past the bound."""
