@@ -25,7 +25,7 @@ NO_KEYRING = {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
 
 
 class SigningPerson:
-    """Answers URL elicitations: declines those whose message names a scope in `decline` (once each), else
+    """Answers URL elicitations: declines those whose message names a scope in `decline` ("*": any; once each), else
     accepts and enters the device code at the provider (in a thread, while the bridge waits for the token)."""
 
     def __init__(self) -> None:
@@ -38,7 +38,7 @@ class SigningPerson:
         assert isinstance(params, types.ElicitRequestURLParams), params
         self.asked.append(params)
         for scope in list(self.decline):
-            if scope in params.message:
+            if scope in params.message or scope == "*":
                 self.decline.discard(scope)
                 return types.ElicitResult(action="decline")
         found = DEVICE_LINE.search(params.message)
@@ -142,3 +142,22 @@ async def test_a_client_that_cannot_open_a_url_is_told_how_to_sign_in_and_go_on(
     assert "cannot open a sign-in link" in line
     assert "auth login vault --scope a2a:send --scope a2a:admin --remember" in line
     assert f"call continue_task with agent='vault' and taskId='{task_id}' (no answer)" in line
+
+
+async def test_the_cards_sign_in_holds_the_calls_bound_and_a_declined_one_ends_the_call_at_once(
+    oauth_agent, tmp_path, signing_person: SigningPerson
+):
+    """A call bounded to 1 s: the person takes longer than that to enter the device code, and the call still ends
+    with the agent's answer (the bound is the agent's to use, not the person's); declined, the call ends at once."""
+    agents = vault_agents(tmp_path, oauth_agent.url)
+    async with stdio_session(agents, tmp_path, "--wait", "1", person=signing_person, env=NO_KEYRING) as bridge:
+        signing_person.decline.add("*")
+        refused = await bridge.call_tool("ask_vault", {"message": "quick hi"})
+        assert refused.is_error and refused.structured_content["taskId"] is None
+        assert texts(refused) == [
+            "vault asks for a sign-in (its card requires it), and you declined it: nothing was sent. Call the same "
+            "tool again to be asked again."
+        ]
+        answered = await bridge.call_tool("ask_vault", {"message": "quick hi"})
+    assert texts(answered)[0] == "quick reply to: quick hi", texts(answered)
+    assert len(signing_person.asked) == 2 and len(signing_person.entered) == 1 and not signing_person.errors

@@ -4,10 +4,7 @@ the bound: a task still at work is handed back by id. A call the host cancels ca
 
 from __future__ import annotations
 
-import asyncio
 import math
-import uuid
-from collections.abc import Callable
 from contextlib import aclosing
 from dataclasses import dataclass
 
@@ -24,12 +21,13 @@ from ..link import AgentLink
 from ..safe_text import strip_controls
 from .agents_on_hand import AgentsOnHand
 from .arguments import AgentArguments, ContinueArguments
+from .call_sign_in import CallSignIn
 from .host_channel import Host
 from .message_parts import answer_parts, answer_schema, message_parts
 from .mid_task_sign_in import sign_in_asked, sign_in_for_task
-from .outcome import choices_of, question_text, running_result, turn_result
+from .outcome import choices_of, not_signed_in, question_text, running_result, turn_result
 from .round_trip import AskByRoundTrip
-from .sign_in import SignInRelay, SignInStep
+from .sign_in import SignInRelay
 
 CANCEL_WITHIN = 10.0  # seconds a canceled call waits for the agent to take the cancel
 
@@ -77,11 +75,12 @@ class AgentCalls:
         answered: Task | None = None,
     ) -> types.CallToolResult:
         view = TaskView(answered=answered.status if answered is not None else None)
-        token = SignInRelay.handling(_sign_in_handler(host, entry.name))
+        sign_in = CallSignIn(host, entry.name, self.bounds.work if host.holds_call else math.inf)
+        token = SignInRelay.handling(sign_in.handler())
         try:
             async with self.agents.link(entry) as link:
                 try:
-                    return await self._turns(entry, link, host, view, message, task_id)
+                    return await self._turns(entry, link, host, view, message, task_id, sign_in)
                 except anyio.get_cancelled_exc_class():
                     if not view.turn_over and host.cancels_remote:
                         await _cancel_quietly(link, view.task_id, message)
@@ -97,11 +96,14 @@ class AgentCalls:
         view: TaskView,
         message: Message | None,
         task_id: str | None,
+        sign_in: CallSignIn,
     ) -> types.CallToolResult:
         signed_in = False  # one sign-in per call: the agent asking again after it is its answer
         met: list[str] = []  # what went wrong on the way (an error the agent reported), said with a failed end
         while True:
-            if not await self._follow(entry.name, link, host, view, message, task_id, met):
+            if not await self._follow(entry.name, link, host, view, message, task_id, met, sign_in):
+                if sign_in.refused is not None:
+                    return not_signed_in(entry.name, view, sign_in.refused)
                 return running_result(entry.name, view, self.bounds.work)  # only a held call has a bound
             asked = sign_in_asked(link, view) if not signed_in else None
             if asked is not None:
@@ -166,6 +168,7 @@ class AgentCalls:
         message: Message | None,
         task_id: str | None,
         met: list[str] | None = None,
+        sign_in: CallSignIn | None = None,
     ) -> bool:
         """Follow one turn into `view` within the bound; False when the bound ran out first (the task goes on)."""
         events = (
@@ -175,6 +178,8 @@ class AgentCalls:
         )
         known = task_id
         with anyio.move_on_after(self.bounds.work if host.holds_call else math.inf) as scope:
+            if sign_in is not None:
+                sign_in.scope = scope  # a sign-in on the way holds the bound, or ends the turn when refused
             async with aclosing(events) as turn:
                 async for event in turn:
                     if isinstance(event, Notice):
@@ -200,29 +205,6 @@ async def _not_answered(agent: str, link: AgentLink, view: TaskView, said: types
         return turn_result(agent, view, "You declined the agent's question, so its task was canceled.")
     # Dismissed without a choice: the person may answer later, so the task is left waiting.
     return turn_result(agent, view, "The question was dismissed; the task still waits.")
-
-
-def _sign_in_handler(host: Host, agent: str) -> Callable[[SignInStep], None]:
-    """What a sign-in step does in this call: a URL to open, asked of the host's user where the client takes URL
-    elicitations (the OAuth flow, meanwhile, waits for the provider), and always a progress message saying it."""
-    loop = asyncio.get_running_loop()
-    telling: set[asyncio.Task[None]] = set()  # held until done (the loop keeps only weak references)
-
-    def handle(step: SignInStep) -> None:
-        task = loop.create_task(_tell(host, agent, step))
-        telling.add(task)
-        task.add_done_callback(telling.discard)
-
-    return handle
-
-
-async def _tell(host: Host, agent: str, step: SignInStep) -> None:
-    try:
-        await host.progress(f"{agent}: {step.message}")
-        if host.can_open_url:
-            await host.open_url(f"{agent}: {step.message}", step.url, str(uuid.uuid4()))
-    except Exception:  # the host went away or refused: the flow times out on its own
-        return
 
 
 async def _cancel_quietly(link: AgentLink, task_id: str | None, message: Message | None) -> None:

@@ -129,7 +129,9 @@ async def _run_flow(asked: SignInAsked, host: Host, agent: str, wanted: str) -> 
         elif said.action == "cancel":
             refused.set_result("The sign-in was dismissed.")
 
-    def handle(step: SignInStep) -> None:
+    def handle(step: SignInStep | None) -> None:
+        if step is None:  # the flow ended: its outcome is the flow task's
+            return
         task = loop.create_task(tell(step))
         telling.add(task)
         task.add_done_callback(telling.discard)

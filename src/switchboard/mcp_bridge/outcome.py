@@ -109,6 +109,19 @@ def running_result(agent: str, view: TaskView, waited: float) -> types.CallToolR
     return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=structured)
 
 
+def not_signed_in(agent: str, view: TaskView, why: str) -> types.CallToolResult:
+    """A call that ended because the person did not sign in where the agent's card asks for it."""
+    if view.task_id is not None:
+        again = f"Call {CONTINUE_TOOL} with agent={agent!r} and taskId={view.task_id!r} to be asked again."
+        return turn_result(agent, view, f"{agent} asks for a sign-in, and {why}: the task could not go on. {again}")
+    structured = ids_of(agent, view)
+    text = (
+        f"{agent} asks for a sign-in (its card requires it), and {why}: nothing was sent. Call the same tool again "
+        "to be asked again."
+    )
+    return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=structured, is_error=True)
+
+
 def choices_of(view: TaskView) -> list[str]:
     """The choices the task's question offers (choices_in)."""
     return choices_in(view.question)
