@@ -99,6 +99,14 @@ def turn_result(agent: str, view: TaskView, note: str = "", *, sign_in: bool = F
 def running_result(agent: str, view: TaskView, waited: float) -> types.CallToolResult:
     """A task still at work when the call's bound ran out: its id and state, and how to pick it up again."""
     structured = ids_of(agent, view)
+    if view.task_id is None:  # no task made yet: nothing to wait for by id
+        text = (
+            f"{agent} did not answer within {waited:g} s and has made no task for the message yet, so there is "
+            "nothing to wait for by id. Try again later; a host that supports MCP tasks waits as long as it takes."
+        )
+        return types.CallToolResult(
+            content=[types.TextContent(text=text)], structured_content=structured, is_error=True
+        )
     structured["waitWith"] = {"tool": CONTINUE_TOOL, "arguments": {"agent": agent, "taskId": view.task_id}}
     said = f" Last word: {strip_controls(view.status_text)}" if view.status_text else ""
     text = (

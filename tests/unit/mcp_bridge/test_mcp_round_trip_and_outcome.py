@@ -99,3 +99,11 @@ def test_a_call_without_a_message_is_told_so_in_our_words_not_pydantics():
     with pytest.raises(ArgumentsRefused) as refused:
         parse_arguments(AgentArguments, {"message": "hi", "color": "red"})
     assert refused.value.problems[0].startswith("color: ")
+
+
+def test_a_call_whose_bound_ran_out_before_any_task_never_says_to_wait_for_task_none():
+    from switchboard.mcp_bridge.outcome import running_result
+
+    result = running_result("slow", TaskView(), 25)
+    assert result.is_error and "waitWith" not in result.structured_content
+    assert "None" not in result.content[0].text and "made no task for the message yet" in result.content[0].text
