@@ -112,6 +112,11 @@ async def test_a_declined_question_cancels_the_task_and_a_dismissed_one_leaves_i
     declined = await asking.call_tool("ask_interviewer", {"message": "interview me"})
     assert declined.structured_content["state"] == "canceled"
     assert "declined" in texts(declined)[-1]
+    # an answer to the ended task is not sent: the result says how to go on in the same conversation instead
+    task_id, context_id = declined.structured_content["taskId"], declined.structured_content["contextId"]
+    late = await asking.call_tool("continue_task", {"agent": "interviewer", "taskId": task_id, "answer": "Ada"})
+    assert late.is_error and late.structured_content["state"] == "canceled"
+    assert f"Call ask_interviewer with contextId={context_id!r} to start a new task" in texts(late)[0]
     person.answers[:] = ["cancel"]
     dismissed = await asking.call_tool("ask_interviewer", {"message": "interview me"})
     assert dismissed.structured_content["state"] == "input-required"

@@ -22,10 +22,11 @@ from ..safe_text import strip_controls
 from .agents_on_hand import AgentsOnHand
 from .arguments import AgentArguments, ContinueArguments
 from .call_sign_in import CallSignIn
+from .catalog import tool_name
 from .host_channel import Host
 from .message_parts import answer_parts, answer_schema, message_parts
 from .mid_task_sign_in import sign_in_asked, sign_in_for_task
-from .outcome import choices_of, not_signed_in, question_text, running_result, turn_result
+from .outcome import choices_of, ended_already, not_signed_in, question_text, running_result, turn_result
 from .round_trip import AskByRoundTrip
 from .sign_in import SignInRelay
 
@@ -59,6 +60,8 @@ class AgentCalls:
             return await self._converse(entry, host, task_id=args.task_id)
         async with self.agents.link(entry) as link:
             task = await link.get_task(args.task_id, history_length=0)
+        if task.status.state.is_terminal:
+            return ended_already(entry.name, TaskView().apply(task), tool_name("ask_", entry.name))
         if task.status.state is TaskState.AUTH_REQUIRED and args.answer:
             self.agents.redactor.add(args.answer)  # a credential: never shown again in a result or an error
         message = new_message(answer_parts({"answer": args.answer, **(args.data or {})}), task_id=task.id,

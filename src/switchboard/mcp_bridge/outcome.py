@@ -108,13 +108,25 @@ def running_result(agent: str, view: TaskView, waited: float) -> types.CallToolR
             content=[types.TextContent(text=text)], structured_content=structured, is_error=True
         )
     structured["waitWith"] = {"tool": CONTINUE_TOOL, "arguments": {"agent": agent, "taskId": view.task_id}}
-    said = f" Last word: {strip_controls(view.status_text)}" if view.status_text else ""
+    last = strip_controls(view.status_text).strip()
+    said = f" Last word: {last}{'' if last.endswith(('.', '!', '?')) else '.'}" if last else ""
     text = (
         f"{agent} is still working on task {view.task_id} ({_state(view)}) after {waited:g} s; it goes on at the "
         f"agent.{said} Call {CONTINUE_TOOL} with agent={agent!r} and taskId={view.task_id!r} to wait for it again, "
         "or cancel_task to stop it."
     )
     return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=structured)
+
+
+def ended_already(agent: str, view: TaskView, tool: str) -> types.CallToolResult:
+    """An answer sent to a task that has ended: nothing is sent, and the result says how to go on instead."""
+    text = (
+        f"{agent}'s task {view.task_id} has ended ({_state(view)}): it takes no new messages, so the answer was not "
+        f"sent. Call {tool} with contextId={view.context_id!r} to start a new task in the same conversation."
+    )
+    return types.CallToolResult(
+        content=[types.TextContent(text=text)], structured_content=ids_of(agent, view), is_error=True
+    )
 
 
 def not_signed_in(agent: str, view: TaskView, why: str) -> types.CallToolResult:

@@ -107,3 +107,17 @@ def test_a_call_whose_bound_ran_out_before_any_task_never_says_to_wait_for_task_
     result = running_result("slow", TaskView(), 25)
     assert result.is_error and "waitWith" not in result.structured_content
     assert "None" not in result.content[0].text and "made no task for the message yet" in result.content[0].text
+
+
+def test_a_running_tasks_last_word_ends_its_sentence():
+    from switchboard.mcp_bridge.outcome import running_result
+
+    view = TaskView().apply(
+        StatusUpdate(
+            task_id="T", context_id="C", status=TaskStatus(state=TaskState.WORKING, message=Message(
+                role=Role.AGENT, parts=[TextPart(text="searching sources 3/10")], message_id="m"))
+        )
+    )  # fmt: skip
+    assert (
+        "Last word: searching sources 3/10. Call continue_task" in running_result("researcher", view, 3).content[0].text
+    )
