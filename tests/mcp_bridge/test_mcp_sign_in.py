@@ -16,7 +16,7 @@ import mcp_types as types
 import pytest
 import pytest_asyncio
 from mcp import ClientSession
-from mcp_support import HeldSession, stdio_session, texts
+from mcp_support import HeldSession, get_task, stdio_session, task_call, task_result, texts
 from oidc_user import enter_device_code
 
 pytestmark = [pytest.mark.interop, pytest.mark.asyncio(loop_scope="module")]
@@ -161,3 +161,18 @@ async def test_the_cards_sign_in_holds_the_calls_bound_and_a_declined_one_ends_t
         answered = await bridge.call_tool("ask_vault", {"message": "quick hi"})
     assert texts(answered)[0] == "quick reply to: quick hi", texts(answered)
     assert len(signing_person.asked) == 2 and len(signing_person.entered) == 1 and not signing_person.errors
+
+
+async def test_as_an_mcp_task_the_sign_in_asked_mid_task_goes_through_tasks_result(
+    signing: ClientSession, signing_person: SigningPerson
+):
+    """The same vault as a task the host polls: each sign-in puts the task at input_required, the host's tasks/result
+    carries the link to the person, and the result is the agent's answer."""
+    created = await task_call(signing, "ask_vault", {"message": "open the vault"}, ttl=60_000)
+    outcome = await task_result(signing, created.task_id)
+    assert texts(outcome)[0] == "The vault is open.", texts(outcome)
+    assert "vault wants a sign-in with a2a:admin" in signing_person.asked[-1].message
+    related = {"io.modelcontextprotocol/related-task": {"taskId": created.task_id}}
+    assert all(asked.meta == related for asked in signing_person.asked)  # each names the task it is for
+    assert (await get_task(signing, created.task_id)).status == "completed"
+    assert not signing_person.errors

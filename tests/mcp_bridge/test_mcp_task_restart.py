@@ -7,34 +7,15 @@ from __future__ import annotations
 import time
 
 import anyio
-import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_support import stdio_session, texts
+from mcp_support import get_task, stdio_session, task_call, task_result, texts
 
 from switchboard.agents import AgentEntry
 from switchboard.link import open_link
 from switchboard.mcp_bridge.task_ledger import LedgerEntry, TaskLedger
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-async def task_call(session, tool: str, arguments: dict, *, ttl: int) -> types.Task:
-    """A task-augmented tools/call (the client's typed send_request reads a tools/call result as a CallToolResult,
-    so the request goes as sent and its CreateTaskResult is read here)."""
-    params = {"name": tool, "arguments": arguments, "task": {"ttl": ttl}}
-    raw = await session._dispatcher.send_raw_request("tools/call", params, {})
-    return types.CreateTaskResult.model_validate(raw).task
-
-
-async def get_task(session, task_id: str) -> types.GetTaskResult:
-    request = types.GetTaskRequest(params=types.GetTaskRequestParams(task_id=task_id))
-    return await session.send_request(request, types.GetTaskResult)
-
-
-async def task_result(session, task_id: str) -> types.CallToolResult:
-    request = types.GetTaskPayloadRequest(params=types.GetTaskPayloadRequestParams(task_id=task_id))
-    return await session.send_request(request, types.CallToolResult)
 
 
 async def test_an_agent_calls_task_is_read_again_from_the_agent_after_the_bridge_restarts(fleet, tmp_path):

@@ -21,11 +21,10 @@ from mcp_types.jsonrpc import INVALID_PARAMS
 
 from ..a2a.errors import SwitchboardError
 from ..workflow.runs import read_run
-from .host_channel import Host, HostChannel
+from .host_channel import RELATED_TASK, Host, HostChannel
 from .restored_tasks import NOT_FOUND, Keeper, RestoredTasks
 
 TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
-RELATED_TASK = "io.modelcontextprotocol/related-task"
 POLL_MS = 1000
 KEEP_MS = 60 * 60 * 1000  # a finished task's result is kept this long (the host may ask for less)
 MAX_TASKS = 1000
@@ -254,7 +253,7 @@ class TaskBoard:
         task = self._held(params.task_id) or await self._taken_up(ctx, params.task_id)
         if isinstance(task, dict):
             return task
-        channel = HostChannel(ctx)
+        channel = HostChannel(ctx, related_task=task.task_id)
         while not task.over:
             task.changed.clear()
             question = task.question
