@@ -7,16 +7,20 @@ Provider is played over HTTP (oidc_user)."""
 from __future__ import annotations
 
 import re
+import shlex
+import subprocess
+import sys
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import mcp_types as types
 import pytest
 import pytest_asyncio
 from mcp import ClientSession
-from mcp_support import HeldSession, get_task, stdio_session, task_call, task_result, texts
+from mcp_support import HeldSession, get_task, server_env, stdio_session, task_call, task_result, texts
 from oidc_user import enter_device_code
 
 pytestmark = [pytest.mark.interop, pytest.mark.asyncio(loop_scope="module")]
@@ -121,7 +125,9 @@ async def test_a_declined_sign_in_leaves_the_task_waiting_and_continue_task_sign
     assert not signing_person.errors
 
 
-async def test_a_client_that_cannot_open_a_url_is_told_how_to_sign_in_and_go_on(oauth_agent, tmp_path):
+async def test_a_client_that_cannot_open_a_url_is_told_to_sign_in_at_a_terminal_and_continue_task_goes_on(
+    oauth_agent, tmp_path
+):
     agents = vault_agents(tmp_path, oauth_agent.url)
     entered: list[str] = []
 
@@ -134,14 +140,41 @@ async def test_a_client_that_cannot_open_a_url_is_told_how_to_sign_in_and_go_on(
 
     async with stdio_session(agents, tmp_path, env=NO_KEYRING) as plain:
         asked = await plain.call_tool("ask_vault", {"message": "open the vault"}, progress_callback=progress)
-    assert entered, "the card's sign-in never happened"
-    assert asked.structured_content["state"] == "auth-required"
-    line = texts(asked)[-1]
-    task_id = asked.structured_content["taskId"]
-    assert "vault wants a sign-in with a2a:admin (the agent's question)" in line
-    assert "cannot open a sign-in link" in line
-    assert "auth login vault --scope a2a:send --scope a2a:admin --remember" in line
-    assert f"call continue_task with agent='vault' and taskId='{task_id}' (no answer)" in line
+        assert entered, "the card's sign-in never happened"
+        assert asked.structured_content["state"] == "auth-required"
+        line = texts(asked)[-1]
+        task_id = asked.structured_content["taskId"]
+        assert "vault wants a sign-in with a2a:admin (the agent's question)" in line
+        assert "cannot open a sign-in link" in line
+        command = re.search(r"`(switchboard [^`]+)`", line)
+        assert command is not None and command.group(1).endswith(
+            "auth login vault --scope a2a:send --scope a2a:admin --remember"
+        )
+        assert f"call continue_task with agent='vault' and taskId='{task_id}' (no answer)" in line
+
+        # the person runs that command at a terminal (same switchboard home), then the host calls continue_task
+        await anyio.to_thread.run_sync(sign_in_at_a_terminal, shlex.split(command.group(1))[1:], tmp_path)
+        done = await plain.call_tool("continue_task", {"agent": "vault", "taskId": task_id})
+    assert texts(done)[0] == "The vault is open.", texts(done)
+
+
+def sign_in_at_a_terminal(argv: list[str], home: Path) -> None:
+    """`switchboard auth login ...` as a person runs it: the code it prints is entered at the provider."""
+    env = server_env(home, NO_KEYRING)
+    with subprocess.Popen(
+        [sys.executable, "-m", "switchboard", *argv],
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    ) as login:
+        assert login.stderr is not None
+        for line in login.stderr:
+            found = re.search(r"open (\S+) and enter the code (\S+) ", line)
+            if found is not None:
+                enter_device_code(*found.groups())
+                break
+        assert login.wait(timeout=60) == 0
 
 
 async def test_the_cards_sign_in_holds_the_calls_bound_and_a_declined_one_ends_the_call_at_once(
