@@ -60,7 +60,10 @@ class GenericTools:
             {"name": e.name, "url": e.url, "protocol": e.protocol, "tool": tool_name("ask_", e.name)}
             for e in self.agents.agents
         ]
-        lines = [f"{a['name']}: {a['url']} (tool {a['tool']})" for a in agents] or ["No agents in the agents file."]
+        lines = [f"{a['name']}: {a['url']} (tool {a['tool']})" for a in agents] or [
+            f"No agents in the agents file ({self.agents.path}). Add each agent there (its name and url), or start "
+            "switchboard mcp with --agents FILE; this server sees a change to the file while it runs."
+        ]
         return _result("\n".join(lines), {"agents": agents})
 
     async def read_card(self, raw: Any, host: Host) -> types.CallToolResult:
