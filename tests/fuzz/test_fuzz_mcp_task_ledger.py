@@ -29,6 +29,9 @@ FIELDS = st.fixed_dictionaries(
         "context_id": JSON,
         "created_at": JSON,
         "ttl_ms": JSON,
+        "status": JSON | st.sampled_from(["completed", "failed", "cancelled", "working"]),
+        "message": JSON,
+        "updated_at": JSON,
     },
 )
 

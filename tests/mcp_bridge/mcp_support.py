@@ -148,3 +148,8 @@ async def get_task(session, task_id: str) -> types.GetTaskResult:
 async def task_result(session, task_id: str) -> types.CallToolResult:
     request = types.GetTaskPayloadRequest(params=types.GetTaskPayloadRequestParams(task_id=task_id))
     return await session.send_request(request, types.CallToolResult)
+
+
+async def list_tasks(session) -> list[types.Task]:
+    request = types.ListTasksRequest(params=types.PaginatedRequestParams())
+    return (await session.send_request(request, types.ListTasksResult)).tasks

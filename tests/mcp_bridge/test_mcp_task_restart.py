@@ -9,7 +9,7 @@ import time
 import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_support import get_task, stdio_session, task_call, task_result, texts
+from mcp_support import get_task, list_tasks, stdio_session, task_call, task_result, texts
 
 from switchboard.agents import AgentEntry
 from switchboard.link import open_link
@@ -30,6 +30,8 @@ async def test_an_agent_calls_task_is_read_again_from_the_agent_after_the_bridge
         again = await get_task(second, created.task_id)
         assert again.status in ("working", "completed") and again.ttl == 600_000
         assert again.created_at == created.created_at
+        listed = {task.task_id: task for task in await list_tasks(second)}  # what tasks/get answers, tasks/list has
+        assert listed[created.task_id].status == "working"  # as last seen: the first server went away mid-work
         outcome = await task_result(second, created.task_id)  # taken up here, followed to its end
     structured = outcome.structured_content or {}
     assert structured["agent"] == "researcher" and structured["state"] == "completed", texts(outcome)
@@ -40,6 +42,8 @@ async def test_an_agent_calls_task_is_read_again_from_the_agent_after_the_bridge
     async with stdio_session(fleet.agents_file, tmp_path) as third:  # over at the agent: read, not followed
         ended = await get_task(third, created.task_id)
         assert ended.status == "completed"
+        listed = {task.task_id: task for task in await list_tasks(third)}
+        assert listed[created.task_id].status == "completed"  # the second server saw it end
         assert texts(await task_result(third, created.task_id)) == texts(outcome)
 
     kept = "".join(p.read_text() for p in (tmp_path / "data" / "mcp-tasks").glob("*.json"))

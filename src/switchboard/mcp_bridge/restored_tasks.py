@@ -6,8 +6,10 @@ is unknown, as the spec has it."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,11 +40,31 @@ MCP_STATUS = {
     TaskState.FAILED: "failed",
     TaskState.REJECTED: "failed",
 }
-Keeper = Callable[[str, str, str | None], None]
 
 
 def _iso(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).isoformat()
+
+
+class Keeper:
+    """Keeps one MCP task's entry: once the A2A task it follows is known, and again when it ends (its status, for
+    tasks/list after a restart). A full disk loses the entry, never the task."""
+
+    def __init__(self, ledger: TaskLedger, mcp_task_id: str, ttl_ms: int, created: float) -> None:
+        self.ledger, self.mcp_task_id, self.ttl_ms, self.created = ledger, mcp_task_id, ttl_ms, created
+        self.entry: LedgerEntry | None = None
+
+    def known(self, agent: str, task_id: str, context_id: str | None) -> None:
+        self._keep(LedgerEntry(self.mcp_task_id, agent, task_id, context_id, self.created, self.ttl_ms))
+
+    def ended(self, status: str, message: str | None) -> None:
+        if self.entry is not None:
+            self._keep(replace(self.entry, status=status, message=message, updated_at=time.time()))
+
+    def _keep(self, entry: LedgerEntry) -> None:
+        self.entry = entry
+        with contextlib.suppress(OSError):
+            self.ledger.remember(entry)
 
 
 class RestoredTasks:
@@ -53,19 +75,36 @@ class RestoredTasks:
         self.poll_ms = poll_ms
 
     def keeper(self, mcp_task_id: str, ttl_ms: int, created: float) -> Keeper | None:
-        """What keeps the A2A task an MCP task (made at `created`) follows, once the work knows it (None: nothing
-        is kept)."""
-        ledger = self.ledger
-        if ledger is None:
+        """What keeps the A2A task an MCP task (made at `created`) follows (None: nothing is kept)."""
+        return Keeper(self.ledger, mcp_task_id, ttl_ms, created) if self.ledger is not None else None
+
+    def keeper_of(self, entry: LedgerEntry) -> Keeper | None:
+        """The keeper of a task taken up after a restart (its A2A task known already)."""
+        if self.ledger is None:
             return None
+        kept = Keeper(self.ledger, entry.mcp_task_id, entry.ttl_ms, entry.created_at)
+        kept.entry = entry
+        return kept
 
-        def keep(agent: str, task_id: str, context_id: str | None) -> None:
-            try:
-                ledger.remember(LedgerEntry(mcp_task_id, agent, task_id, context_id, created, ttl_ms))
-            except OSError:  # a full disk: the task still runs, it just will not outlive this process
-                return
+    def listed(self, held: set[str]) -> list[dict[str, Any]]:
+        """The kept tasks this process does not hold (an earlier server's), for tasks/list: as last seen, without
+        asking their agents (tasks/get does)."""
+        if self.ledger is None:
+            return []
+        now = time.time()
+        return [self._last_seen(e) for e in self.ledger.entries() if e.mcp_task_id not in held and not e.expired(now)]
 
-        return keep
+    def _last_seen(self, entry: LedgerEntry) -> dict[str, Any]:
+        said = entry.message if entry.status else "as last seen by an earlier switchboard: tasks/get asks the agent"
+        return {
+            "taskId": entry.mcp_task_id,
+            "status": entry.status or "working",
+            **({"statusMessage": said} if said else {}),
+            "createdAt": _iso(entry.created_at),
+            "lastUpdatedAt": _iso(entry.updated_at or entry.created_at),
+            "ttl": entry.ttl_ms,
+            "pollInterval": self.poll_ms,
+        }
 
     def find(self, mcp_task_id: str) -> LedgerEntry | None:
         """The entry of an agent call's task kept here; None for one never kept; the spec's error once its ttl ran
@@ -125,4 +164,7 @@ class RestoredTasks:
         except SwitchboardError as exc:
             said = self.redactor.text(strip_controls(exc.message))[:500]
             raise MCPError(INTERNAL_ERROR, f"Cannot cancel task: {said}") from None
-        return self.wire(entry, task)
+        kept = self.keeper_of(entry)
+        if kept is not None:
+            kept.ended("cancelled", "canceled by the host")
+        return self.wire(entry, task, "cancelled")  # the spec: cancelled once the cancel is taken

@@ -114,7 +114,12 @@ class TaskHost:
 
     def task_known(self, agent: str, task_id: str, context_id: str | None) -> None:
         if self._keeper is not None:
-            self._keeper(agent, task_id, context_id)
+            self._keeper.known(agent, task_id, context_id)
+
+    def ended(self) -> None:
+        """The task ended (not this process going away): its status is kept for tasks/list after a restart."""
+        if self._keeper is not None:
+            self._keeper.ended(self.task.status, self.task.message)
 
     async def progress(self, words: str) -> None:
         self.task.set(self.task.status, words[:2000])
@@ -181,17 +186,22 @@ class TaskBoard:
             task.result = await work(host)
         except asyncio.CancelledError:
             task.set("cancelled", "canceled by the host")
+            if host.cancels_remote:  # tasks/cancel (not this process going away)
+                host.ended()
             raise
         except SwitchboardError as exc:  # the work's own errors come as tool errors already; this is a fallback
             task.result = types.CallToolResult(content=[types.TextContent(text=exc.message)], is_error=True)
             task.set("failed", exc.message)
+            host.ended()
             return
         except Exception:
             task.set("failed", "switchboard failed unexpectedly on this task; its log (stderr) says more.")
+            host.ended()
             return
         # A tool result with isError is a failed task (the spec's word); the status message is the result's last line
         said = next((b.text for b in reversed(task.result.content) if isinstance(b, types.TextContent)), "")
         task.set("failed" if task.result.is_error else "completed", said[:2000] or None)
+        host.ended()
 
     def _forget_old(self) -> None:
         """Finished tasks past their ttl go, and beyond the cap the oldest finished ones (a host that never reads its
@@ -280,7 +290,7 @@ class TaskBoard:
         if found.status.state.is_terminal:
             return _related(self.restored.result(entry, found), task_id)
         task = BoardTask(task_id, entry.ttl_ms, created_at=datetime.fromtimestamp(entry.created_at, UTC).isoformat())
-        return self._start(task, self.restored.resume(entry), ctx, run_id=None, keeper=None)
+        return self._start(task, self.restored.resume(entry), ctx, run_id=None, keeper=self.restored.keeper_of(entry))
 
     async def cancel(
         self, ctx: ServerRequestContext[Any, Any], params: types.CancelTaskRequestParams
@@ -302,7 +312,11 @@ class TaskBoard:
         return task.wire()
 
     async def list(self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams) -> dict[str, Any]:
-        return {"tasks": [task.wire() for task in self.tasks.values()]}
+        """This process's tasks, then an earlier server's agent calls as last seen (each one tasks/get answers for;
+        a workflow run's is in list_runs)."""
+        self._forget_old()
+        earlier = self.restored.listed(set(self.tasks)) if self.restored is not None else []
+        return {"tasks": [task.wire() for task in self.tasks.values()] + earlier}
 
 
 def _related(result: types.CallToolResult, task_id: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from ..files import write_atomically
 
 MAX_ENTRIES = 1000
 MAX_FILE_BYTES = 10_000  # far above one entry: a larger file is not ours
+ENDED = ("completed", "failed", "cancelled")
 _TASK_ID = re.compile(r"^[A-Za-z0-9-]{1,100}$")  # our MCP task ids (uuid4): a file name, never a path
 
 
@@ -33,6 +34,9 @@ class LedgerEntry:
     context_id: str | None
     created_at: float  # seconds since the epoch
     ttl_ms: int
+    status: str | None = None  # the MCP status it ended in, as this process last saw it (None: not seen to end)
+    message: str | None = None
+    updated_at: float | None = None
 
     def expired(self, now: float) -> bool:
         return now > self.created_at + self.ttl_ms / 1000
@@ -51,6 +55,14 @@ class TaskLedger:
         write_atomically(path, json.dumps({"version": 1, **asdict(entry)}))
         os.chmod(path, 0o600)  # task ids of the person's agents: theirs to read
         self._prune()
+
+    def entries(self) -> list[LedgerEntry]:
+        """Every entry kept, expired or not, newest first."""
+        try:
+            paths = sorted(self.folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        except OSError:
+            return []
+        return [e for e in (_read(p) for p in paths[:MAX_ENTRIES]) if e is not None]
 
     def find(self, mcp_task_id: str) -> LedgerEntry | None:
         """The entry of that MCP task (expired or not: the caller says which); None for one never kept here (or
@@ -95,4 +107,12 @@ def _entry(item: Any) -> LedgerEntry | None:
         return None
     if not isinstance(ttl_ms, int) or isinstance(ttl_ms, bool) or ttl_ms < 0:
         return None
-    return LedgerEntry(str(ids[0]), str(ids[1]), str(ids[2]), context_id, float(created_at), ttl_ms)
+    status, message, updated_at = item.get("status"), item.get("message"), item.get("updated_at")
+    status = status if status in ENDED else None
+    message = message[:2000] if isinstance(message, str) and status else None
+    ended_at = None
+    if isinstance(updated_at, int | float) and not isinstance(updated_at, bool) and math.isfinite(updated_at):
+        ended_at = float(updated_at) if status else None
+    return LedgerEntry(
+        str(ids[0]), str(ids[1]), str(ids[2]), context_id, float(created_at), ttl_ms, status, message, ended_at
+    )
