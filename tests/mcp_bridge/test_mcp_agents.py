@@ -153,6 +153,8 @@ async def test_a_workflow_runs_from_its_tool_and_its_steps_question_is_elicited(
 async def test_the_generic_tools_read_a_card_and_list_the_agents(asking):
     card = await asking.call_tool("read_card", {"agent": "writer"})
     assert card.structured_content["card"]["name"]
+    none = await asking.call_tool("read_card", {"agent": "tasks"})  # the REST task API has no card, by design
+    assert not none.is_error and none.structured_content == {"card": None, "protocol": "tasks", "tool": "ask_tasks"}
     agents = await asking.call_tool("list_agents", {})
     assert {"name": "writer"}.items() <= next(
         a for a in agents.structured_content["agents"] if a["name"] == "writer"
