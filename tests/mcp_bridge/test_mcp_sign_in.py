@@ -112,8 +112,10 @@ async def test_a_declined_sign_in_leaves_the_task_waiting_and_continue_task_sign
     assert asked.structured_content["state"] == "auth-required", texts(asked)
     task_id = asked.structured_content["taskId"]
     line = texts(asked)[-1]
-    assert "You declined the sign-in. The task still waits for the sign-in." in line
-    assert f"Call continue_task with agent='vault' and taskId='{task_id}' (no answer)" in line
+    assert (
+        "You declined the sign-in. It still waits for the sign-in: call continue_task with agent='vault' and "
+        f"taskId='{task_id}' (no answer) to be asked again, or cancel it."
+    ) in line
     assert asked.structured_content["answerWith"] == {
         "tool": "continue_task",
         "arguments": {"agent": "vault", "taskId": task_id},
@@ -209,3 +211,32 @@ async def test_as_an_mcp_task_the_sign_in_asked_mid_task_goes_through_tasks_resu
     assert all(asked.meta == related for asked in signing_person.asked)  # each names the task it is for
     assert (await get_task(signing, created.task_id)).status == "completed"
     assert not signing_person.errors
+
+
+VAULT_RUN = """\
+version: 1
+name: vault
+steps:
+  - name: open
+    agent: vault
+    task: open the vault
+outputs:
+  said: "{{steps.open.output}}"
+"""
+
+
+async def test_a_workflow_step_signs_in_through_the_host_and_the_run_goes_on(oauth_agent, tmp_path):
+    """The vault as a workflow's step: its link's sign-in (the card's a2a:send) and the one its task asks for
+    (a2a:admin) both go to the person as links; the run completes with the agent's answer."""
+    agents = vault_agents(tmp_path, oauth_agent.url)
+    (tmp_path / "flows").mkdir()
+    (tmp_path / "flows" / "vault.yaml").write_text(VAULT_RUN)
+    person = SigningPerson()
+    async with stdio_session(
+        agents, tmp_path, "--workflows", str(tmp_path / "flows"), person=person, env=NO_KEYRING
+    ) as host:  # type: ignore[arg-type]
+        result = await host.call_tool("run_vault", {})
+    assert result.structured_content["status"] == "completed", texts(result)
+    assert result.structured_content["outputs"] == {"said": "The vault is open."}
+    assert len(person.asked) == 2 and "vault wants a sign-in with a2a:admin" in person.asked[1].message
+    assert not person.errors

@@ -25,7 +25,7 @@ from .call_sign_in import CallSignIn
 from .catalog import tool_name
 from .host_channel import Host
 from .message_parts import answer_parts, answer_schema, message_parts
-from .mid_task_sign_in import sign_in_asked, sign_in_for_task
+from .mid_task_sign_in import go_on_with_task, sign_in_asked, sign_in_for_task
 from .outcome import choices_of, ended_already, not_signed_in, question_text, running_result, turn_result
 from .round_trip import AskByRoundTrip
 from .sign_in import SignInRelay
@@ -110,7 +110,8 @@ class AgentCalls:
                 return running_result(entry.name, view, self.bounds.work)  # only a held call has a bound
             asked = sign_in_asked(link, view) if not signed_in else None
             if asked is not None:
-                note = await sign_in_for_task(asked, host, entry.name, view.task_id, self.agents.path)
+                then = go_on_with_task(entry.name, view.task_id)
+                note = await sign_in_for_task(asked, host, entry.name, self.agents.path, then)
                 if note is not None:
                     return turn_result(entry.name, view, note, sign_in=True)
                 signed_in = True  # the task is told, with the new token (our sentence, not a credential)

@@ -51,41 +51,35 @@ def sign_in_asked(link: AgentLink, view: TaskView) -> SignInAsked | None:
     return SignInAsked(offer, source) if offer is not None else None
 
 
-def how_to_go_on(agent: str, task_id: str | None) -> str:
-    return (
-        f"Call {CONTINUE_TOOL} with agent={agent!r} and taskId={task_id!r} (no answer) to sign in and go on, or "
-        "cancel_task to stop it."
-    )
+def go_on_with_task(agent: str, task_id: str | None) -> str:
+    """How the host takes up a task waiting for a sign-in: the words after "then" in a note."""
+    return f"call {CONTINUE_TOOL} with agent={agent!r} and taskId={task_id!r} (no answer)"
 
 
-async def sign_in_for_task(
-    asked: SignInAsked, host: Host, agent: str, task_id: str | None, agents_file: Path
-) -> str | None:
+async def sign_in_for_task(asked: SignInAsked, host: Host, agent: str, agents_file: Path, then: str) -> str | None:
     """Get the token the task asks for. None: signed in (tell the task); else the note for the result, saying why
-    not (declined, dismissed, failed, no way to open a link) and how to go on; the task waits either way."""
+    not (declined, dismissed, failed, no way to open a link) and how to go on (`then`: what to call, with what);
+    the task waits either way."""
     source = asked.source
     before = source.scope
     if await _held_already(asked):  # signed in at a terminal since (auth login --remember): no person needed
         return None
     wanted = asked.offer.wanted_by(agent)
     if not host.can_open_url:
-        source.scope = before
-        flags = " ".join(
-            f"--scope {shlex.quote(s)}" for s in dict.fromkeys([*(before or "").split(), *asked.offer.scopes])
-        )
+        scopes = dict.fromkeys([*(before or "").split(), *asked.offer.scopes])
+        flags = " ".join(f"--scope {shlex.quote(s)}" for s in scopes)
         login = (
             f"switchboard --agents {shlex.quote(str(agents_file))} auth login {shlex.quote(agent)} {flags} --remember"
         )
         return (
             f"{wanted}. This MCP client cannot open a sign-in link (it takes no URL elicitation): sign in at a "
-            f"terminal with `{login}`, then call {CONTINUE_TOOL} with agent={agent!r} and taskId={task_id!r} (no "
-            "answer) and the task goes on with the new token."
+            f"terminal with `{login}`, then {then}, and it goes on with the new token."
         )
     refused = await _run_flow(asked, host, agent, wanted)
     if refused is None:
         return None
     source.scope = before  # not signed in: later calls keep asking for what they had
-    return f"{refused} The task still waits for the sign-in. {how_to_go_on(agent, task_id)}"
+    return f"{refused} It still waits for the sign-in: {then} to be asked again, or cancel it."
 
 
 async def _held_already(asked: SignInAsked) -> bool:
