@@ -20,6 +20,7 @@ import mcp_types as types
 import pytest
 import pytest_asyncio
 from mcp import ClientSession
+from mcp.shared.exceptions import MCPError
 from mcp_support import HeldSession, get_task, server_env, stdio_session, task_call, task_result, texts
 from oidc_user import enter_device_code
 
@@ -240,3 +241,22 @@ async def test_a_workflow_step_signs_in_through_the_host_and_the_run_goes_on(oau
     assert result.structured_content["outputs"] == {"said": "The vault is open."}
     assert len(person.asked) == 2 and "vault wants a sign-in with a2a:admin" in person.asked[1].message
     assert not person.errors
+
+
+async def test_after_a_restart_an_oauth_agents_task_asks_for_the_sign_in_through_tasks_result(oauth_agent, tmp_path):
+    """A new server holds no token: tasks/get, which a host polls, says a sign-in comes first (never waits for a
+    person); tasks/result puts the sign-in to the person and returns the outcome."""
+    agents = vault_agents(tmp_path, oauth_agent.url)
+    person = SigningPerson()
+    async with stdio_session(agents, tmp_path, person=person, env=NO_KEYRING) as first:  # type: ignore[arg-type]
+        created = await task_call(first, "ask_vault", {"message": "open the vault"}, ttl=600_000)
+        assert texts(await task_result(first, created.task_id))[0] == "The vault is open."
+    asked_before = len(person.asked)
+    async with stdio_session(agents, tmp_path, person=person, env=NO_KEYRING) as second:  # type: ignore[arg-type]
+        with anyio.fail_after(60):
+            with pytest.raises(MCPError) as first_sign_in:
+                await get_task(second, created.task_id)
+            outcome = await task_result(second, created.task_id)
+    assert "vault asks for a sign-in first: tasks/result asks you for it" in first_sign_in.value.error.message
+    assert texts(outcome)[0] == "The vault is open." and outcome.structured_content["state"] == "completed"
+    assert len(person.asked) == asked_before + 1 and not person.errors

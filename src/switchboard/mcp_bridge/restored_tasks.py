@@ -7,12 +7,14 @@ is unknown, as the spec has it."""
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+import anyio
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
@@ -24,8 +26,10 @@ from ..a2a.turn import TaskView
 from ..safe_text import strip_controls
 from .agent_calls import AgentCalls
 from .arguments import ContinueArguments
+from .call_sign_in import CallSignIn
 from .host_channel import Host
 from .outcome import turn_result
+from .sign_in import SignInRelay
 from .task_ledger import LedgerEntry, TaskLedger
 
 NOT_FOUND = "Failed to retrieve task: Task not found"
@@ -114,8 +118,28 @@ class RestoredTasks:
             raise MCPError(INVALID_PARAMS, EXPIRED)
         return found
 
-    async def read(self, entry: LedgerEntry) -> Task:
-        """The A2A task as its agent has it now; the spec's error when the agent no longer knows it."""
+    async def read(self, entry: LedgerEntry, host: Host | None = None) -> Task:
+        """The A2A task as its agent has it now; the spec's error when the agent no longer knows it. A sign-in the
+        agent needs first (no token held since the restart) is put to the person through `host` (tasks/result);
+        without one (tasks/get, which a host polls) the read stops and says to call tasks/result."""
+        sign_in = CallSignIn(host, entry.agent, math.inf) if host is not None else None
+        with anyio.CancelScope() as scope:
+            if sign_in is not None:
+                sign_in.scope = scope  # declined or dismissed: the read stops
+                token = SignInRelay.handling(sign_in.handler())
+            else:
+                token = SignInRelay.handling(lambda step: scope.cancel() if step is not None else None)
+            try:
+                return await self._read(entry)
+            finally:
+                SignInRelay.release(token)
+        refused = sign_in.refused if sign_in is not None else None
+        why = f"the sign-in {entry.agent} asks for first was not done ({refused})" if refused else (
+            f"{entry.agent} asks for a sign-in first: tasks/result asks you for it"
+        )  # fmt: skip
+        raise MCPError(INTERNAL_ERROR, f"Failed to retrieve task: {why}")
+
+    async def _read(self, entry: LedgerEntry) -> Task:
         try:
             return await self.calls.read_task(entry.agent, entry.task_id)
         except UsageError:  # the agent is gone from the agents file

@@ -286,7 +286,7 @@ class TaskBoard:
         entry = self.restored.find(task_id) if self.restored is not None else None
         if self.restored is None or entry is None:
             raise MCPError(INVALID_PARAMS, NOT_FOUND)
-        found = await self.restored.read(entry)
+        found = await self.restored.read(entry, HostChannel(ctx, related_task=task_id))
         if found.status.state.is_terminal:
             return _related(self.restored.result(entry, found), task_id)
         task = BoardTask(task_id, entry.ttl_ms, created_at=datetime.fromtimestamp(entry.created_at, UTC).isoformat())
