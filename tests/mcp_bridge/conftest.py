@@ -39,3 +39,7 @@ async def asking(fleet, mcp_home: Path, person: Person, workflows: Path) -> Asyn
     held = HeldSession(lambda: stdio_session(fleet.agents_file, mcp_home, "--workflows", str(workflows), person=person))
     yield await held.session()
     await held.close()
+
+
+# The OpenID Provider and the agent behind it that asks for a sign-in mid-task (tests/interop/oauth_fixtures.py).
+from oauth_fixtures import oauth_agent, oidc_provider  # noqa: E402, F401

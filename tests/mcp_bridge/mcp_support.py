@@ -127,3 +127,29 @@ async def issuer_ready(fleet: Any) -> None:
                 pass
             await asyncio.sleep(0.05)  # an external process's start-up: nothing to await from here
     raise AssertionError(f"the demo identity provider at {issuer} never answered")
+
+
+# --- MCP tasks (2025-11-25), as a host sends them ---------------------------------------------------------
+
+
+async def task_call(session, tool: str, arguments: dict, *, ttl: int) -> types.Task:
+    """A task-augmented tools/call (the client's typed send_request reads a tools/call result as a CallToolResult,
+    so the request goes as sent and its CreateTaskResult is read here)."""
+    params = {"name": tool, "arguments": arguments, "task": {"ttl": ttl}}
+    raw = await session._dispatcher.send_raw_request("tools/call", params, {})
+    return types.CreateTaskResult.model_validate(raw).task
+
+
+async def get_task(session, task_id: str) -> types.GetTaskResult:
+    request = types.GetTaskRequest(params=types.GetTaskRequestParams(task_id=task_id))
+    return await session.send_request(request, types.GetTaskResult)
+
+
+async def task_result(session, task_id: str) -> types.CallToolResult:
+    request = types.GetTaskPayloadRequest(params=types.GetTaskPayloadRequestParams(task_id=task_id))
+    return await session.send_request(request, types.CallToolResult)
+
+
+async def list_tasks(session) -> list[types.Task]:
+    request = types.ListTasksRequest(params=types.PaginatedRequestParams())
+    return (await session.send_request(request, types.ListTasksResult)).tasks

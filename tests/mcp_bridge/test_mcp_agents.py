@@ -112,6 +112,11 @@ async def test_a_declined_question_cancels_the_task_and_a_dismissed_one_leaves_i
     declined = await asking.call_tool("ask_interviewer", {"message": "interview me"})
     assert declined.structured_content["state"] == "canceled"
     assert "declined" in texts(declined)[-1]
+    # an answer to the ended task is not sent: the result says how to go on in the same conversation instead
+    task_id, context_id = declined.structured_content["taskId"], declined.structured_content["contextId"]
+    late = await asking.call_tool("continue_task", {"agent": "interviewer", "taskId": task_id, "answer": "Ada"})
+    assert late.is_error and late.structured_content["state"] == "canceled"
+    assert f"Call ask_interviewer with contextId={context_id!r} to start a new task" in texts(late)[0]
     person.answers[:] = ["cancel"]
     dismissed = await asking.call_tool("ask_interviewer", {"message": "interview me"})
     assert dismissed.structured_content["state"] == "input-required"
@@ -148,6 +153,8 @@ async def test_a_workflow_runs_from_its_tool_and_its_steps_question_is_elicited(
 async def test_the_generic_tools_read_a_card_and_list_the_agents(asking):
     card = await asking.call_tool("read_card", {"agent": "writer"})
     assert card.structured_content["card"]["name"]
+    none = await asking.call_tool("read_card", {"agent": "tasks"})  # the REST task API has no card, by design
+    assert not none.is_error and none.structured_content == {"card": None, "protocol": "tasks", "tool": "ask_tasks"}
     agents = await asking.call_tool("list_agents", {})
     assert {"name": "writer"}.items() <= next(
         a for a in agents.structured_content["agents"] if a["name"] == "writer"
@@ -201,3 +208,11 @@ async def test_a_credential_asked_mid_task_is_never_put_in_a_form_and_is_redacte
     done = await asking.call_tool("continue_task", {"agent": "gatekeeper", "taskId": task_id, "answer": "sesame"})
     assert done.structured_content["state"] == "completed"
     assert "sesame" not in repr(done.model_dump())
+
+
+async def test_an_agent_that_crashes_mid_turn_says_why_in_the_result(asking):
+    """The flaky agent's crash comes as an error on the stream, then the task reads failed with no words: the error
+    it reported is the only reason, and the result gives it."""
+    result = await asking.call_tool("ask_flaky", {"message": "crash"})
+    assert result.is_error and result.structured_content["state"] == "failed"
+    assert "the agent reported InternalError: the flaky agent crashed on purpose" in texts(result)[-1]

@@ -131,3 +131,18 @@ async def test_a_2026_client_gets_the_question_as_the_calls_result_and_calls_aga
             allow_input_required=True,
         )
     assert forged.is_error and "does not go with a question of this server" in texts(forged)[0]
+
+
+async def test_a_server_with_no_agents_says_so_and_where_to_add_them(tmp_path):
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "switchboard", "mcp"], env=server_env(tmp_path)
+    )  # fmt: skip
+    with (tmp_path / "stderr.txt").open("w+") as log:
+        async with stdio_client(params, errlog=log) as (read, write), ClientSession(read, write) as host:
+            await host.initialize()
+            listed = await host.call_tool("list_agents", {})
+        log.seek(0)
+        said = log.read()
+    agents_file = str(tmp_path / "config" / "agents.yaml")
+    assert f"no agents: the agents file {agents_file} does not exist yet" in said
+    assert texts(listed)[0].startswith(f"No agents in the agents file ({agents_file}). Add each agent there")

@@ -46,6 +46,12 @@ async def serve_mcp(options: McpOptions) -> int:
     workflows = WorkflowCalls(folders, agents, bounds, None, allow_shell=options.allow_shell)
     for problem in workflows.problems:
         warn(f"not served: {problem}")
+    if not agents.agents:  # a host shows this log: say why its tool list holds no agent
+        where = "is empty" if path.exists() else "does not exist yet"
+        warn(
+            f"no agents: the agents file {path} {where}, so only the generic tools are served (add agents there, "
+            "or pass --agents FILE; a change to the file is picked up while this runs)"
+        )
     bridge = Bridge(agents, workflows, bounds)
     try:
         if not options.http:

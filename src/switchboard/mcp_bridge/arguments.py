@@ -142,5 +142,6 @@ def parse_arguments(model: type[M], raw: object) -> M:
         problems = []
         for error in exc.errors(include_input=False, include_url=False, include_context=False):
             where = ".".join(str(p) for p in error["loc"]) or "arguments"
-            problems.append(f"{where}: {error['msg']}")
+            said = error["msg"].removeprefix("Value error, ")  # pydantic's wrapping of our own sentence
+            problems.append(said if where == "arguments" and said != error["msg"] else f"{where}: {said}")
         raise ArgumentsRefused(problems[:10]) from None

@@ -33,7 +33,8 @@ GENERIC: dict[str, tuple[str, type[Any]]] = {
     "cancel_task": ("Cancel a task of an agent; says whether the agent confirmed it ended.", TaskArguments),
     "continue_task": (
         "Go on with a task an earlier call returned: give `answer` to answer the question it waits on (input-"
-        "required), or leave it out to wait for a task that is still working.",
+        "required), or leave it out to wait for a task that is still working (or, for a task waiting for a "
+        "sign-in switchboard can do, to sign in and go on).",
         ContinueArguments,
     ),
     "list_runs": ("Workflow runs from the journal, newest first: id, workflow, status.", RunsArguments),
@@ -44,6 +45,15 @@ GENERIC: dict[str, tuple[str, type[Any]]] = {
     ),
 }
 READ_ONLY = {"list_agents", "read_card", "get_task", "list_runs"}
+TITLES = {
+    "list_agents": "List the agents",
+    "read_card": "Read an agent's card",
+    "get_task": "Get a task",
+    "cancel_task": "Cancel a task",
+    "continue_task": "Continue a task",
+    "list_runs": "List workflow runs",
+    "continue_run": "Continue a workflow run",
+}
 
 
 def tool_name(prefix: str, name: str) -> str:
@@ -58,7 +68,8 @@ def _bounded(text: str, limit: int) -> str:
 
 def agent_description(entry: AgentEntry, card: AgentCard | None, problem: str | None) -> str:
     """What the agent does (its card's words), its skills with their examples, and how the tool continues a task."""
-    lines = [f"Talk to the A2A agent {entry.name!r} ({entry.url})."]
+    kind = "agent behind a REST task API" if entry.protocol == "tasks" else "A2A agent"
+    lines = [f"Talk to the {kind} {entry.name!r} ({entry.url})."]
     if card is not None:
         said = [f"The agent describes itself: {_bounded(card.description, 500)}"] if card.description else []
         for skill in card.skills[:12]:
@@ -97,6 +108,7 @@ def generic_tools(with_runs: bool) -> list[types.Tool]:
         tools.append(
             types.Tool(
                 name=name,
+                title=TITLES[name],
                 description=description,
                 input_schema=input_schema(model),
                 annotations=types.ToolAnnotations(read_only_hint=name in READ_ONLY),

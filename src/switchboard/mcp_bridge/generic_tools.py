@@ -60,12 +60,19 @@ class GenericTools:
             {"name": e.name, "url": e.url, "protocol": e.protocol, "tool": tool_name("ask_", e.name)}
             for e in self.agents.agents
         ]
-        lines = [f"{a['name']}: {a['url']} (tool {a['tool']})" for a in agents] or ["No agents in the agents file."]
+        lines = [f"{a['name']}: {a['url']} (tool {a['tool']})" for a in agents] or [
+            f"No agents in the agents file ({self.agents.path}). Add each agent there (its name and url), or start "
+            "switchboard mcp with --agents FILE; this server sees a change to the file while it runs."
+        ]
         return _result("\n".join(lines), {"agents": agents})
 
     async def read_card(self, raw: Any, host: Host) -> types.CallToolResult:
         args = parse_arguments(AgentNameArguments, raw)
-        card = await self.agents.card(self.agents.entry(args.agent))
+        entry = self.agents.entry(args.agent)
+        if entry.protocol == "tasks":  # no card by design: say so rather than a card that was not found
+            text = f"{entry.name} speaks the REST task API, which has no agent card; talk to it with its tool."
+            return _result(text, {"card": None, "protocol": "tasks", "tool": tool_name("ask_", entry.name)})
+        card = await self.agents.card(entry)
         return _result(f"The card of {args.agent}, as the agent serves it (its own words).", {"card": card.raw})
 
     async def get_task(self, raw: Any, host: Host) -> types.CallToolResult:

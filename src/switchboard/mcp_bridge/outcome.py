@@ -56,9 +56,10 @@ def ids_of(agent: str, view: TaskView) -> dict[str, Any]:
     }
 
 
-def turn_result(agent: str, view: TaskView, note: str = "") -> types.CallToolResult:
+def turn_result(agent: str, view: TaskView, note: str = "", *, sign_in: bool = False) -> types.CallToolResult:
     """The result of a turn that ended: the artifacts (or the direct reply, or the status message), then one line
-    saying where the task stands and what to call next if it is not over."""
+    saying where the task stands and what to call next if it is not over (`sign_in`: the note says it, for a task
+    waiting for a sign-in switchboard does itself)."""
     blocks: list[types.ContentBlock] = []
     structured = ids_of(agent, view)
     artifacts: list[dict[str, Any]] = []
@@ -86,7 +87,7 @@ def turn_result(agent: str, view: TaskView, note: str = "") -> types.CallToolRes
         if choices:
             structured["choices"] = choices
         structured["answerWith"] = {"tool": CONTINUE_TOOL, "arguments": {"agent": agent, "taskId": view.task_id}}
-        blocks.append(types.TextContent(text=_waiting_line(agent, view, question, note)))
+        blocks.append(types.TextContent(text=_waiting_line(agent, view, question, note, sign_in)))
     else:
         if not blocks and view.status_text:
             blocks.append(types.TextContent(text=view.status_text))
@@ -98,14 +99,47 @@ def turn_result(agent: str, view: TaskView, note: str = "") -> types.CallToolRes
 def running_result(agent: str, view: TaskView, waited: float) -> types.CallToolResult:
     """A task still at work when the call's bound ran out: its id and state, and how to pick it up again."""
     structured = ids_of(agent, view)
+    if view.task_id is None:  # no task made yet: nothing to wait for by id
+        text = (
+            f"{agent} did not answer within {waited:g} s and has made no task for the message yet, so there is "
+            "nothing to wait for by id. Try again later; a host that supports MCP tasks waits as long as it takes."
+        )
+        return types.CallToolResult(
+            content=[types.TextContent(text=text)], structured_content=structured, is_error=True
+        )
     structured["waitWith"] = {"tool": CONTINUE_TOOL, "arguments": {"agent": agent, "taskId": view.task_id}}
-    said = f" Last word: {strip_controls(view.status_text)}" if view.status_text else ""
+    last = strip_controls(view.status_text).strip()
+    said = f" Last word: {last}{'' if last.endswith(('.', '!', '?')) else '.'}" if last else ""
     text = (
         f"{agent} is still working on task {view.task_id} ({_state(view)}) after {waited:g} s; it goes on at the "
         f"agent.{said} Call {CONTINUE_TOOL} with agent={agent!r} and taskId={view.task_id!r} to wait for it again, "
         "or cancel_task to stop it."
     )
     return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=structured)
+
+
+def ended_already(agent: str, view: TaskView, tool: str) -> types.CallToolResult:
+    """An answer sent to a task that has ended: nothing is sent, and the result says how to go on instead."""
+    text = (
+        f"{agent}'s task {view.task_id} has ended ({_state(view)}): it takes no new messages, so the answer was not "
+        f"sent. Call {tool} with contextId={view.context_id!r} to start a new task in the same conversation."
+    )
+    return types.CallToolResult(
+        content=[types.TextContent(text=text)], structured_content=ids_of(agent, view), is_error=True
+    )
+
+
+def not_signed_in(agent: str, view: TaskView, why: str) -> types.CallToolResult:
+    """A call that ended because the person did not sign in where the agent's card asks for it."""
+    if view.task_id is not None:
+        again = f"Call {CONTINUE_TOOL} with agent={agent!r} and taskId={view.task_id!r} to be asked again."
+        return turn_result(agent, view, f"{agent} asks for a sign-in, and {why}: the task could not go on. {again}")
+    structured = ids_of(agent, view)
+    text = (
+        f"{agent} asks for a sign-in (its card requires it), and {why}: nothing was sent. Call the same tool again "
+        "to be asked again."
+    )
+    return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=structured, is_error=True)
 
 
 def choices_of(view: TaskView) -> list[str]:
@@ -135,9 +169,11 @@ def _summary_line(agent: str, view: TaskView, note: str) -> str:
     return f"{line} {note}".strip()
 
 
-def _waiting_line(agent: str, view: TaskView, question: str, note: str) -> str:
+def _waiting_line(agent: str, view: TaskView, question: str, note: str, sign_in: bool) -> str:
     what = "a credential or a sign-in" if view.state is TaskState.AUTH_REQUIRED else "an answer"
     asked = f" It asks: {question}" if question else ""
+    if sign_in:
+        return f"{agent}'s task {view.task_id} waits for a sign-in ({_state(view)}).{asked} {note}".strip()
     return (
         f"{note} {agent}'s task {view.task_id} waits for {what} ({_state(view)}).{asked} To answer, call "
         f"{CONTINUE_TOOL} with agent={agent!r}, taskId={view.task_id!r} and answer=..."

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import sys
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
@@ -23,15 +24,20 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .. import __version__
 from ..a2a.errors import SwitchboardError
+from ..paths import data_dir
 from ..workflow.engine import new_run_id
 from .agent_calls import AgentCalls, CallBounds
 from .agents_on_hand import AgentsOnHand
 from .arguments import ArgumentsRefused
+from .call_sign_in import CallSignIn
 from .catalog import agent_tool, generic_tools, tool_name
 from .generic_tools import GenericTools
 from .host_channel import Host, HostChannel
+from .restored_tasks import RestoredTasks
 from .round_trip import AskByRoundTrip, answer_of, input_required, read_state
-from .task_board import TaskBoard, tasks_capability
+from .sign_in import SignInRelay
+from .task_board import KEEP_MS, POLL_MS, TaskBoard, tasks_capability
+from .task_ledger import TaskLedger
 from .workflow_calls import WorkflowCalls
 
 log = logging.getLogger("switchboard.mcp")
@@ -53,7 +59,8 @@ class Bridge:
         self.workflows = workflows
         self.calls = AgentCalls(agents, bounds)
         self.generic = GenericTools(agents, self.calls, workflows)
-        self.board = TaskBoard(workflows.journal_dir)
+        ledger = TaskLedger(data_dir() / "mcp-tasks", KEEP_MS)
+        self.board = TaskBoard(workflows.journal_dir, RestoredTasks(ledger, self.calls, agents.redactor, POLL_MS))
         # The connections that listed the tools, told when the list changes (weakly: a closed one just goes). The
         # SDK hands a handler a per-request session; the connection behind it is what lasts.
         self._hosts: weakref.WeakSet[Connection] = weakref.WeakSet()
@@ -110,6 +117,8 @@ class Bridge:
     async def _call(
         self, handler: Handler, arguments: Any, host: Host, name: str
     ) -> types.CallToolResult | types.InputRequiredResult:
+        # A sign-in met outside an agent's turn (reading or canceling a task, a card) shows its link too
+        token = SignInRelay.handling(CallSignIn(host, name, math.inf).handler())
         try:
             return await handler(arguments, host)
         except AskByRoundTrip as ask:
@@ -124,6 +133,8 @@ class Bridge:
         except Exception:  # the last line: never our exception's text, the log has it
             log.exception("tool %s failed", name[:100])
             return tool_error("switchboard failed unexpectedly on this call; its log (stderr) says more.")
+        finally:
+            SignInRelay.release(token)
 
     def _handler(self, name: str) -> Handler | None:
         found = self.generic.handler(name)

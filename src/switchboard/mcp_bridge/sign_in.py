@@ -22,7 +22,7 @@ class SignInStep:
     message: str
 
 
-SignInHandler = Callable[[SignInStep], None]
+SignInHandler = Callable[[SignInStep | None], None]  # None: the flow ended (signed in, or not)
 _current: ContextVar[SignInHandler | None] = ContextVar("switchboard_mcp_sign_in", default=None)
 
 
@@ -59,9 +59,9 @@ class SignInRelay:
         pass  # the token store's warnings (no keyring): nothing the host's user can act on
 
     def done(self) -> None:
-        pass
+        self._hand_on(None)
 
-    def _hand_on(self, step: SignInStep) -> None:
+    def _hand_on(self, step: SignInStep | None) -> None:
         handler = _current.get()
         if handler is not None:
             handler(step)

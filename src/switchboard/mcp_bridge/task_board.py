@@ -21,10 +21,10 @@ from mcp_types.jsonrpc import INVALID_PARAMS
 
 from ..a2a.errors import SwitchboardError
 from ..workflow.runs import read_run
-from .host_channel import Host, HostChannel
+from .host_channel import RELATED_TASK, Host, HostChannel
+from .restored_tasks import NOT_FOUND, Keeper, RestoredTasks
 
 TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
-RELATED_TASK = "io.modelcontextprotocol/related-task"
 POLL_MS = 1000
 KEEP_MS = 60 * 60 * 1000  # a finished task's result is kept this long (the host may ask for less)
 MAX_TASKS = 1000
@@ -65,6 +65,7 @@ class BoardTask:
     updated_at: str = field(default_factory=_now)
     result: types.CallToolResult | None = None
     runner: asyncio.Task[None] | None = None
+    host: TaskHost | None = None
     question: Question | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -89,6 +90,10 @@ class BoardTask:
     def over(self) -> bool:
         return self.status in ("completed", "failed", "cancelled")
 
+    def expired(self, now: datetime) -> bool:
+        """Its ttl (from its creation, as the spec counts it) ran out."""
+        return (now - datetime.fromisoformat(self.created_at)).total_seconds() * 1000 > self.ttl
+
 
 class TaskHost:
     """The Host of work running as an MCP task: progress becomes the task's status message; a question waits for
@@ -96,12 +101,25 @@ class TaskHost:
 
     holds_call = False
     asks_by_round_trip = False
+    cancels_remote = False  # set by tasks/cancel: a process that goes away leaves the agent's task going
 
-    def __init__(self, task: BoardTask, *, can_ask: bool, can_open_url: bool, run_id: str | None) -> None:
+    def __init__(
+        self, task: BoardTask, *, can_ask: bool, can_open_url: bool, run_id: str | None, keeper: Keeper | None = None
+    ) -> None:
         self.task = task
         self.can_ask = can_ask
         self.can_open_url = can_open_url
         self.run_id = run_id
+        self._keeper = keeper
+
+    def task_known(self, agent: str, task_id: str, context_id: str | None) -> None:
+        if self._keeper is not None:
+            self._keeper.known(agent, task_id, context_id)
+
+    def ended(self) -> None:
+        """The task ended (not this process going away): its status is kept for tasks/list after a restart."""
+        if self._keeper is not None:
+            self._keeper.ended(self.task.status, self.task.message)
 
     async def progress(self, words: str) -> None:
         self.task.set(self.task.status, words[:2000])
@@ -111,6 +129,9 @@ class TaskHost:
 
     async def open_url(self, message: str, url: str, elicitation_id: str) -> types.ElicitResult:
         return await self._wait(Question(message, url=url, elicitation_id=elicitation_id))
+
+    async def url_done(self, elicitation_id: str) -> None:
+        pass  # the question went with a tasks/result long answered: nothing to tell
 
     async def _wait(self, question: Question) -> types.ElicitResult:
         self.task.question = question
@@ -127,17 +148,36 @@ Work = Callable[[Host], Awaitable[types.CallToolResult]]
 
 
 class TaskBoard:
-    def __init__(self, journal_dir: Path | None = None) -> None:
+    """The MCP tasks of this process; an agent call's is also kept in the ledger (restored: after a restart, it is
+    read again from its agent), a workflow run's is its journal."""
+
+    def __init__(self, journal_dir: Path | None = None, restored: RestoredTasks | None = None) -> None:
         self.tasks: dict[str, BoardTask] = {}
         self.journal_dir = journal_dir
+        self.restored = restored
 
     def start(self, work: Work, ctx: ServerRequestContext[Any, Any], ttl: int | None, task_id: str | None) -> BoardTask:
-        """Run `work` as a task the host polls; the task as created (working)."""
-        self._forget_old()
+        """Run `work` as a task the host polls; the task as created (working). `task_id` given: a workflow run's
+        (its journal answers for it); else an agent call's, whose A2A task is kept once known."""
         task = BoardTask(task_id or str(uuid.uuid4()), min(ttl or KEEP_MS, KEEP_MS))
+        made = datetime.fromisoformat(task.created_at).timestamp()
+        keeper = self.restored.keeper(task.task_id, task.ttl, made) if self.restored and task_id is None else None
+        return self._start(task, work, ctx, run_id=task_id, keeper=keeper)
+
+    def _start(
+        self,
+        task: BoardTask,
+        work: Work,
+        ctx: ServerRequestContext[Any, Any],
+        *,
+        run_id: str | None,
+        keeper: Keeper | None,
+    ) -> BoardTask:
+        self._forget_old()
         channel = HostChannel(ctx)
-        host = TaskHost(task, can_ask=channel.can_ask, can_open_url=channel.can_open_url, run_id=task_id)
+        host = TaskHost(task, can_ask=channel.can_ask, can_open_url=channel.can_open_url, run_id=run_id, keeper=keeper)
         self.tasks[task.task_id] = task
+        task.host = host
         task.runner = asyncio.get_running_loop().create_task(self._run(task, work, host))
         return task
 
@@ -146,42 +186,64 @@ class TaskBoard:
             task.result = await work(host)
         except asyncio.CancelledError:
             task.set("cancelled", "canceled by the host")
+            if host.cancels_remote:  # tasks/cancel (not this process going away)
+                host.ended()
             raise
         except SwitchboardError as exc:  # the work's own errors come as tool errors already; this is a fallback
             task.result = types.CallToolResult(content=[types.TextContent(text=exc.message)], is_error=True)
             task.set("failed", exc.message)
+            host.ended()
             return
         except Exception:
             task.set("failed", "switchboard failed unexpectedly on this task; its log (stderr) says more.")
+            host.ended()
             return
-        task.set("completed")
+        # A tool result with isError is a failed task (the spec's word); the status message is the result's last line
+        said = next((b.text for b in reversed(task.result.content) if isinstance(b, types.TextContent)), "")
+        task.set("failed" if task.result.is_error else "completed", said[:2000] or None)
+        host.ended()
 
     def _forget_old(self) -> None:
-        """Finished tasks beyond the cap go, oldest first (a host that never reads its results cannot fill memory)."""
+        """Finished tasks past their ttl go, and beyond the cap the oldest finished ones (a host that never reads its
+        results cannot fill memory)."""
+        now = datetime.now(UTC)
+        for task in [t for t in self.tasks.values() if t.over and t.expired(now)]:
+            self.tasks.pop(task.task_id, None)
         finished = [t for t in self.tasks.values() if t.over]
         for task in finished[: max(0, len(self.tasks) - MAX_TASKS + 1)]:
             self.tasks.pop(task.task_id, None)
 
-    def _task(self, task_id: str) -> BoardTask:
+    def _held(self, task_id: str) -> BoardTask | None:
+        """The task of this process, unless it ended and its ttl ran out."""
         task = self.tasks.get(task_id)
+        if task is not None and task.over and task.expired(datetime.now(UTC)):
+            self.tasks.pop(task_id, None)
+            return None
+        return task
+
+    def _task(self, task_id: str) -> BoardTask:
+        task = self._held(task_id)
         if task is None:
-            raise MCPError(INVALID_PARAMS, "Failed to retrieve task: Task not found")
+            raise MCPError(INVALID_PARAMS, NOT_FOUND)
         return task
 
     # --- the tasks/* requests --------------------------------------------------------------------------------
 
     async def get(self, ctx: ServerRequestContext[Any, Any], params: types.GetTaskRequestParams) -> dict[str, Any]:
-        task = self.tasks.get(params.task_id)
-        if task is None:
-            return self._journaled(params.task_id)
-        return task.wire()
+        task = self._held(params.task_id)
+        if task is not None:
+            return task.wire()
+        entry = self.restored.find(params.task_id) if self.restored is not None else None
+        if self.restored is not None and entry is not None:  # an agent call of an earlier server
+            return self.restored.wire(entry, await self.restored.read(entry))
+        return self._journaled(params.task_id)
 
     def _journaled(self, task_id: str) -> dict[str, Any]:
         """A task this process did not make: a workflow run of an earlier server (its journal is the truth)."""
         try:
             record = read_run(task_id, self.journal_dir)
         except (SwitchboardError, OSError, ValueError):
-            raise MCPError(INVALID_PARAMS, "Failed to retrieve task: Task not found") from None
+            raise MCPError(INVALID_PARAMS, NOT_FOUND) from None
         started = datetime.fromtimestamp(record.started_at or 0, UTC).isoformat()
         ended = datetime.fromtimestamp(record.ended_at or record.started_at or 0, UTC).isoformat()
         return {
@@ -198,8 +260,10 @@ class TaskBoard:
         self, ctx: ServerRequestContext[Any, Any], params: types.GetTaskPayloadRequestParams
     ) -> dict[str, Any]:
         """The outcome once the task is over; meanwhile a question it waits on is asked through this request."""
-        task = self._task(params.task_id)
-        channel = HostChannel(ctx)
+        task = self._held(params.task_id) or await self._taken_up(ctx, params.task_id)
+        if isinstance(task, dict):
+            return task
+        channel = HostChannel(ctx, related_task=task.task_id)
         while not task.over:
             task.changed.clear()
             question = task.question
@@ -214,17 +278,32 @@ class TaskBoard:
             await task.changed.wait()
         if task.result is None:
             raise MCPError(INVALID_PARAMS, f"Task {task.task_id} ended without a result: {task.status}")
-        dumped = task.result.model_dump(by_alias=True, mode="json", exclude_none=True)
-        dumped.pop("resultType", None)
-        dumped["_meta"] = {**dumped.get("_meta", {}), RELATED_TASK: {"taskId": task.task_id}}
-        return dumped
+        return _related(task.result, task.task_id)
+
+    async def _taken_up(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> BoardTask | dict[str, Any]:
+        """An agent call's task of an earlier server: the outcome of one that ended, else the task taken up here
+        (followed again, its question asked through this request)."""
+        entry = self.restored.find(task_id) if self.restored is not None else None
+        if self.restored is None or entry is None:
+            raise MCPError(INVALID_PARAMS, NOT_FOUND)
+        found = await self.restored.read(entry, HostChannel(ctx, related_task=task_id))
+        if found.status.state.is_terminal:
+            return _related(self.restored.result(entry, found), task_id)
+        task = BoardTask(task_id, entry.ttl_ms, created_at=datetime.fromtimestamp(entry.created_at, UTC).isoformat())
+        return self._start(task, self.restored.resume(entry), ctx, run_id=None, keeper=self.restored.keeper_of(entry))
 
     async def cancel(
         self, ctx: ServerRequestContext[Any, Any], params: types.CancelTaskRequestParams
     ) -> dict[str, Any]:
+        held = self._held(params.task_id)
+        entry = self.restored.find(params.task_id) if self.restored is not None and held is None else None
+        if self.restored is not None and entry is not None:  # an agent call of an earlier server
+            return await self.restored.cancel(entry)
         task = self._task(params.task_id)
         if task.over:
             raise MCPError(INVALID_PARAMS, f"Cannot cancel task: already in terminal status '{task.status}'")
+        if task.host is not None:
+            task.host.cancels_remote = True
         if task.runner is not None:
             task.runner.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -233,7 +312,19 @@ class TaskBoard:
         return task.wire()
 
     async def list(self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams) -> dict[str, Any]:
-        return {"tasks": [task.wire() for task in self.tasks.values()]}
+        """This process's tasks, then an earlier server's agent calls as last seen (each one tasks/get answers for;
+        a workflow run's is in list_runs)."""
+        self._forget_old()
+        earlier = self.restored.listed(set(self.tasks)) if self.restored is not None else []
+        return {"tasks": [task.wire() for task in self.tasks.values()] + earlier}
+
+
+def _related(result: types.CallToolResult, task_id: str) -> dict[str, Any]:
+    """A tools/call result as tasks/result returns it: with the related task in its _meta."""
+    dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+    dumped.pop("resultType", None)
+    dumped["_meta"] = {**dumped.get("_meta", {}), RELATED_TASK: {"taskId": task_id}}
+    return dumped
 
 
 def tasks_capability() -> types.ServerTasksCapability:

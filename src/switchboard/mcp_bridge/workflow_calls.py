@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,8 +33,10 @@ from .arguments import RunArguments, RunsArguments
 from .catalog import tool_name, workflow_schema
 from .host_channel import Host
 from .message_parts import answer_schema
+from .mid_task_sign_in import SignInAsked, sign_in_for_task
 from .outcome import choices_in
 from .round_trip import AskByRoundTrip
+from .sign_in import SignInRelay, SignInStep
 
 Handler = Callable[[Any, Host], Awaitable[types.CallToolResult]]
 WORKFLOW_SUFFIXES = (".yaml", ".yml")
@@ -51,6 +54,7 @@ class LiveRun:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     finished: bool = False
     pump: asyncio.Task[None] | None = None  # reads the run's events for its watchers
+    sign_in: SignInStep | None = None  # a step's sign-in in progress (its card asks for OAuth): shown to watchers
 
     def touch(self) -> None:
         self.changed.set()
@@ -163,10 +167,19 @@ class WorkflowCalls:
                 live.question, live.answer = None, None
                 live.touch()
 
-        run = start_run(
-            workflow, inputs, ask=ask, http=self.agents.http, journal_dir=self.journal_dir,
-            interaction=self.agents.sign_in, run_id=host.run_id,
-        )  # fmt: skip
+        def signing_in(step: SignInStep | None) -> None:  # a step's sign-in, from the run's own tasks
+            if live is not None:
+                live.sign_in = step
+                live.touch()
+
+        token = SignInRelay.handling(signing_in)  # the run's tasks copy this context as they start
+        try:
+            run = start_run(
+                workflow, inputs, ask=ask, http=self.agents.http, journal_dir=self.journal_dir,
+                interaction=self.agents.sign_in, run_id=host.run_id,
+            )  # fmt: skip
+        finally:
+            SignInRelay.release(token)
         self._forget_finished()
         live = self.live[run.run_id] = LiveRun(run)
         live.pump = asyncio.get_running_loop().create_task(_pump(live))
@@ -198,8 +211,10 @@ class WorkflowCalls:
     async def _watch(self, live: LiveRun, host: Host) -> types.CallToolResult:
         """Follow the run within the bound: progress said, questions put to the person where the host can ask."""
         told = len(live.said)
+        signed_in = False  # one sign-in per call: a step asking again after it is its agent's answer
+        shown: SignInStep | None = None
         try:
-            with anyio.move_on_after(self.bounds.work if host.holds_call else math.inf):
+            with anyio.move_on_after(self.bounds.work if host.holds_call else math.inf) as bound:
                 while True:
                     live.changed.clear()
                     for words in live.said[told:]:
@@ -207,7 +222,29 @@ class WorkflowCalls:
                     told = len(live.said)
                     if live.finished:
                         return _run_result(live)
+                    step = live.sign_in
+                    if step is not None and step is not shown:  # a step's link signs in: the person's to time
+                        shown, bound.deadline = step, math.inf
+                        refused = await _show_sign_in(live, step, host)
+                        if refused is not None:
+                            return refused
+                        continue
+                    if step is None and shown is not None and host.holds_call:  # signed in: the bound counts again
+                        shown, bound.deadline = None, anyio.current_time() + self.bounds.work
                     question, answer = live.question, live.answer
+                    pending = question is not None and answer is not None and not answer.done()
+                    if pending and question is not None and question.sign_in is not None and not signed_in:
+                        # the step's agent asks for an OAuth sign-in: done here, the person opening its link
+                        # (the bound is the agents' to use, not the person's)
+                        bound.deadline, signed_in = math.inf, True
+                        note = await self._sign_in(live, question, host)
+                        if note is not None:
+                            return _run_result(live, note, sign_in=True)
+                        if answer is not None and not answer.done():
+                            answer.set_result(question.sign_in.answer)  # the task told, with the new token
+                        if host.holds_call:
+                            bound.deadline = anyio.current_time() + self.bounds.work
+                        continue
                     if question is not None and answer is not None and not answer.done():
                         asking = host.can_ask or host.asks_by_round_trip
                         if question.state is not TaskState.INPUT_REQUIRED or not asking:
@@ -232,6 +269,13 @@ class WorkflowCalls:
             with anyio.CancelScope(shield=True), anyio.move_on_after(15):
                 await live.run.cancel()
             raise
+
+    async def _sign_in(self, live: LiveRun, question: AskRequest, host: Host) -> str | None:
+        """The sign-in a step's task asks for (None: signed in); else the note saying why not and how to go on."""
+        assert question.sign_in is not None
+        asked = SignInAsked(question.sign_in.offer, question.sign_in.source)
+        then = f"call continue_run with runId={live.run.run_id!r} (no answer)"
+        return await sign_in_for_task(asked, host, question.agent or question.step, self.agents.path, then)
 
     async def answered(self, run_id: str, said: types.ElicitResult, host: Host) -> types.CallToolResult:
         """The person's response to a step's question handed back by round trip."""
@@ -279,6 +323,27 @@ async def _pump(live: LiveRun) -> None:
         live.touch()
 
 
+async def _show_sign_in(live: LiveRun, step: SignInStep, host: Host) -> types.CallToolResult | None:
+    """A step's sign-in put to the person (a link to open, and a progress message); None once they took it.
+    Declined, the run cannot go on and is canceled; dismissed, it waits (continue_run shows the link again)."""
+    message = f"{live.run.workflow.name}: {step.message}"
+    await host.progress(message)
+    if not host.can_open_url:
+        return None  # the progress message says it; the flow waits for the person within the code's expiry
+    try:
+        said = await host.open_url(message, step.url, str(uuid.uuid4()))
+    except MCPError:
+        return None
+    if said.action == "decline":
+        await live.run.cancel()
+        return _run_result(live, "You declined the sign-in a step needs, so the run was canceled.")
+    if said.action == "cancel":
+        return _run_result(
+            live, "The sign-in was dismissed; the step still waits for it (continue_run shows it again)."
+        )
+    return None
+
+
 async def _not_answered(live: LiveRun, said: types.ElicitResult) -> types.CallToolResult:
     if said.action == "decline":
         await live.run.cancel()
@@ -305,7 +370,7 @@ def _text(question: AskRequest) -> str:
     return strip_controls("\n".join(p.text for p in question.question if isinstance(p, TextPart))).strip()
 
 
-def _run_result(live: LiveRun, note: str = "") -> types.CallToolResult:
+def _run_result(live: LiveRun, note: str = "", *, sign_in: bool = False) -> types.CallToolResult:
     run = live.run
     structured: dict[str, Any] = {
         "runId": run.run_id,
@@ -327,6 +392,8 @@ def _run_result(live: LiveRun, note: str = "") -> types.CallToolResult:
             f"run {run.run_id}: step {question.step} waits for {what}. It asks: {_text(question)} To answer, call "
             f"continue_run with runId={run.run_id!r} and answer=..."
         )
+        if sign_in:  # the note says how to go on: a sign-in, not an answer
+            line, note = f"run {run.run_id}: step {question.step} waits for a sign-in. {note}", ""
     else:
         structured["waitWith"] = {"tool": "continue_run", "arguments": {"runId": run.run_id}}
         line = f"run {run.run_id} of {run.workflow.name}: {run.status}. Call continue_run with runId to wait again."

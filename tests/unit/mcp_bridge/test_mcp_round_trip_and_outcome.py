@@ -79,3 +79,45 @@ def test_a_question_with_choices_says_them_and_the_call_that_answers():
     assert result.structured_content["choices"] == ["a", "b"]
     assert result.structured_content["answerWith"]["arguments"] == {"agent": "agent", "taskId": "T"}
     assert not result.is_error
+
+
+def test_every_generic_tool_has_a_title_and_an_agent_of_the_task_api_is_not_called_a2a():
+    from switchboard.agents import AgentEntry
+    from switchboard.mcp_bridge.catalog import agent_description, generic_tools
+
+    assert all(tool.title for tool in generic_tools(with_runs=True))
+    said = agent_description(AgentEntry("jobs", "http://127.0.0.1:9/", protocol="tasks"), None, None)
+    assert said.startswith("Talk to the agent behind a REST task API 'jobs'")
+
+
+def test_a_call_without_a_message_is_told_so_in_our_words_not_pydantics():
+    from switchboard.mcp_bridge.arguments import AgentArguments, ArgumentsRefused, parse_arguments
+
+    with pytest.raises(ArgumentsRefused) as refused:
+        parse_arguments(AgentArguments, {})
+    assert refused.value.problems == ["give a message (or data, or files)"]
+    with pytest.raises(ArgumentsRefused) as refused:
+        parse_arguments(AgentArguments, {"message": "hi", "color": "red"})
+    assert refused.value.problems[0].startswith("color: ")
+
+
+def test_a_call_whose_bound_ran_out_before_any_task_never_says_to_wait_for_task_none():
+    from switchboard.mcp_bridge.outcome import running_result
+
+    result = running_result("slow", TaskView(), 25)
+    assert result.is_error and "waitWith" not in result.structured_content
+    assert "None" not in result.content[0].text and "made no task for the message yet" in result.content[0].text
+
+
+def test_a_running_tasks_last_word_ends_its_sentence():
+    from switchboard.mcp_bridge.outcome import running_result
+
+    view = TaskView().apply(
+        StatusUpdate(
+            task_id="T", context_id="C", status=TaskStatus(state=TaskState.WORKING, message=Message(
+                role=Role.AGENT, parts=[TextPart(text="searching sources 3/10")], message_id="m"))
+        )
+    )  # fmt: skip
+    assert (
+        "Last word: searching sources 3/10. Call continue_task" in running_result("researcher", view, 3).content[0].text
+    )
