@@ -11,15 +11,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..a2a.errors import SwitchboardError, UsageError
-from ..agents import AgentEntry, AgentsFile
+from ..a2a.errors import UsageError
+from ..agents import AgentsFile
 from ..inbox.item import InboxItem, sort_oldest_first, waited
 from ..inbox.sources import local_run_items, reread
-from ..inbox.store import Remembered, forget, load_remembered, remember
+from ..inbox.store import Remembered, forget, load_remembered
 from ..safe_text import strip_controls
 from .arguments import Connection
 from .context import Target, open_agent, registry_of
-from .output import Out, warn
+from .output import Out
 from .runs import stamp
 
 if TYPE_CHECKING:
@@ -187,12 +187,7 @@ async def answer(options: AnswerOptions, *, answer_task: Continue, answer_run: C
         raise UsageError(f"{item.id}: the run {item.run_id} is {item.note}",
                          hint="It asks in the terminal (or TUI) that runs it.")  # fmt: skip
     if item.kind == "task":
-        code = await answer_task(item, options)
-        registry = registry_of(options)
-        entry = registry.find(item.agent)
-        same = entry is not None and entry.url.rstrip("/") == item.agent_url.rstrip("/")
-        await _remember_again(item, entry if same else None, options)
-        return code
+        return await answer_task(item, options)  # send keeps the task's next question, or lets it go
     if options.data is not None:
         raise UsageError("a workflow step takes a text answer", hint="Give the answer as TEXT, not --data.")
     return await answer_run(item, options)
@@ -207,21 +202,3 @@ def agent_ref(item: InboxItem, registry: AgentsFile) -> str:
 def temporal_of(options: InboxOptions | AnswerOptions) -> str | None:
     """The Temporal server: --temporal, else the settings' `temporal:`."""
     return _temporal_of(options)
-
-
-async def _remember_again(item: InboxItem, entry: AgentEntry | None, options: AnswerOptions) -> None:
-    """After the answer the task may ask again: the inbox keeps its new question, or lets the task go."""
-    forget(item.agent_url, item.task_id)
-    target = Target(entry.name, entry) if entry is not None else Target(item.agent_url, None)
-    try:
-        async with await open_agent(Connection(agents=options.agents), target) as link:
-            task = await link.get_task(item.task_id)
-    except SwitchboardError as exc:
-        warn(f"could not read the task again ({exc.message}); it is not in the inbox any more")
-        return
-    from ..inbox.sources import task_item
-
-    remembered = Remembered(item.agent, item.agent_url, item.task_id, item.context_id, item.state, "", time.time())
-    again = task_item(remembered, task)
-    if again is not None:
-        remember(replace(remembered, state=again.state, question=again.question))
