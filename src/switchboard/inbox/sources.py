@@ -8,7 +8,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from ..a2a.errors import SwitchboardError
+from ..a2a.call_context import BACKGROUND
+from ..a2a.errors import AuthFailedError, SwitchboardError
 from ..a2a.model import Task, TaskState
 from ..a2a.turn import task_question
 from ..workflow.index import default_dir
@@ -148,18 +149,22 @@ def task_item(
 
 
 UNKNOWN = "the agent no longer knows this task"
+NEEDS_SIGN_IN = "not re-read: the agent needs a sign-in; answering it signs in"
 
 
 async def reread(remembered: Remembered, open_link: OpenLink) -> InboxItem | None:
-    """A remembered task read again from its agent: its item now, a stale one when the agent does not know the
-    task (dismissable), the remembered question with a note when the agent cannot be reached, or None when the
-    task no longer waits."""
+    """A remembered task read again from its agent, in the background (never a sign-in with the person): its item
+    now, a stale one when the agent does not know the task (dismissable), the remembered question with a note when
+    the agent cannot be reached or needs a sign-in first, or None when the task no longer waits."""
     try:
         link = await open_link(remembered)
     except SwitchboardError as exc:
         return task_item(remembered, None, note=f"not re-read: {exc.message}")
     try:
-        task = await link.get_task(remembered.task_id)
+        # Nobody asked for this read: it never starts a sign-in (a browser, a device code) for an OAuth agent.
+        task = await link.get_task(remembered.task_id, context=BACKGROUND)
+    except AuthFailedError:
+        return task_item(remembered, None, note=NEEDS_SIGN_IN)
     except SwitchboardError as exc:
         if exc.code == "TaskNotFoundError":
             return task_item(remembered, None, note=UNKNOWN)

@@ -21,6 +21,7 @@ from textual.content import Content
 from textual.css.query import NoMatches
 from textual.widgets import TabbedContent, TabPane
 
+from ..a2a.call_context import BACKGROUND
 from ..a2a.errors import SwitchboardError
 from ..a2a.model import TaskState, TextPart
 from ..agents import AgentEntry
@@ -302,7 +303,7 @@ class InboxWatch:
             if item is None or view.link is None or view.running:
                 continue
             try:
-                task = await view.link.get_task(item.task_id)
+                task = await view.link.get_task(item.task_id, context=BACKGROUND)  # never a sign-in
             except SwitchboardError:
                 continue
             state = task.status.state
