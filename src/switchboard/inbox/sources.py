@@ -93,28 +93,47 @@ def run_signature(journal_dir: Path | None = None) -> tuple[Any, ...]:
     return tuple(marks)
 
 
+class TemporalQuestions:
+    """The questions the runs on a Temporal server wait on, kept between polls. Each poll lists the waiting runs
+    (visibility) and asks each its `waiting` query (what it asks now, each question with its id); a run's journal,
+    its whole history and the costly read, is read once per question that is new (for since when it waits, and
+    the run's name): a question seen before is taken as kept, one that left is let go of. `journal_reads` counts
+    the journals read."""
+
+    def __init__(self) -> None:
+        self._items: dict[tuple[str, str, str], InboxItem] = {}  # (run id, step, question id) -> its item
+        self.journal_reads = 0
+
+    async def items(self, client: Any, address: str) -> list[InboxItem]:
+        """Every question a run on the server waits on now."""
+        from ..workflow.runs import fold
+        from ..workflow.temporal import client as temporal
+
+        found: dict[tuple[str, str, str], InboxItem] = {}
+        page = await temporal.list_page(client, waiting=True, limit=TEMPORAL_PAGE)
+        for summary in page.runs:
+            run_id = summary.run_id
+            try:
+                asked = await temporal.asked(client, run_id)
+                keys = {step: (run_id, step, str(question.get("askId", ""))) for step, question in asked.items()}
+                if any(key not in self._items for key in keys.values()):
+                    self.journal_reads += 1
+                    run = fold(await temporal.records(client, run_id), run_id)
+                    ask_ids = {step: key[2] for step, key in keys.items()}
+                    for item in run_items(run, kind="temporal", where=f"Temporal {address}", ask_ids=ask_ids):
+                        if item.step in keys:
+                            self._items[keys[item.step]] = item
+            except Exception:  # a run that ended or cannot be read now: asked again at the next poll
+                continue
+            found |= {key: self._items[key] for key in keys.values() if key in self._items}
+        self._items = found  # the questions answered (or runs ended) since are let go of
+        return list(found.values())
+
+
 async def temporal_items(client: Any, address: str) -> list[InboxItem]:
     """Every question a run on the Temporal server waits on (visibility's waiting runs, then each one's `waiting`
-    query; its records say since when)."""
-    from ..workflow.runs import fold
-    from ..workflow.temporal import client as temporal
-
-    items: list[InboxItem] = []
-    page = await temporal.list_page(client, waiting=True, limit=TEMPORAL_PAGE)
-    for summary in page.runs:
-        try:
-            asked = await temporal.asked(client, summary.run_id)
-            if not asked:
-                continue
-            records = await temporal.records(client, summary.run_id)
-        except (SwitchboardError, Exception):
-            continue
-        run = fold(records, summary.run_id)
-        ask_ids = {step: str(question.get("askId", "")) for step, question in asked.items()}
-        for item in run_items(run, kind="temporal", where=f"Temporal {address}", ask_ids=ask_ids):
-            if item.step in asked:
-                items.append(item)
-    return items
+    query; its records say since when): one look, with nothing kept."""
+    return await TemporalQuestions().items(client, address)
 
 
 def task_item(

@@ -6,7 +6,8 @@ Every TICK seconds (on the main screen's timer, nothing runs while nothing chang
   answered one); each task not open in a tab is read from its agent (get-task) every POLL_TASKS seconds, and so
   is each tab's waiting task, so one answered elsewhere (another terminal, another tool) leaves within a second;
 - local runs: the run index and journal directory are stat'ed, and read again (on a thread) only when written;
-- Temporal: its waiting runs are read every POLL_TEMPORAL seconds when a server is configured.
+- Temporal: its waiting runs are read every POLL_TEMPORAL seconds when a server is configured (each run's journal
+  once per question: inbox/sources.py's TemporalQuestions).
 Then the items are merged (a tab's own item wins over the same task or run found elsewhere), sorted oldest first
 and handed to the pane; an item not seen before (after its source's first read) is a new one: the nudge.
 """
@@ -55,6 +56,7 @@ class InboxWatch:
         self._run_mark: object = object()
         self._local: list[InboxItem] = []
         self._temporal: list[InboxItem] = []
+        self.temporal_questions: Any = None  # TemporalQuestions: each run's journal read once per question
         self._since: dict[tuple[str, ...], tuple[str, float]] = {}  # key -> (question, first seen)
         self._kept_questions: dict[tuple[str, ...], tuple[str, str]] = {}  # a tab's task -> (question, state) kept
         self._seen: set[tuple[str, str]] = set()  # (item id, question): a task asking again is news again
@@ -65,6 +67,7 @@ class InboxWatch:
         self._last_temporal = 0.0
         self._links: dict[tuple[str, str], Any] = {}
         self._polling = False
+        self._reading_temporal = False
         self._opened: dict[str, Any] = {}  # the item whose pane is open -> what answers it, as when it opened
         self._drawn_at = 0
         self._tab_keys: set[tuple[str, ...]] = set()
@@ -84,8 +87,8 @@ class InboxWatch:
         if now - self._last_poll >= POLL_TASKS and not self._polling:
             self._last_poll, self._polling = now, True
             self.screen.run_worker(self._poll_tasks(), group="inbox-tasks", exit_on_error=False)
-        if self.app.temporal_address and now - self._last_temporal >= POLL_TEMPORAL:
-            self._last_temporal = now
+        if self.app.temporal_address and now - self._last_temporal >= POLL_TEMPORAL and not self._reading_temporal:
+            self._last_temporal, self._reading_temporal = now, True  # one read at a time: a slow server is not piled on
             self.screen.run_worker(self._read_temporal(), group="inbox-temporal", exit_on_error=False)
         self.refresh()
 
@@ -338,15 +341,16 @@ class InboxWatch:
         self.refresh()
 
     async def _read_temporal(self) -> None:
-        from ..inbox.sources import temporal_items
+        from ..inbox.sources import TemporalQuestions
 
+        self.temporal_questions = self.temporal_questions or TemporalQuestions()
         try:
             client = await self.app.temporal_client()
-            items = await temporal_items(client, self.app.temporal_address or "")
-        except SwitchboardError:
+            items = await self.temporal_questions.items(client, self.app.temporal_address or "")
+        except Exception:  # unreachable, or a failure of the server: read again at the next poll
             return
-        except Exception:
-            return
+        finally:
+            self._reading_temporal = False
         self._temporal = items
         self._primed.add("temporal")
         self.refresh()
