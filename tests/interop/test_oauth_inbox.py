@@ -62,9 +62,9 @@ async def test_a_background_read_never_signs_in_and_the_person_answering_does(re
     reads: list[str] = []
     reread = sources.reread
 
-    async def counted(entry, open_link):
+    async def counted(entry, open_link, **options):
         reads.append(entry.task_id)
-        return await reread(entry, open_link)
+        return await reread(entry, open_link, **options)
 
     monkeypatch.setattr(sources, "reread", counted)
     me = AgentEntry("me", url, oauth=OAuthSettings(client_id="switchboard-cli", flow="authorizationCode"))

@@ -5,6 +5,7 @@ Temporal; their output and exit codes are the answer's."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..a2a.errors import UsageError
 from ..agents import AgentsFile
-from ..inbox.item import InboxItem, sort_oldest_first, waited
+from ..inbox.item import InboxItem, first_line, sort_oldest_first, waited
 from ..inbox.sources import local_run_items, reread
 from ..inbox.store import Remembered, forget, load_remembered
 from ..safe_text import strip_controls
@@ -36,22 +37,24 @@ def _target(remembered: Remembered, registry: AgentsFile) -> Target:
 
 
 async def _remembered_items(options: InboxOptions | AnswerOptions, registry: AgentsFile) -> list[InboxItem]:
-    items = []
-    for remembered in load_remembered():
+    """Each remembered task read again from its agent, all at once (an agent slow to answer, or gone, holds up
+    none of the others)."""
+
+    async def one(remembered: Remembered) -> InboxItem | None:
         target = _target(remembered, registry)
         connection = Connection(agents=options.agents)
 
-        async def open_link(_: Remembered, target: Target = target, connection: Connection = connection) -> Any:
+        async def open_link(_: Remembered) -> Any:
             return await open_agent(connection, target)
 
         item = await reread(remembered, open_link)
         if item is None:
             forget(remembered.agent_url, remembered.task_id)  # answered or ended meanwhile
-            continue
-        if target.entry is None:
-            item = replace(item, where=f"{item.where}, {remembered.agent_url}")
-        items.append(item)
-    return items
+            return None
+        return item if target.entry is not None else replace(item, where=f"{item.where}, {remembered.agent_url}")
+
+    found = await asyncio.gather(*(one(remembered) for remembered in load_remembered()))
+    return [item for item in found if item is not None]
 
 
 def _temporal_of(options: InboxOptions | AnswerOptions) -> str | None:
@@ -122,7 +125,7 @@ def render_table(out: Out, items: list[InboxItem], now: float) -> None:
     for item in items:
         where = f"{item.where} ({item.note})" if item.note else item.where
         rows.append(
-            (item.id, waited(item.since, now) or "-", _cell(item.who), _cell(item.first_line)[:60], _cell(where))
+            (item.id, waited(item.since, now) or "-", _cell(item.who), first_line(item.first_line, 60), _cell(where))
         )
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     for row in rows:

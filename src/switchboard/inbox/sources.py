@@ -163,6 +163,7 @@ def task_item(
         context_id=remembered.context_id,
         note=note,
         stale=bool(note) and task is None and note.startswith("the agent no longer knows"),
+        remembered=True,
         parts=tuple(parts),
     )
 
@@ -171,10 +172,11 @@ UNKNOWN = "the agent no longer knows this task"
 NEEDS_SIGN_IN = "not re-read: the agent needs a sign-in; answering it signs in"
 
 
-async def reread(remembered: Remembered, open_link: OpenLink) -> InboxItem | None:
+async def reread(remembered: Remembered, open_link: OpenLink, *, keep_link: bool = False) -> InboxItem | None:
     """A remembered task read again from its agent, in the background (never a sign-in with the person): its item
     now, a stale one when the agent does not know the task (dismissable), the remembered question with a note when
-    the agent cannot be reached or needs a sign-in first, or None when the task no longer waits."""
+    the agent cannot be reached or needs a sign-in first, or None when the task no longer waits. The link is
+    closed after the read unless `keep_link` (a caller that keeps its links open for the next reads)."""
     try:
         link = await open_link(remembered)
     except SwitchboardError as exc:
@@ -189,7 +191,7 @@ async def reread(remembered: Remembered, open_link: OpenLink) -> InboxItem | Non
             return task_item(remembered, None, note=UNKNOWN)
         return task_item(remembered, None, note=f"not re-read: {exc.message}")
     finally:
-        close = getattr(link, "aclose", None)
+        close = None if keep_link else getattr(link, "aclose", None)
         if close is not None:
             await close()
     return task_item(remembered, task)

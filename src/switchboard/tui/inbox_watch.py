@@ -14,6 +14,7 @@ and handed to the pane; an item not seen before (after its source's first read) 
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeGuard, cast
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 TICK = 0.25  # seconds between looks at the tabs and the files
 POLL_TASKS = 0.75  # seconds between reads of each waiting task at its agent
 POLL_TEMPORAL = 1.0  # seconds between reads of a Temporal server's waiting runs
+UNREACHABLE_RETRY = 15.0  # seconds before a remembered task whose agent could not be reached is read again
 
 
 class InboxWatch:
@@ -66,6 +68,7 @@ class InboxWatch:
         self._last_poll = 0.0
         self._last_temporal = 0.0
         self._links: dict[tuple[str, str], Any] = {}
+        self._retry_at: dict[tuple[str, str], float] = {}  # a remembered task's agent was unreachable: not before
         self._polling = False
         self._reading_temporal = False
         self._opened: dict[str, Any] = {}  # the item whose pane is open -> what answers it, as when it opened
@@ -213,12 +216,20 @@ class InboxWatch:
                                    self.app.tap.redactor.text(item.question), item.since)  # fmt: skip
                 self._write(remember, entry)
                 self._remembered[key] = entry  # type: ignore[index]
+        open_tasks = self._open_tasks()
         for key in self._tab_keys - set(waiting):
             self._kept_questions.pop(key, None)
-            if key in self._remembered:
+            # Its tab says it waits no more: let go of. Its tab was closed (the task left waiting at the agent): it
+            # stays remembered, an item of the inbox as after a restart (its next read says whether it still waits).
+            if key in self._remembered and key in open_tasks:
                 self._write(forget, *key)
                 self._remembered.pop(key, None)
         self._tab_keys = set(waiting)
+
+    def _open_tasks(self) -> set[tuple[str, str]]:
+        """The task of each open conversation tab, waiting or not."""
+        return {(v.status.entry.url.rstrip("/"), v.conversation.last.view.task_id or "")
+                for v in self.screen.conversations() if v.conversation and v.conversation.last}  # fmt: skip
 
     def _write(self, change: Any, *args: Any) -> None:
         try:
@@ -245,8 +256,7 @@ class InboxWatch:
         as remembered)."""
         from ..inbox.sources import task_item
 
-        in_tabs = {(v.status.entry.url.rstrip("/"), v.conversation.last.view.task_id or "")
-                   for v in self.screen.conversations() if v.conversation and v.conversation.last}  # fmt: skip
+        in_tabs = self._open_tasks()
         items = []
         for key, entry in self._remembered.items():
             if key in in_tabs:
@@ -259,18 +269,29 @@ class InboxWatch:
         return items
 
     async def _reread_all(self) -> None:
-        from ..inbox.sources import reread
-
-        for entry in list(self._remembered.values()):
-            if self._open_in_tab(entry.key):
-                continue
-            item = await reread(entry, self._link_for)
-            self._reread[entry.key] = item
-            if item is None:
-                self._write(forget, *entry.key)
-                self._remembered.pop(entry.key, None)
+        entries = [entry for entry in self._remembered.values() if not self._open_in_tab(entry.key)]
+        await asyncio.gather(*(self._reread_one(entry) for entry in entries))  # one agent slow to answer holds none
         self._primed.add("task")
         self.refresh()
+
+    async def _reread_one(self, entry: Remembered) -> None:
+        """Read a remembered task again (in the background: never a sign-in); one whose agent could not be reached
+        is read again only after UNREACHABLE_RETRY seconds (each try may take seconds of retries)."""
+        from ..inbox.sources import NEEDS_SIGN_IN, reread
+
+        item = await reread(entry, self._link_for, keep_link=True)  # kept in _links for the next polls
+        key = entry.key
+        unreachable = item is not None and item.note.startswith("not re-read") and item.note != NEEDS_SIGN_IN
+        self._retry_at[key] = time.monotonic() + UNREACHABLE_RETRY if unreachable else 0.0
+        link = self._links.pop(key, None) if unreachable else None  # opened anew next time
+        if link is not None:
+            await link.aclose()
+        if item is None:
+            self._write(forget, *key)
+            self._remembered.pop(key, None)
+            self._reread.pop(key, None)
+        elif key in self._remembered:  # not dismissed meanwhile
+            self._reread[key] = item
 
     def _open_in_tab(self, key: tuple[str, str]) -> bool:
         return any((item := self._conversation_item(v)) is not None and item.key[1:] == key
@@ -297,8 +318,6 @@ class InboxWatch:
             self._polling = False
 
     async def _poll_each(self) -> None:
-        from ..inbox.sources import reread
-
         if "task" not in self._primed:
             return
         for view in self.screen.conversations():
@@ -314,17 +333,13 @@ class InboxWatch:
             asked = question_text(list(task.status.message.parts if task.status.message else []))
             if (moved or asked not in ("", item.question)) and view.waiting is not None and not view.running:
                 await view.answered_elsewhere()
+        now, due = time.monotonic(), []
         for key, entry in list(self._remembered.items()):
             known = self._reread.get(key)
-            if self._open_in_tab(key) or (known is not None and known.stale):
-                continue  # said by its tab; or the agent does not know it (dismissed by the person, not by us)
-            item = await reread(entry, self._link_for)  # also one another process remembered since the start
-            if item is None:
-                self._write(forget, *key)
-                self._remembered.pop(key, None)
-                self._reread.pop(key, None)
-            elif key in self._remembered:  # not dismissed meanwhile
-                self._reread[key] = item
+            if self._open_in_tab(key) or (known is not None and known.stale) or self._retry_at.get(key, 0.0) > now:
+                continue  # said by its tab; the agent does not know it (the person dismisses it); or unreachable
+            due.append(entry)  # also one another process remembered since the start
+        await asyncio.gather(*(self._reread_one(entry) for entry in due))
         self.refresh()
 
     # --- runs --------------------------------------------------------------------------------------------

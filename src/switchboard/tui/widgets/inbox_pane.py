@@ -57,7 +57,8 @@ class InboxPane(Vertical):
             self.item, self.pane, self.offer = item, pane, offer
 
     class Dismissed(Message):
-        """Let go of an item (a remembered task its agent no longer knows)."""
+        """Let go of an item (a remembered task: its agent no longer knows it, cannot be reached, or the person
+        does not mean to answer it; the task is left as it is at the agent)."""
 
         def __init__(self, item: InboxItem) -> None:
             super().__init__()
@@ -124,6 +125,8 @@ class InboxPane(Vertical):
         note = ""
         if item is not None and item.stale:
             note = f"{item.note}: ctrl+d dismisses it"
+        elif item is not None and item.note and item.remembered:
+            note = f"{item.note} · ctrl+d lets go of it"
         elif item is not None and item.note:
             note = item.note
         self.query_one("#inbox-note", Static).update(Content.styled(note, "$text-muted italic"))
@@ -209,8 +212,9 @@ class InboxPane(Vertical):
         item = self.highlighted()
         if item is None:
             return
-        if not item.stale:
-            self.notify("only a task its agent no longer knows is dismissed; answer the others", markup=False)
+        if not (item.stale or item.remembered):
+            said = "its tab" if "tab" in item.where else "its run"
+            self.notify(f"this one is answered, not dismissed: {said} asks it", markup=False)
             return
         self.post_message(self.Dismissed(item))
 
