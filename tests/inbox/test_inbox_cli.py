@@ -115,3 +115,10 @@ async def test_a_task_send_leaves_waiting_is_kept_in_the_inbox_until_it_is_answe
     last = run_cli(home, agents_file, *follow_up, "1")
     assert last.returncode == 0, last.stderr
     assert inbox(home, agents_file) == [] and load_remembered() == []
+
+    # An agent named by its address goes by its card's name (the agent's own text, one line), and is read again
+    # as the agents file's entry of that address (its credentials, if it had any).
+    url = interviewer_url(agents_file)
+    assert run_cli(home, agents_file, "send", url, "interview me").returncode == 0
+    [by_address] = inbox(home, agents_file)
+    assert (by_address["who"], by_address["agentUrl"], by_address["where"]) == ("Interviewer", url, "remembered")

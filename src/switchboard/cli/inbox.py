@@ -29,11 +29,13 @@ if TYPE_CHECKING:
 
 
 def _target(remembered: Remembered, registry: AgentsFile) -> Target:
-    """The agents file's entry of the remembered agent (same name and address), else its address."""
+    """The agents file's entry of the remembered agent (same name and address, else the same address), else its
+    address."""
+    url = remembered.agent_url.rstrip("/")
     entry = registry.find(remembered.agent)
-    if entry is not None and entry.url.rstrip("/") == remembered.agent_url.rstrip("/"):
-        return Target(entry.name, entry)
-    return Target(remembered.agent_url, None)
+    if entry is None or entry.url.rstrip("/") != url:  # named otherwise here (by its card, by another file)
+        entry = next((e for e in registry.agents if e.url.rstrip("/") == url), None)
+    return Target(entry.name, entry) if entry is not None else Target(remembered.agent_url, None)
 
 
 async def _remembered_items(options: InboxOptions | AnswerOptions, registry: AgentsFile) -> list[InboxItem]:
@@ -198,8 +200,8 @@ async def answer(options: AnswerOptions, *, answer_task: Continue, answer_run: C
 
 def agent_ref(item: InboxItem, registry: AgentsFile) -> str:
     """How the command line names the item's agent: its agents-file name when that entry is the same agent."""
-    entry = registry.find(item.agent)
-    return entry.name if entry is not None and entry.url.rstrip("/") == item.agent_url.rstrip("/") else item.agent_url
+    target = _target(Remembered(item.agent, item.agent_url, item.task_id, "", item.state, "", None), registry)
+    return target.ref
 
 
 def temporal_of(options: InboxOptions | AnswerOptions) -> str | None:

@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..a2a.model import Message, Task
 from ..a2a.turn import task_question
-from ..inbox.item import InboxItem, question_text
+from ..inbox.item import InboxItem, first_line, question_text
 from ..inbox.store import Remembered, forget, remember
 from .output import warn
+
+NAME_MAX = 80  # characters of an agent's name taken from its card
 
 if TYPE_CHECKING:
     from .context import Target
@@ -25,7 +27,7 @@ def keep_in_inbox(args: SendOptions, target: Target, link: Any, result: Task | M
     sent."""
     if args.no_inbox:
         return
-    agent = args.inbox_name or (target.entry.name if target.entry is not None else target.ref)
+    agent = args.inbox_name or _agent_name(target, link)
     url = target.entry.url if target.entry is not None else target.ref
     task = result if isinstance(result, Task) else None
     try:
@@ -51,3 +53,12 @@ def keep_in_inbox(args: SendOptions, target: Target, link: Any, result: Task | M
     if args.output == "text":
         item = InboxItem("task", agent, "", kept.state, None, "", agent_url=url, task_id=task.id)
         warn(f"kept in the inbox as {item.id}: `switchboard answer {item.id} TEXT` answers it (--no-inbox: not kept)")
+
+
+def _agent_name(target: Target, link: Any) -> str:
+    """Who asks, as the inbox shows it: the agents file's name; for an agent named by its address, its card's
+    name (the agent's own text: one line, controls stripped, bounded), else the address."""
+    if target.entry is not None:
+        return target.entry.name
+    card = getattr(link, "card", None)
+    return (first_line(card.name, NAME_MAX) if card is not None and card.name else "") or target.ref

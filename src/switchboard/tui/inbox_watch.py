@@ -303,11 +303,12 @@ class InboxWatch:
         return self._links[entry.key]
 
     def entry_of(self, entry: Remembered) -> AgentEntry:
-        """The agent of a remembered task: the app's agent of that name and address, else one for the address."""
-        found = next((a for a in self.app.agents() if a.name == entry.agent), None)
-        if found is not None and found.url.rstrip("/") == entry.agent_url.rstrip("/"):
-            return found
-        return AgentEntry(name=entry.agent, url=entry.agent_url)
+        """The agent of a remembered task: the app's agent of that name and address, else of that address (named
+        by its card, or in another agents file), else one for the address."""
+        url = entry.agent_url.rstrip("/")
+        found = next((a for a in self.app.agents() if a.name == entry.agent and a.url.rstrip("/") == url), None)
+        found = found or next((a for a in self.app.agents() if a.url.rstrip("/") == url), None)  # named otherwise
+        return found or AgentEntry(name=entry.agent, url=entry.agent_url)
 
     async def _poll_tasks(self) -> None:
         """Each waiting task read from its agent: one answered elsewhere leaves the inbox (a tab follows it again)."""
