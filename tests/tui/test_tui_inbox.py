@@ -55,6 +55,11 @@ async def test_a_question_left_waiting_comes_back_after_a_restart_and_is_answere
         await until(lambda: "Nice to meet you, Ada" in "".join(i.question for i in items(app)))
         assert not pane.query(PromptPane)
         await until(lambda: "Nice to meet you, Ada" in load_remembered()[0].question)
+        # The next question carries its choices (a data part, shown) and an A2UI form (its messages never raw).
+        await pilot.press("enter")
+        await until(lambda: pane.query("PromptPane Input") and pane.query_one("PromptPane Input").has_focus)
+        assert [type(part).__name__ for part in pane.query_one(PromptPane).question] == ["TextPart", "DataPart"]
+        assert "choices" in pane.query_one(PromptPane).question[1].data
 
 
 NOTIFY = (

@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Input, Static
 
 from ...a2a.auth.sign_in_offer import SignInOffer
 from ...a2a.model import Part, TaskState, TextPart
+from ...a2ui.messages import is_a2ui_part
 from ...inbox.item import InboxItem, waited
 from ...safe_text import strip_controls
 from ..typed_app import switchboard_app
@@ -229,7 +230,8 @@ def _haystack(item: InboxItem) -> str:
 
 
 def question_pane(item: InboxItem, **kwargs) -> PromptPane:
-    """A prompt pane for `item`'s question (its parts as asked, else its text)."""
-    parts: list[Part] = list(item.parts) or [TextPart(text=item.question)]
+    """A prompt pane for `item`'s question (its parts as asked, else its text). An A2UI form's messages are left
+    out: the inbox answers in words (the form is drawn in the question's own tab), never shows them as raw JSON."""
+    parts: list[Part] = [part for part in item.parts if not is_a2ui_part(part)] or [TextPart(text=item.question)]
     state = TaskState.AUTH_REQUIRED if item.secret else TaskState.INPUT_REQUIRED
     return PromptPane(parts, state, title=strip_controls(item.who), later=LATER, **kwargs)
