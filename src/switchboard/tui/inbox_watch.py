@@ -16,22 +16,21 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.content import Content
 from textual.css.query import NoMatches
-from textual.widgets import TabbedContent, TabPane
+from textual.widgets import TabbedContent
 
 from ..a2a.call_context import BACKGROUND
 from ..a2a.errors import SwitchboardError
-from ..a2a.model import TaskState, TextPart
+from ..a2a.model import TaskState
 from ..agents import AgentEntry
 from ..inbox.item import InboxItem, question_text, sort_oldest_first
 from ..inbox.store import Remembered, forget, load_remembered, remember, signature
+from .inbox_answering import InboxAnswering, is_view
 from .inbox_nudge import Nudge
-from .widgets.inbox_pane import InboxPane, question_pane
-from .widgets.prompt_pane import PromptPane
+from .widgets.inbox_pane import InboxPane
 from .widgets.visibility import in_shown_tab
 
 if TYPE_CHECKING:
@@ -45,7 +44,7 @@ POLL_TEMPORAL = 1.0  # seconds between reads of a Temporal server's waiting runs
 UNREACHABLE_RETRY = 15.0  # seconds before a remembered task whose agent could not be reached is read again
 
 
-class InboxWatch:
+class InboxWatch(InboxAnswering):
     def __init__(self, screen: MainScreen) -> None:
         self.screen = screen
         self.app = screen.app
@@ -129,7 +128,7 @@ class InboxWatch:
     def _said_by_tab(self, handle: Any) -> bool:
         """The item's own tab tells the person already: a conversation's does when it is not shown (and is marked
         ✱), a run's is marked ✱ and shows the question when it is the tab shown."""
-        if _is_view(handle):
+        if is_view(handle):
             return True
         view = handle[0] if isinstance(handle, tuple) else None
         return view is not None and in_shown_tab(view)
@@ -388,108 +387,11 @@ class InboxWatch:
         except NoMatches:
             pass
 
-    def sign_in(self, event: InboxPane.SignInAsked) -> None:
-        """The person asked to sign in from an item's pane: the flow runs where the question lives."""
-        handle = self.handles.get(event.item.id)
-        if isinstance(handle, tuple):  # a run's step: its view runs the flow on the step's link
-            view, _, (request, _) = handle
-            view._sign_in(request, event.pane)
-        elif handle is not None and hasattr(handle, "_sign_in"):
-            handle._sign_in(event.pane, event.offer)
-
-    def tab_of(self, item: InboxItem) -> str | None:
-        """The id of the tab an item lives in, if it has one here."""
-        handle = self.handles.get(item.id)
-        view = handle[0] if isinstance(handle, tuple) else handle
-        pane = getattr(view, "parent", None)
-        return pane.id if isinstance(pane, TabPane) and pane.id else None
-
-    def pane_for(self, item: InboxItem) -> PromptPane:
-        """The prompt pane for the item: a run step's carries its ask's future; a tab's its sign-in offer."""
-        handle = self.handles.get(item.id)
-        self._opened = {item.id: handle} if handle is not None else {}  # one question open at a time
-        if isinstance(handle, tuple):
-            request, future = handle[2]
-            offer = request.sign_in.offer if request.sign_in is not None else None
-            return question_pane(item, future=future, sign_in=offer)
-        if _is_view(handle):
-            offer = next((p.sign_in for p in handle.query(PromptPane) if p.sign_in is not None), None)
-            return question_pane(item, sign_in=offer)
-        return question_pane(item)
-
-    async def answer(self, event: InboxPane.AnswerGiven) -> None:
-        """Route the answer to what the item's pane was opened for (by the time the answer comes, a run view's ask
-        may be gone from the tabs and its run seen in the run index instead: never resumed a second time)."""
-        item = event.item
-        handle = self._opened.pop(item.id, None) or self.handles.get(item.id)
-        self._answered.add((item.id, item.question))
-        if event.pane.future is not None or isinstance(handle, tuple):
-            pass  # the pane's future carried the answer to the run's ask
-        elif _is_view(handle):
-            handle.send([TextPart(text=event.text)], secret=event.secret)
-        elif isinstance(handle, Remembered):
-            self.screen.run_worker(
-                self._answer_remembered(handle, item, event.text, event.secret), group="inbox-answer"
-            )
-        elif item.kind == "run" and item.live_elsewhere:
-            self.app.notify(f"the run {item.run_id} is running in another process: answer it there", markup=False)
-        elif item.kind == "run":
-            await self.screen.resume_run_with(item.run_id, item.step, event.text)
-        elif item.kind == "temporal":
-            self.screen.run_worker(self._answer_temporal(item, event.text), group="inbox-answer")
-        self.refresh()
-
-    async def _answer_remembered(self, entry: Remembered, item: InboxItem, text: str, secret: bool) -> None:
-        from ..inbox.answering import answer_task
-
-        try:
-            link = await self._link_for(entry)
-            view = await answer_task(link, entry.task_id, [TextPart(text=text)], secret=secret, tap=self.app.tap)
-        except SwitchboardError as exc:
-            self._answered.discard((item.id, item.question))
-            self.app.notify(f"not answered: {exc.message}", title=entry.agent, severity="error", markup=False)
-            return
-        self._reread.pop(entry.key, None)
-        again = None
-        if view.state is not None and view.state.is_interrupted:
-            from ..inbox.sources import task_item
-
-            task = view.to_task()
-            again = task_item(entry, task) if task is not None else None
-        if again is not None:
-            kept = replace(entry, question=self.app.tap.redactor.text(again.question), state=again.state,
-                           since=self.app.clock())  # fmt: skip
-            self._write(remember, kept)
-            self._remembered[entry.key] = kept
-            self._reread[entry.key] = replace(again, since=kept.since)
-        else:
-            self._write(forget, *entry.key)
-            self._remembered.pop(entry.key, None)
-            said = view.state.value if view.state else "answered"
-            self.app.notify(f"task {said}: {view.output_text[:200]}", title=entry.agent, markup=False)
-        self.refresh()
-
-    async def _answer_temporal(self, item: InboxItem, text: str) -> None:
-        from ..workflow.temporal import client as runs
-
-        try:
-            client = await self.app.temporal_client()
-            await runs.answer(client, item.run_id, item.step, text, item.ask_id or None)
-        except SwitchboardError as exc:
-            self._answered.discard((item.id, item.question))
-            self.app.notify(exc.message, title=item.who, severity="warning", markup=False)
-        self._last_temporal = 0.0  # read again at the next tick
-
     def dismiss(self, item: InboxItem) -> None:
         self._write(forget, item.agent_url, item.task_id)
         self._remembered.pop(item.key[1:], None)  # type: ignore[arg-type]
         self._reread.pop(item.key[1:], None)  # type: ignore[arg-type]
         self.refresh()
-
-
-def _is_view(handle: Any) -> TypeGuard[ConversationView]:
-    """A conversation's view (by name: its module is imported when the first conversation opens)."""
-    return handle is not None and type(handle).__name__ == "ConversationView"
 
 
 def _run_signature() -> tuple[Any, ...]:
