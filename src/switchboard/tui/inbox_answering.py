@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 from textual.widgets import TabPane
 
 from ..a2a.errors import SwitchboardError
-from ..a2a.model import TextPart
+from ..a2a.model import Part, TextPart
 from ..inbox.item import InboxItem
 from ..inbox.store import Remembered, forget, remember
 from .widgets.inbox_pane import InboxPane, question_pane
@@ -57,14 +57,16 @@ class InboxAnswering:
         """The prompt pane for the item: a run step's carries its ask's future; a tab's its sign-in offer."""
         handle = self.handles.get(item.id)
         self._opened = {item.id: handle} if handle is not None else {}  # one question open at a time
+        # A form's action reaches a task (a tab's, a remembered one) or a run step's ask, not a run resumed by text.
+        forms = self.app.draws_a2ui and (isinstance(handle, tuple | Remembered) or is_view(handle))
         if isinstance(handle, tuple):
             request, future = handle[2]
             offer = request.sign_in.offer if request.sign_in is not None else None
-            return question_pane(item, future=future, sign_in=offer)
+            return question_pane(item, future=future, sign_in=offer, forms=forms)
         if is_view(handle):
             offer = next((p.sign_in for p in handle.query(PromptPane) if p.sign_in is not None), None)
-            return question_pane(item, sign_in=offer)
-        return question_pane(item)
+            return question_pane(item, sign_in=offer, forms=forms)
+        return question_pane(item, forms=forms)
 
     async def answer(self, event: InboxPane.AnswerGiven) -> None:
         """Route the answer to what the item's pane was opened for (by the time the answer comes, a run view's ask
@@ -72,14 +74,19 @@ class InboxAnswering:
         item = event.item
         handle = self._opened.pop(item.id, None) or self.handles.get(item.id)
         self._answered.add((item.id, item.question))
-        if event.pane.future is not None or isinstance(handle, tuple):
+        parts: list[Part] = list(event.parts) or [TextPart(text=event.text)]
+        self.app.tap.redactor.add(*event.secrets)  # typed in a form's masked field: never shown, never kept
+        if isinstance(handle, tuple) and event.parts:  # a run step's form: its ask takes the action's event
+            request, future = handle[2]
+            request.answer_parts = parts
+            if not future.done():
+                future.set_result(event.text)
+        elif event.pane.future is not None or isinstance(handle, tuple):
             pass  # the pane's future carried the answer to the run's ask
         elif is_view(handle):
-            handle.send([TextPart(text=event.text)], secret=event.secret)
+            handle.send(parts, secret=event.secret or (None if event.parts else False))
         elif isinstance(handle, Remembered):
-            self.screen.run_worker(
-                self._answer_remembered(handle, item, event.text, event.secret), group="inbox-answer"
-            )
+            self.screen.run_worker(self._answer_remembered(handle, item, parts, event.secret), group="inbox-answer")
         elif item.kind == "run" and item.live_elsewhere:
             self.app.notify(f"the run {item.run_id} is running in another process: answer it there", markup=False)
         elif item.kind == "run":
@@ -88,12 +95,12 @@ class InboxAnswering:
             self.screen.run_worker(self._answer_temporal(item, event.text), group="inbox-answer")
         self.refresh()
 
-    async def _answer_remembered(self, entry: Remembered, item: InboxItem, text: str, secret: bool) -> None:
+    async def _answer_remembered(self, entry: Remembered, item: InboxItem, parts: list[Part], secret: bool) -> None:
         from ..inbox.answering import answer_task
 
         try:
             link = await self._link_for(entry)
-            view = await answer_task(link, entry.task_id, [TextPart(text=text)], secret=secret, tap=self.app.tap)
+            view = await answer_task(link, entry.task_id, parts, secret=secret, tap=self.app.tap)
         except SwitchboardError as exc:
             self._answered.discard((item.id, item.question))
             self.app.notify(f"not answered: {exc.message}", title=entry.agent, severity="error", markup=False)
