@@ -23,6 +23,7 @@ from .a2a.auth.credentials import (
     Credentials,
     credentials_from_env,
 )
+from .a2a.call_context import CallContext
 from .a2a.cancel import CancelOutcome, cancel_and_confirm
 from .a2a.cards import BINDING_FLAGS, ResolvedCard, candidate_urls, fetch_card
 from .a2a.client import transport_for
@@ -219,9 +220,11 @@ class AgentLink:
         """One send, not followed: blocking returns at the end of the turn, else as the task starts."""
         return await self.transport.send(message, blocking=blocking)
 
-    async def get_task(self, task_id: str, *, history_length: int | None = None) -> Task:
-        """The task as the agent has it now."""
-        return await self.transport.get_task(task_id, history_length=history_length)
+    async def get_task(
+        self, task_id: str, *, history_length: int | None = None, context: CallContext | None = None
+    ) -> Task:
+        """The task as the agent has it now (`context`: the call's own manner, e.g. BACKGROUND: no sign-in)."""
+        return await self.transport.get_task(task_id, history_length=history_length, context=context)
 
     async def wait(self, task_id: str, policy: FollowPolicy | None = None) -> None:
         """Read the task every poll interval until its turn is over."""

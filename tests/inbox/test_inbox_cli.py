@@ -74,3 +74,51 @@ async def test_what_cannot_be_answered_says_what_to_do(home, agents_file):
     assert dismissed.returncode == 0 and inbox(home, agents_file) == [] and load_remembered() == []
     empty = run_cli(home, agents_file, "inbox")
     assert empty.stdout == "" and "Nothing waits for you." in empty.stderr
+
+
+async def test_a_task_send_leaves_waiting_is_kept_in_the_inbox_until_it_is_answered(home, agents_file):
+    """The headless `send` keeps the task it leaves at a question as the TUI keeps a tab's (ids, agent, question;
+    never an answer), so `switchboard inbox` lists it; answered by `send --task-id` or `switchboard answer`, it
+    asks again (kept, its new question) or leaves. `--no-inbox` keeps nothing; -o json's document is as before."""
+    quiet = run_cli(home, agents_file, "send", "interviewer", "interview me", "-o", "json", "--no-inbox")
+    assert quiet.returncode == 0 and load_remembered() == []
+    done = run_cli(home, agents_file, "send", "interviewer", "interview me", "-o", "json")
+    assert done.returncode == 0, done.stderr
+    doc, before = json.loads(done.stdout), json.loads(quiet.stdout)
+    assert list(doc) == list(before) == ["task"] and list(doc["task"]) == list(before["task"])
+    assert "inbox" not in done.stdout + done.stderr
+    sent = doc["task"]
+    [asked] = inbox(home, agents_file)
+    assert (asked["taskId"], asked["who"], asked["question"]) == (sent["id"], "interviewer", "What is your name?")
+
+    # Text output says where it went; the gatekeeper's auth-required is kept, and a wrong passcode is not.
+    locked = run_cli(home, agents_file, "send", "gatekeeper", "open the vault")
+    assert locked.returncode == 0, locked.stderr
+    vault = next(i for i in inbox(home, agents_file) if i["who"] == "gatekeeper")
+    assert vault["state"] == "auth-required" and f"switchboard answer {vault['id']} TEXT" in locked.stderr
+    wrong = run_cli(home, agents_file, "send", "gatekeeper", "--task-id", vault["taskId"], "--context-id",
+                    vault["contextId"], "wrong-passcode-4711")  # fmt: skip
+    assert wrong.returncode == 0, wrong.stderr
+    kept = (home / "data" / "inbox.json").read_text()
+    assert "That passcode is wrong" in kept and "wrong-passcode-4711" not in kept and "demo-key" not in kept
+    opened = run_cli(home, agents_file, "answer", vault["id"], "sesame", "-o", "json")
+    assert opened.returncode == 0 and json.loads(opened.stdout)["task"]["status"]["state"] == "TASK_STATE_COMPLETED"
+
+    # The interviewer answered with send --task-id: it asks again (kept), then is done (let go of).
+    follow_up = ["send", "interviewer", "--task-id", sent["id"], "--context-id", sent["contextId"], "-o", "json"]
+    again = run_cli(home, agents_file, *follow_up, "Ada")
+    assert again.returncode == 0, again.stderr
+    [next_question] = inbox(home, agents_file)
+    assert next_question["question"].startswith("Nice to meet you, Ada") and next_question["id"] == asked["id"]
+    table = run_cli(home, agents_file, "inbox").stdout  # a long question cut says so
+    assert "Nice to meet you, Ada. What is your goal today? Pick a choi…  remembered" in table
+    last = run_cli(home, agents_file, *follow_up, "1")
+    assert last.returncode == 0, last.stderr
+    assert inbox(home, agents_file) == [] and load_remembered() == []
+
+    # An agent named by its address goes by its card's name (the agent's own text, one line), and is read again
+    # as the agents file's entry of that address (its credentials, if it had any).
+    url = interviewer_url(agents_file)
+    assert run_cli(home, agents_file, "send", url, "interview me").returncode == 0
+    [by_address] = inbox(home, agents_file)
+    assert (by_address["who"], by_address["agentUrl"], by_address["where"]) == ("Interviewer", url, "remembered")

@@ -13,11 +13,15 @@ from tui_support import open_agent, talk, until
 from workflow_support import REPO, TOKEN, cli_env, run_cli, switchboard_argv
 
 from switchboard.a2a.model import TextPart
+from switchboard.agents import load_agents
+from switchboard.inbox.sources import TemporalQuestions, temporal_items
 from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.inbox_pane import InboxPane
 from switchboard.tui.widgets.prompt_pane import PromptPane
 from switchboard.tui.widgets.run_view import RunView
+from switchboard.workflow.loader import load_workflow
+from switchboard.workflow.temporal import client as runs
 
 INTERVIEW = REPO / "examples" / "workflows" / "interview.yaml"
 
@@ -139,3 +143,52 @@ def completed(view) -> bool:
     """The view's last turn has completed (an answer's turn has no state until its first event comes)."""
     state = view.conversation.last.view.state
     return state is not None and state.value == "completed"
+
+
+async def test_a_waiting_runs_journal_is_read_once_per_question_not_at_every_poll(
+    home, agents_file, workers, monkeypatch
+):
+    """Five runs waiting: ten polls of the inbox's Temporal source read each run's journal once (a look with nothing
+    kept, as each poll did before, reads all five each time: in a minute of the TUI's polls, 300 reads); a run
+    asked its next question is read once more, and its answered question is let go of."""
+    client = await runs.connect(workers.address, "default")
+    workflow = load_workflow(INTERVIEW, load_agents(agents_file))
+    ours = [await runs.start(client, workflow, {}, task_queue=workers.queue) for _ in range(5)]
+    read: list[str] = []
+    records = runs.records
+
+    async def counted(client, run_id: str, since: int = 0):
+        if run_id in ours:
+            read.append(run_id)
+        return await records(client, run_id, since)
+
+    monkeypatch.setattr(runs, "records", counted)
+    questions = TemporalQuestions()
+
+    async def poll() -> dict[str, str]:
+        return {i.run_id: i.question for i in await questions.items(client, workers.address) if i.run_id in ours}
+
+    asked: dict[str, str] = {}
+    async with asyncio.timeout(60):
+        while len(asked) < 5:
+            asked = await poll()
+    for _ in range(10):
+        assert await poll() == asked
+    assert sorted(read) == sorted(ours)  # once each
+    read.clear()
+    for _ in range(2):  # a look with nothing kept (`switchboard inbox`) reads them all, each time
+        await temporal_items(client, workers.address)
+    assert sorted(read) == sorted(ours * 2)
+    read.clear()
+
+    await runs.answer(client, ours[0], "interview", "Ada")
+    async with asyncio.timeout(60):
+        while not (await poll()).get(ours[0], "").startswith("Nice to meet you, Ada"):
+            pass
+    for _ in range(3):
+        await poll()
+    assert read == [ours[0]]  # its new question, once
+    [(_, step, question_id)] = [key for key in questions._items if key[0] == ours[0]]  # the first one let go of
+    assert step == "interview" and question_id.endswith(":2")  # the step's second question
+    for run_id in ours:
+        await runs.cancel(client, run_id)

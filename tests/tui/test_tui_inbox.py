@@ -8,10 +8,12 @@ import json
 import sys
 
 from textual import events
+from textual.widgets import Button
 from tui_support import app_on_fleet, launch_workflow, talk, until
 
 from switchboard.a2a.model import TextPart
 from switchboard.inbox.store import Remembered, load_remembered, remember
+from switchboard.tui.widgets.a2ui.surface import A2uiSurface
 from switchboard.tui.widgets.inbox_pane import InboxPane
 from switchboard.tui.widgets.prompt_pane import PromptPane
 
@@ -55,6 +57,34 @@ async def test_a_question_left_waiting_comes_back_after_a_restart_and_is_answere
         await until(lambda: "Nice to meet you, Ada" in "".join(i.question for i in items(app)))
         assert not pane.query(PromptPane)
         await until(lambda: "Nice to meet you, Ada" in load_remembered()[0].question)
+        # The next question is an A2UI form: the same form as in a tab, its action the answer (the task completes).
+        await pilot.press("enter")
+        await until(lambda: bool(pane.query(A2uiSurface)) and bool(pane.query("A2uiSurface Button")))
+        assert not pane.query("#prompt-input")  # the form, not the field for words
+        press_form_button(pane, "Answer")
+        await until(lambda: items(app) == [] and load_remembered() == [])
+        assert not pane.query(PromptPane)
+
+
+async def test_without_forms_the_inbox_asks_in_words_and_shows_no_form_messages(fleet, tmp_path, monkeypatch):
+    """The interviewer's form question in a tab of a TUI that draws no A2UI: the inbox's pane shows the question
+    and its choices (a data part), never the form's messages as raw JSON, and takes a typed answer."""
+    app = app_on_fleet(fleet, tmp_path, monkeypatch)
+    async with app.run_test(size=(120, 36)) as pilot:
+        view = await talk(pilot, "interviewer", "interview me")
+        await until(lambda: len(items(app)) == 1)
+        view.send([TextPart(text="Ada")])
+        await until(lambda: "Nice to meet you, Ada" in "".join(i.question for i in items(app)))
+        app.settings = app.settings.model_copy(update={"a2ui": False})  # forms are not drawn now
+        await pilot.press("f5")
+        pane = app.screen.query_one(InboxPane)
+        pane.focus_filter()
+        await pilot.press("enter")
+        await until(lambda: pane.query("PromptPane Input") and pane.query_one("PromptPane Input").has_focus)
+        assert [type(part).__name__ for part in pane.query_one(PromptPane).question] == ["TextPart", "DataPart"]
+        assert "choices" in pane.query_one(PromptPane).question[1].data
+        await pilot.press("1", "enter")
+        await until(lambda: items(app) == [])
 
 
 NOTIFY = (
@@ -118,8 +148,12 @@ async def test_a_run_started_here_is_answered_in_the_inbox_and_goes_on(fleet, tm
         await until(lambda: pane.query("PromptPane Input") and pane.query_one("PromptPane Input").has_focus)
         await pilot.press(*"Ada", "enter")
         await until(lambda: "Nice to meet you, Ada" in "".join(i.question for i in items(app)))
-        await pilot.press("enter")
-        await until(lambda: pane.query("PromptPane Input") and pane.query_one("PromptPane Input").has_focus)
-        await pilot.press("1", "enter")
+        await pilot.press("enter")  # the step's second question is a form, as in its run view: its action answers
+        await until(lambda: bool(pane.query("A2uiSurface Button")))
+        press_form_button(pane, "Answer")
         await until(lambda: view.status == "completed")
         assert items(app) == [] and len(app.screen.query("RunView")) == 1
+
+
+def press_form_button(pane, label: str) -> None:
+    next(b for b in pane.query("A2uiSurface Button").results(Button) if label in str(b.label)).press()

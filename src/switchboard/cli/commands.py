@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..a2a.cancel import CONFIRM_WITHIN
 from ..a2a.errors import AuthFailedError, SwitchboardError, UsageError
-from ..a2a.model import Message, Part, TaskState, TextPart
+from ..a2a.model import Message, Part, Task, TaskState, TextPart
 from ..a2a.turn import TaskView
 from ..a2a.user_input import check_message_texts
 from ..a2a.wire import v10
@@ -27,6 +27,7 @@ from .following import (
 from .message_parts import build_parts, metadata_of
 from .output import Out, warn
 from .render import render_task_page
+from .send_inbox import keep_in_inbox
 
 if TYPE_CHECKING:
     from ..link import AgentLink
@@ -93,37 +94,38 @@ async def send(args: SendOptions) -> int:
             recorder.tap = link.tap
         try:
             try:
-                await _send(link, message, view, args, target, out, recorder)
+                result = await _send(link, message, view, args, target, out, recorder)
             except AuthFailedError as exc:
                 # a 403 insufficient_scope: at a terminal, sign in with the wider scope and send again, once
                 if recorder is not None or not await _widened(link, exc, args, target):
                     raise
                 view = TaskView()
-                await _send(link, message, view, args, target, out, recorder)
+                result = await _send(link, message, view, args, target, out, recorder)
         except SwitchboardError as exc:
             if recorder is not None:
                 recorder.save(view, exc)
             raise
         if recorder is not None:
             recorder.save(view)
+        keep_in_inbox(args, target, link, result)  # a task left waiting: `switchboard inbox` lists it
     return 0
 
 
 async def _send(
     link: AgentLink, message: Message, view: TaskView, args: SendOptions, target: Target, out: Out, recorder: Any
-) -> None:
+) -> Task | Message | None:
+    """Send and follow as the flags say, print the outcome; the task (or message) the agent left it at."""
     if args.push:
         from .push import send_by_push
 
-        await send_by_push(args, link, message, target, out)
-        return
+        return await send_by_push(args, link, message, target, out)
     if args.no_wait:
         result = await link.send(message, blocking=False)
         if recorder is not None:
             recorder.result(result)
             view.apply(result)
         print_result(out, args, reply_command(args, target), result)
-        return
+        return result
     with naming_the_task(args, target, view, task_id=args.task_id):
         async with deadline(args.timeout, "the task"):
             # With a --timeout the send does not block (then polls), so the task id is known when time is up.
@@ -134,15 +136,16 @@ async def _send(
             await consume_turn(turn, view, args, out, live=args.stream)
     if recorder is None:
         view = await _sign_in_if_asked(link, view, args, target, out)
+    answer = view.reply if view.reply is not None else view.to_task()
     if args.stream:
         if args.output == "text":
             print_summary(out, args, reply_command(args, target), view)
     else:
-        answer = view.reply if view.reply is not None else view.to_task()
         if answer is None:
             raise UsageError("the agent sent nothing back")  # follow_turn raises before this
         print_result(out, args, reply_command(args, target), answer)
     warn_outcome(view.state)
+    return answer
 
 
 async def _widened(link: AgentLink, exc: AuthFailedError, args: Connection, target: Target) -> bool:

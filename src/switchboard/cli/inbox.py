@@ -5,21 +5,22 @@ Temporal; their output and exit codes are the answer's."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..a2a.errors import SwitchboardError, UsageError
-from ..agents import AgentEntry, AgentsFile
-from ..inbox.item import InboxItem, sort_oldest_first, waited
+from ..a2a.errors import UsageError
+from ..agents import AgentsFile
+from ..inbox.item import InboxItem, first_line, sort_oldest_first, waited
 from ..inbox.sources import local_run_items, reread
-from ..inbox.store import Remembered, forget, load_remembered, remember
+from ..inbox.store import Remembered, forget, load_remembered
 from ..safe_text import strip_controls
 from .arguments import Connection
 from .context import Target, open_agent, registry_of
-from .output import Out, warn
+from .output import Out
 from .runs import stamp
 
 if TYPE_CHECKING:
@@ -28,30 +29,34 @@ if TYPE_CHECKING:
 
 
 def _target(remembered: Remembered, registry: AgentsFile) -> Target:
-    """The agents file's entry of the remembered agent (same name and address), else its address."""
+    """The agents file's entry of the remembered agent (same name and address, else the same address), else its
+    address."""
+    url = remembered.agent_url.rstrip("/")
     entry = registry.find(remembered.agent)
-    if entry is not None and entry.url.rstrip("/") == remembered.agent_url.rstrip("/"):
-        return Target(entry.name, entry)
-    return Target(remembered.agent_url, None)
+    if entry is None or entry.url.rstrip("/") != url:  # named otherwise here (by its card, by another file)
+        entry = next((e for e in registry.agents if e.url.rstrip("/") == url), None)
+    return Target(entry.name, entry) if entry is not None else Target(remembered.agent_url, None)
 
 
 async def _remembered_items(options: InboxOptions | AnswerOptions, registry: AgentsFile) -> list[InboxItem]:
-    items = []
-    for remembered in load_remembered():
+    """Each remembered task read again from its agent, all at once (an agent slow to answer, or gone, holds up
+    none of the others)."""
+
+    async def one(remembered: Remembered) -> InboxItem | None:
         target = _target(remembered, registry)
         connection = Connection(agents=options.agents)
 
-        async def open_link(_: Remembered, target: Target = target, connection: Connection = connection) -> Any:
+        async def open_link(_: Remembered) -> Any:
             return await open_agent(connection, target)
 
         item = await reread(remembered, open_link)
         if item is None:
             forget(remembered.agent_url, remembered.task_id)  # answered or ended meanwhile
-            continue
-        if target.entry is None:
-            item = replace(item, where=f"{item.where}, {remembered.agent_url}")
-        items.append(item)
-    return items
+            return None
+        return item if target.entry is not None else replace(item, where=f"{item.where}, {remembered.agent_url}")
+
+    found = await asyncio.gather(*(one(remembered) for remembered in load_remembered()))
+    return [item for item in found if item is not None]
 
 
 def _temporal_of(options: InboxOptions | AnswerOptions) -> str | None:
@@ -122,7 +127,7 @@ def render_table(out: Out, items: list[InboxItem], now: float) -> None:
     for item in items:
         where = f"{item.where} ({item.note})" if item.note else item.where
         rows.append(
-            (item.id, waited(item.since, now) or "-", _cell(item.who), _cell(item.first_line)[:60], _cell(where))
+            (item.id, waited(item.since, now) or "-", _cell(item.who), first_line(item.first_line, 60), _cell(where))
         )
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     for row in rows:
@@ -187,12 +192,7 @@ async def answer(options: AnswerOptions, *, answer_task: Continue, answer_run: C
         raise UsageError(f"{item.id}: the run {item.run_id} is {item.note}",
                          hint="It asks in the terminal (or TUI) that runs it.")  # fmt: skip
     if item.kind == "task":
-        code = await answer_task(item, options)
-        registry = registry_of(options)
-        entry = registry.find(item.agent)
-        same = entry is not None and entry.url.rstrip("/") == item.agent_url.rstrip("/")
-        await _remember_again(item, entry if same else None, options)
-        return code
+        return await answer_task(item, options)  # send keeps the task's next question, or lets it go
     if options.data is not None:
         raise UsageError("a workflow step takes a text answer", hint="Give the answer as TEXT, not --data.")
     return await answer_run(item, options)
@@ -200,28 +200,10 @@ async def answer(options: AnswerOptions, *, answer_task: Continue, answer_run: C
 
 def agent_ref(item: InboxItem, registry: AgentsFile) -> str:
     """How the command line names the item's agent: its agents-file name when that entry is the same agent."""
-    entry = registry.find(item.agent)
-    return entry.name if entry is not None and entry.url.rstrip("/") == item.agent_url.rstrip("/") else item.agent_url
+    target = _target(Remembered(item.agent, item.agent_url, item.task_id, "", item.state, "", None), registry)
+    return target.ref
 
 
 def temporal_of(options: InboxOptions | AnswerOptions) -> str | None:
     """The Temporal server: --temporal, else the settings' `temporal:`."""
     return _temporal_of(options)
-
-
-async def _remember_again(item: InboxItem, entry: AgentEntry | None, options: AnswerOptions) -> None:
-    """After the answer the task may ask again: the inbox keeps its new question, or lets the task go."""
-    forget(item.agent_url, item.task_id)
-    target = Target(entry.name, entry) if entry is not None else Target(item.agent_url, None)
-    try:
-        async with await open_agent(Connection(agents=options.agents), target) as link:
-            task = await link.get_task(item.task_id)
-    except SwitchboardError as exc:
-        warn(f"could not read the task again ({exc.message}); it is not in the inbox any more")
-        return
-    from ..inbox.sources import task_item
-
-    remembered = Remembered(item.agent, item.agent_url, item.task_id, item.context_id, item.state, "", time.time())
-    again = task_item(remembered, task)
-    if again is not None:
-        remember(replace(remembered, state=again.state, question=again.question))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..a2a.errors import UsageError
-from ..a2a.model import Task
+from ..a2a.model import Message, Task
 from ..a2a.turn import TaskView
 from ..push.receiver import PATH, PushReceiver, check_push_url
 from ..watch import can_push, watch_task
@@ -83,9 +83,10 @@ def _receiving(receiver: PushReceiver, args: SendOptions | TaskWatchOptions) -> 
         warn(f"receiving pushes on {receiver.url}; the agent is given {args.push_url}")
 
 
-async def send_by_push(args: SendOptions, link: Any, message: Any, target: Any, out: Out) -> None:
+async def send_by_push(args: SendOptions, link: Any, message: Any, target: Any, out: Out) -> Task | Message:
     """Send without waiting, have the agent push the task's updates to a local receiver, and follow the turn by
-    them to its end (or to a question); the task is read once after registering, for what came before."""
+    them to its end (or to a question); the task is read once after registering, for what came before. The task
+    (or message) it ended at."""
     view = TaskView()
     async with receiver_for(args, link) as receiver:
         _receiving(receiver, args)
@@ -99,6 +100,7 @@ async def send_by_push(args: SendOptions, link: Any, message: Any, target: Any, 
     result = view.reply if view.reply is not None else view.to_task()
     print_result(out, args, reply_command(args, target), result if result is not None else started)
     warn_outcome(view.state)
+    return result if result is not None else started
 
 
 async def task_watch(args: TaskWatchOptions) -> int:

@@ -64,6 +64,7 @@ class InboxItem:
     note: str = ""
     stale: bool = False
     live_elsewhere: bool = False  # a local run another process runs: it can be answered only there
+    remembered: bool = False  # a task kept from before, open in no tab: the person may let go of it (dismiss)
     parts: tuple[Part, ...] = field(default=(), compare=False)  # the question as asked (data parts: choices)
 
     @property

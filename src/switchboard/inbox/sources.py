@@ -8,7 +8,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from ..a2a.errors import SwitchboardError
+from ..a2a.call_context import BACKGROUND
+from ..a2a.errors import AuthFailedError, SwitchboardError
 from ..a2a.model import Task, TaskState
 from ..a2a.turn import task_question
 from ..workflow.index import default_dir
@@ -92,28 +93,47 @@ def run_signature(journal_dir: Path | None = None) -> tuple[Any, ...]:
     return tuple(marks)
 
 
+class TemporalQuestions:
+    """The questions the runs on a Temporal server wait on, kept between polls. Each poll lists the waiting runs
+    (visibility) and asks each its `waiting` query (what it asks now, each question with its id); a run's journal,
+    its whole history and the costly read, is read once per question that is new (for since when it waits, and
+    the run's name): a question seen before is taken as kept, one that left is let go of. `journal_reads` counts
+    the journals read."""
+
+    def __init__(self) -> None:
+        self._items: dict[tuple[str, str, str], InboxItem] = {}  # (run id, step, question id) -> its item
+        self.journal_reads = 0
+
+    async def items(self, client: Any, address: str) -> list[InboxItem]:
+        """Every question a run on the server waits on now."""
+        from ..workflow.runs import fold
+        from ..workflow.temporal import client as temporal
+
+        found: dict[tuple[str, str, str], InboxItem] = {}
+        page = await temporal.list_page(client, waiting=True, limit=TEMPORAL_PAGE)
+        for summary in page.runs:
+            run_id = summary.run_id
+            try:
+                asked = await temporal.asked(client, run_id)
+                keys = {step: (run_id, step, str(question.get("askId", ""))) for step, question in asked.items()}
+                if any(key not in self._items for key in keys.values()):
+                    self.journal_reads += 1
+                    run = fold(await temporal.records(client, run_id), run_id)
+                    ask_ids = {step: key[2] for step, key in keys.items()}
+                    for item in run_items(run, kind="temporal", where=f"Temporal {address}", ask_ids=ask_ids):
+                        if item.step in keys:
+                            self._items[keys[item.step]] = item
+            except Exception:  # a run that ended or cannot be read now: asked again at the next poll
+                continue
+            found |= {key: self._items[key] for key in keys.values() if key in self._items}
+        self._items = found  # the questions answered (or runs ended) since are let go of
+        return list(found.values())
+
+
 async def temporal_items(client: Any, address: str) -> list[InboxItem]:
     """Every question a run on the Temporal server waits on (visibility's waiting runs, then each one's `waiting`
-    query; its records say since when)."""
-    from ..workflow.runs import fold
-    from ..workflow.temporal import client as temporal
-
-    items: list[InboxItem] = []
-    page = await temporal.list_page(client, waiting=True, limit=TEMPORAL_PAGE)
-    for summary in page.runs:
-        try:
-            asked = await temporal.asked(client, summary.run_id)
-            if not asked:
-                continue
-            records = await temporal.records(client, summary.run_id)
-        except (SwitchboardError, Exception):
-            continue
-        run = fold(records, summary.run_id)
-        ask_ids = {step: str(question.get("askId", "")) for step, question in asked.items()}
-        for item in run_items(run, kind="temporal", where=f"Temporal {address}", ask_ids=ask_ids):
-            if item.step in asked:
-                items.append(item)
-    return items
+    query; its records say since when): one look, with nothing kept."""
+    return await TemporalQuestions().items(client, address)
 
 
 def task_item(
@@ -143,29 +163,35 @@ def task_item(
         context_id=remembered.context_id,
         note=note,
         stale=bool(note) and task is None and note.startswith("the agent no longer knows"),
+        remembered=True,
         parts=tuple(parts),
     )
 
 
 UNKNOWN = "the agent no longer knows this task"
+NEEDS_SIGN_IN = "not re-read: the agent needs a sign-in; answering it signs in"
 
 
-async def reread(remembered: Remembered, open_link: OpenLink) -> InboxItem | None:
-    """A remembered task read again from its agent: its item now, a stale one when the agent does not know the
-    task (dismissable), the remembered question with a note when the agent cannot be reached, or None when the
-    task no longer waits."""
+async def reread(remembered: Remembered, open_link: OpenLink, *, keep_link: bool = False) -> InboxItem | None:
+    """A remembered task read again from its agent, in the background (never a sign-in with the person): its item
+    now, a stale one when the agent does not know the task (dismissable), the remembered question with a note when
+    the agent cannot be reached or needs a sign-in first, or None when the task no longer waits. The link is
+    closed after the read unless `keep_link` (a caller that keeps its links open for the next reads)."""
     try:
         link = await open_link(remembered)
     except SwitchboardError as exc:
         return task_item(remembered, None, note=f"not re-read: {exc.message}")
     try:
-        task = await link.get_task(remembered.task_id)
+        # Nobody asked for this read: it never starts a sign-in (a browser, a device code) for an OAuth agent.
+        task = await link.get_task(remembered.task_id, context=BACKGROUND)
+    except AuthFailedError:
+        return task_item(remembered, None, note=NEEDS_SIGN_IN)
     except SwitchboardError as exc:
         if exc.code == "TaskNotFoundError":
             return task_item(remembered, None, note=UNKNOWN)
         return task_item(remembered, None, note=f"not re-read: {exc.message}")
     finally:
-        close = getattr(link, "aclose", None)
+        close = None if keep_link else getattr(link, "aclose", None)
         if close is not None:
             await close()
     return task_item(remembered, task)

@@ -6,29 +6,31 @@ Every TICK seconds (on the main screen's timer, nothing runs while nothing chang
   answered one); each task not open in a tab is read from its agent (get-task) every POLL_TASKS seconds, and so
   is each tab's waiting task, so one answered elsewhere (another terminal, another tool) leaves within a second;
 - local runs: the run index and journal directory are stat'ed, and read again (on a thread) only when written;
-- Temporal: its waiting runs are read every POLL_TEMPORAL seconds when a server is configured.
+- Temporal: its waiting runs are read every POLL_TEMPORAL seconds when a server is configured (each run's journal
+  once per question: inbox/sources.py's TemporalQuestions).
 Then the items are merged (a tab's own item wins over the same task or run found elsewhere), sorted oldest first
 and handed to the pane; an item not seen before (after its source's first read) is a new one: the nudge.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.content import Content
 from textual.css.query import NoMatches
-from textual.widgets import TabbedContent, TabPane
+from textual.widgets import TabbedContent
 
+from ..a2a.call_context import BACKGROUND
 from ..a2a.errors import SwitchboardError
-from ..a2a.model import TaskState, TextPart
+from ..a2a.model import TaskState
 from ..agents import AgentEntry
 from ..inbox.item import InboxItem, question_text, sort_oldest_first
 from ..inbox.store import Remembered, forget, load_remembered, remember, signature
+from .inbox_answering import InboxAnswering, is_view
 from .inbox_nudge import Nudge
-from .widgets.inbox_pane import InboxPane, question_pane
-from .widgets.prompt_pane import PromptPane
+from .widgets.inbox_pane import InboxPane
 from .widgets.visibility import in_shown_tab
 
 if TYPE_CHECKING:
@@ -39,9 +41,10 @@ if TYPE_CHECKING:
 TICK = 0.25  # seconds between looks at the tabs and the files
 POLL_TASKS = 0.75  # seconds between reads of each waiting task at its agent
 POLL_TEMPORAL = 1.0  # seconds between reads of a Temporal server's waiting runs
+UNREACHABLE_RETRY = 15.0  # seconds before a remembered task whose agent could not be reached is read again
 
 
-class InboxWatch:
+class InboxWatch(InboxAnswering):
     def __init__(self, screen: MainScreen) -> None:
         self.screen = screen
         self.app = screen.app
@@ -54,6 +57,7 @@ class InboxWatch:
         self._run_mark: object = object()
         self._local: list[InboxItem] = []
         self._temporal: list[InboxItem] = []
+        self.temporal_questions: Any = None  # TemporalQuestions: each run's journal read once per question
         self._since: dict[tuple[str, ...], tuple[str, float]] = {}  # key -> (question, first seen)
         self._kept_questions: dict[tuple[str, ...], tuple[str, str]] = {}  # a tab's task -> (question, state) kept
         self._seen: set[tuple[str, str]] = set()  # (item id, question): a task asking again is news again
@@ -63,7 +67,9 @@ class InboxWatch:
         self._last_poll = 0.0
         self._last_temporal = 0.0
         self._links: dict[tuple[str, str], Any] = {}
+        self._retry_at: dict[tuple[str, str], float] = {}  # a remembered task's agent was unreachable: not before
         self._polling = False
+        self._reading_temporal = False
         self._opened: dict[str, Any] = {}  # the item whose pane is open -> what answers it, as when it opened
         self._drawn_at = 0
         self._tab_keys: set[tuple[str, ...]] = set()
@@ -83,8 +89,8 @@ class InboxWatch:
         if now - self._last_poll >= POLL_TASKS and not self._polling:
             self._last_poll, self._polling = now, True
             self.screen.run_worker(self._poll_tasks(), group="inbox-tasks", exit_on_error=False)
-        if self.app.temporal_address and now - self._last_temporal >= POLL_TEMPORAL:
-            self._last_temporal = now
+        if self.app.temporal_address and now - self._last_temporal >= POLL_TEMPORAL and not self._reading_temporal:
+            self._last_temporal, self._reading_temporal = now, True  # one read at a time: a slow server is not piled on
             self.screen.run_worker(self._read_temporal(), group="inbox-temporal", exit_on_error=False)
         self.refresh()
 
@@ -122,7 +128,7 @@ class InboxWatch:
     def _said_by_tab(self, handle: Any) -> bool:
         """The item's own tab tells the person already: a conversation's does when it is not shown (and is marked
         ✱), a run's is marked ✱ and shows the question when it is the tab shown."""
-        if _is_view(handle):
+        if is_view(handle):
             return True
         view = handle[0] if isinstance(handle, tuple) else None
         return view is not None and in_shown_tab(view)
@@ -209,12 +215,20 @@ class InboxWatch:
                                    self.app.tap.redactor.text(item.question), item.since)  # fmt: skip
                 self._write(remember, entry)
                 self._remembered[key] = entry  # type: ignore[index]
+        open_tasks = self._open_tasks()
         for key in self._tab_keys - set(waiting):
             self._kept_questions.pop(key, None)
-            if key in self._remembered:
+            # Its tab says it waits no more: let go of. Its tab was closed (the task left waiting at the agent): it
+            # stays remembered, an item of the inbox as after a restart (its next read says whether it still waits).
+            if key in self._remembered and key in open_tasks:
                 self._write(forget, *key)
                 self._remembered.pop(key, None)
         self._tab_keys = set(waiting)
+
+    def _open_tasks(self) -> set[tuple[str, str]]:
+        """The task of each open conversation tab, waiting or not."""
+        return {(v.status.entry.url.rstrip("/"), v.conversation.last.view.task_id or "")
+                for v in self.screen.conversations() if v.conversation and v.conversation.last}  # fmt: skip
 
     def _write(self, change: Any, *args: Any) -> None:
         try:
@@ -241,8 +255,7 @@ class InboxWatch:
         as remembered)."""
         from ..inbox.sources import task_item
 
-        in_tabs = {(v.status.entry.url.rstrip("/"), v.conversation.last.view.task_id or "")
-                   for v in self.screen.conversations() if v.conversation and v.conversation.last}  # fmt: skip
+        in_tabs = self._open_tasks()
         items = []
         for key, entry in self._remembered.items():
             if key in in_tabs:
@@ -255,18 +268,29 @@ class InboxWatch:
         return items
 
     async def _reread_all(self) -> None:
-        from ..inbox.sources import reread
-
-        for entry in list(self._remembered.values()):
-            if self._open_in_tab(entry.key):
-                continue
-            item = await reread(entry, self._link_for)
-            self._reread[entry.key] = item
-            if item is None:
-                self._write(forget, *entry.key)
-                self._remembered.pop(entry.key, None)
+        entries = [entry for entry in self._remembered.values() if not self._open_in_tab(entry.key)]
+        await asyncio.gather(*(self._reread_one(entry) for entry in entries))  # one agent slow to answer holds none
         self._primed.add("task")
         self.refresh()
+
+    async def _reread_one(self, entry: Remembered) -> None:
+        """Read a remembered task again (in the background: never a sign-in); one whose agent could not be reached
+        is read again only after UNREACHABLE_RETRY seconds (each try may take seconds of retries)."""
+        from ..inbox.sources import NEEDS_SIGN_IN, reread
+
+        item = await reread(entry, self._link_for, keep_link=True)  # kept in _links for the next polls
+        key = entry.key
+        unreachable = item is not None and item.note.startswith("not re-read") and item.note != NEEDS_SIGN_IN
+        self._retry_at[key] = time.monotonic() + UNREACHABLE_RETRY if unreachable else 0.0
+        link = self._links.pop(key, None) if unreachable else None  # opened anew next time
+        if link is not None:
+            await link.aclose()
+        if item is None:
+            self._write(forget, *key)
+            self._remembered.pop(key, None)
+            self._reread.pop(key, None)
+        elif key in self._remembered:  # not dismissed meanwhile
+            self._reread[key] = item
 
     def _open_in_tab(self, key: tuple[str, str]) -> bool:
         return any((item := self._conversation_item(v)) is not None and item.key[1:] == key
@@ -278,11 +302,12 @@ class InboxWatch:
         return self._links[entry.key]
 
     def entry_of(self, entry: Remembered) -> AgentEntry:
-        """The agent of a remembered task: the app's agent of that name and address, else one for the address."""
-        found = next((a for a in self.app.agents() if a.name == entry.agent), None)
-        if found is not None and found.url.rstrip("/") == entry.agent_url.rstrip("/"):
-            return found
-        return AgentEntry(name=entry.agent, url=entry.agent_url)
+        """The agent of a remembered task: the app's agent of that name and address, else of that address (named
+        by its card, or in another agents file), else one for the address."""
+        url = entry.agent_url.rstrip("/")
+        found = next((a for a in self.app.agents() if a.name == entry.agent and a.url.rstrip("/") == url), None)
+        found = found or next((a for a in self.app.agents() if a.url.rstrip("/") == url), None)  # named otherwise
+        return found or AgentEntry(name=entry.agent, url=entry.agent_url)
 
     async def _poll_tasks(self) -> None:
         """Each waiting task read from its agent: one answered elsewhere leaves the inbox (a tab follows it again)."""
@@ -293,8 +318,6 @@ class InboxWatch:
             self._polling = False
 
     async def _poll_each(self) -> None:
-        from ..inbox.sources import reread
-
         if "task" not in self._primed:
             return
         for view in self.screen.conversations():
@@ -302,7 +325,7 @@ class InboxWatch:
             if item is None or view.link is None or view.running:
                 continue
             try:
-                task = await view.link.get_task(item.task_id)
+                task = await view.link.get_task(item.task_id, context=BACKGROUND)  # never a sign-in
             except SwitchboardError:
                 continue
             state = task.status.state
@@ -310,17 +333,13 @@ class InboxWatch:
             asked = question_text(list(task.status.message.parts if task.status.message else []))
             if (moved or asked not in ("", item.question)) and view.waiting is not None and not view.running:
                 await view.answered_elsewhere()
+        now, due = time.monotonic(), []
         for key, entry in list(self._remembered.items()):
             known = self._reread.get(key)
-            if self._open_in_tab(key) or (known is not None and known.stale):
-                continue  # said by its tab; or the agent does not know it (dismissed by the person, not by us)
-            item = await reread(entry, self._link_for)  # also one another process remembered since the start
-            if item is None:
-                self._write(forget, *key)
-                self._remembered.pop(key, None)
-                self._reread.pop(key, None)
-            elif key in self._remembered:  # not dismissed meanwhile
-                self._reread[key] = item
+            if self._open_in_tab(key) or (known is not None and known.stale) or self._retry_at.get(key, 0.0) > now:
+                continue  # said by its tab; the agent does not know it (the person dismisses it); or unreachable
+            due.append(entry)  # also one another process remembered since the start
+        await asyncio.gather(*(self._reread_one(entry) for entry in due))
         self.refresh()
 
     # --- runs --------------------------------------------------------------------------------------------
@@ -337,15 +356,16 @@ class InboxWatch:
         self.refresh()
 
     async def _read_temporal(self) -> None:
-        from ..inbox.sources import temporal_items
+        from ..inbox.sources import TemporalQuestions
 
+        self.temporal_questions = self.temporal_questions or TemporalQuestions()
         try:
             client = await self.app.temporal_client()
-            items = await temporal_items(client, self.app.temporal_address or "")
-        except SwitchboardError:
+            items = await self.temporal_questions.items(client, self.app.temporal_address or "")
+        except Exception:  # unreachable, or a failure of the server: read again at the next poll
             return
-        except Exception:
-            return
+        finally:
+            self._reading_temporal = False
         self._temporal = items
         self._primed.add("temporal")
         self.refresh()
@@ -367,108 +387,11 @@ class InboxWatch:
         except NoMatches:
             pass
 
-    def sign_in(self, event: InboxPane.SignInAsked) -> None:
-        """The person asked to sign in from an item's pane: the flow runs where the question lives."""
-        handle = self.handles.get(event.item.id)
-        if isinstance(handle, tuple):  # a run's step: its view runs the flow on the step's link
-            view, _, (request, _) = handle
-            view._sign_in(request, event.pane)
-        elif handle is not None and hasattr(handle, "_sign_in"):
-            handle._sign_in(event.pane, event.offer)
-
-    def tab_of(self, item: InboxItem) -> str | None:
-        """The id of the tab an item lives in, if it has one here."""
-        handle = self.handles.get(item.id)
-        view = handle[0] if isinstance(handle, tuple) else handle
-        pane = getattr(view, "parent", None)
-        return pane.id if isinstance(pane, TabPane) and pane.id else None
-
-    def pane_for(self, item: InboxItem) -> PromptPane:
-        """The prompt pane for the item: a run step's carries its ask's future; a tab's its sign-in offer."""
-        handle = self.handles.get(item.id)
-        self._opened = {item.id: handle} if handle is not None else {}  # one question open at a time
-        if isinstance(handle, tuple):
-            request, future = handle[2]
-            offer = request.sign_in.offer if request.sign_in is not None else None
-            return question_pane(item, future=future, sign_in=offer)
-        if _is_view(handle):
-            offer = next((p.sign_in for p in handle.query(PromptPane) if p.sign_in is not None), None)
-            return question_pane(item, sign_in=offer)
-        return question_pane(item)
-
-    async def answer(self, event: InboxPane.AnswerGiven) -> None:
-        """Route the answer to what the item's pane was opened for (by the time the answer comes, a run view's ask
-        may be gone from the tabs and its run seen in the run index instead: never resumed a second time)."""
-        item = event.item
-        handle = self._opened.pop(item.id, None) or self.handles.get(item.id)
-        self._answered.add((item.id, item.question))
-        if event.pane.future is not None or isinstance(handle, tuple):
-            pass  # the pane's future carried the answer to the run's ask
-        elif _is_view(handle):
-            handle.send([TextPart(text=event.text)], secret=event.secret)
-        elif isinstance(handle, Remembered):
-            self.screen.run_worker(
-                self._answer_remembered(handle, item, event.text, event.secret), group="inbox-answer"
-            )
-        elif item.kind == "run" and item.live_elsewhere:
-            self.app.notify(f"the run {item.run_id} is running in another process: answer it there", markup=False)
-        elif item.kind == "run":
-            await self.screen.resume_run_with(item.run_id, item.step, event.text)
-        elif item.kind == "temporal":
-            self.screen.run_worker(self._answer_temporal(item, event.text), group="inbox-answer")
-        self.refresh()
-
-    async def _answer_remembered(self, entry: Remembered, item: InboxItem, text: str, secret: bool) -> None:
-        from ..inbox.answering import answer_task
-
-        try:
-            link = await self._link_for(entry)
-            view = await answer_task(link, entry.task_id, [TextPart(text=text)], secret=secret, tap=self.app.tap)
-        except SwitchboardError as exc:
-            self._answered.discard((item.id, item.question))
-            self.app.notify(f"not answered: {exc.message}", title=entry.agent, severity="error", markup=False)
-            return
-        self._reread.pop(entry.key, None)
-        again = None
-        if view.state is not None and view.state.is_interrupted:
-            from ..inbox.sources import task_item
-
-            task = view.to_task()
-            again = task_item(entry, task) if task is not None else None
-        if again is not None:
-            kept = replace(entry, question=self.app.tap.redactor.text(again.question), state=again.state,
-                           since=self.app.clock())  # fmt: skip
-            self._write(remember, kept)
-            self._remembered[entry.key] = kept
-            self._reread[entry.key] = replace(again, since=kept.since)
-        else:
-            self._write(forget, *entry.key)
-            self._remembered.pop(entry.key, None)
-            said = view.state.value if view.state else "answered"
-            self.app.notify(f"task {said}: {view.output_text[:200]}", title=entry.agent, markup=False)
-        self.refresh()
-
-    async def _answer_temporal(self, item: InboxItem, text: str) -> None:
-        from ..workflow.temporal import client as runs
-
-        try:
-            client = await self.app.temporal_client()
-            await runs.answer(client, item.run_id, item.step, text, item.ask_id or None)
-        except SwitchboardError as exc:
-            self._answered.discard((item.id, item.question))
-            self.app.notify(exc.message, title=item.who, severity="warning", markup=False)
-        self._last_temporal = 0.0  # read again at the next tick
-
     def dismiss(self, item: InboxItem) -> None:
         self._write(forget, item.agent_url, item.task_id)
         self._remembered.pop(item.key[1:], None)  # type: ignore[arg-type]
         self._reread.pop(item.key[1:], None)  # type: ignore[arg-type]
         self.refresh()
-
-
-def _is_view(handle: Any) -> TypeGuard[ConversationView]:
-    """A conversation's view (by name: its module is imported when the first conversation opens)."""
-    return handle is not None and type(handle).__name__ == "ConversationView"
 
 
 def _run_signature() -> tuple[Any, ...]:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..call_context import CallContext
 from ..errors import CredentialsMissingError, UsageError
 from ..model import AgentCard, SecurityScheme
 from ..origin import origin_of
@@ -116,6 +117,15 @@ class AuthPlan:
     @property
     def empty(self) -> bool:
         return not (self.headers or self.params or self.cookies or self.oauth)
+
+    def auth_for(self, context: CallContext | None) -> httpx.Auth | None:
+        """The httpx.Auth of one call: the OAuth bearer as it is, or for a call made in the background (its
+        context not interactive) one that never starts a sign-in with the person."""
+        if self.oauth is None or context is None or context.interactive:
+            return self.oauth
+        from .oauth.client import OAuthBearer
+
+        return self.oauth.without_person() if isinstance(self.oauth, OAuthBearer) else self.oauth
 
     def request_headers(self) -> dict[str, str]:
         """The headers to put on one request, cookies included as a Cookie header: per request, never in a

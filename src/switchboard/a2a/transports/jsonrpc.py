@@ -74,7 +74,7 @@ class JsonRpcTransport(HttpTransport):
             on_retry=lambda text: self.retried(text, context),
             stream=stream,
             timeout=timeout,
-            auth=self.auth.oauth,
+            auth=self.auth.auth_for(context),
         )
         return response, exchange, url
 

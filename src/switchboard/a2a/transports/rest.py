@@ -123,7 +123,7 @@ class RestTransport(HttpTransport):
             on_retry=lambda text: self.retried(text, context),
             stream=stream,
             timeout=timeout,
-            auth=self.auth.oauth,
+            auth=self.auth.auth_for(context),
         )
         return response, exchange, url
 

@@ -47,7 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 async def _answer_task(item: InboxItem, options: AnswerOptions) -> int:
-    """A task: the answer sent as `send AGENT --task-id TASK --context-id CONTEXT` sends it (its output, its exit)."""
+    """A task: the answer sent as `send AGENT --task-id TASK --context-id CONTEXT` sends it (its output, its exit;
+    the inbox lets the task go, or keeps its next question, as send does)."""
     from ..commands import send
     from ..context import registry_of
     from ..inbox import agent_ref
@@ -57,7 +58,7 @@ async def _answer_task(item: InboxItem, options: AnswerOptions) -> int:
     parts: list[tuple[str, str, str | None]] = [("data", options.data, None)] if options.data is not None else []
     send_options = SendOptions(
         words=words, parts=parts, task_id=item.task_id, context_id=item.context_id or None,
-        output=options.output, agents=options.agents,
+        output=options.output, agents=options.agents, inbox_name=item.agent or None,
     )  # fmt: skip
     return await send(send_options)
 

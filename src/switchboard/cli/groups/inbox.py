@@ -1,5 +1,5 @@
 """`switchboard inbox`: everything waiting for a person (remembered conversation tasks re-read from their agents,
-local runs, runs on Temporal), oldest first; `--dismiss ITEM` lets go of a task its agent no longer knows."""
+local runs, runs on Temporal), oldest first; `--dismiss ITEM` lets go of a remembered task."""
 
 from __future__ import annotations
 
@@ -33,7 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = INBOX_EPILOG
     parser.add_argument("-o", "--output", choices=("text", "json"), default="text", help="output format (default text)")
     parser.add_argument("--agents", metavar="FILE", help="the agents file (default: the one in the config dir)")
-    parser.add_argument("--dismiss", metavar="ITEM", help="forget a remembered task (one its agent no longer knows)")
+    parser.add_argument(
+        "--dismiss",
+        metavar="ITEM",
+        help="let go of a remembered task (its agent no longer knows it, or cannot be reached); the task stays "
+        "as it is at the agent",
+    )
     temporal_options(parser)
 
 

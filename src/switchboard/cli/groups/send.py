@@ -29,6 +29,8 @@ class SendOptions(Connection):
     record: str | None = None
     a2ui_action: str | None = None
     no_a2ui: bool = False
+    no_inbox: bool = False
+    inbox_name: str | None = None  # who asks, as the inbox says it (`switchboard answer`: the item's own name)
 
 
 def add_arguments(send: argparse.ArgumentParser) -> None:
@@ -82,7 +84,13 @@ def add_arguments(send: argparse.ArgumentParser) -> None:
         action="store_true",
         help="do not announce A2UI rendering: an agent that can fall back to text does (forms print as JSON)",
     )
-    send.set_defaults(parts=[])
+    send.add_argument(
+        "--no-inbox",
+        action="store_true",
+        help="do not keep a task left waiting for an answer in the inbox (by default one at input-required or "
+        "auth-required is remembered, ids and question only, for `switchboard inbox` and the TUI's inbox)",
+    )
+    send.set_defaults(parts=[], inbox_name=None)  # inbox_name: set by `switchboard answer`, no flag
     connection_options(send)
 
 

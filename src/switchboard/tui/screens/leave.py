@@ -19,6 +19,7 @@ from ...safe_text import strip_controls
 from ..open_work import OpenWork
 
 Choice = Literal["cancel", "leave", "stay"]
+WAITING = ("input-required", "auth-required")  # a conversation task's states that wait for the person
 CANCEL_WAIT = 15.0  # seconds an agent gets to answer a cancel before the tab closes or the app quits anyway
 
 
@@ -42,7 +43,12 @@ async def leave_all(work: list[OpenWork]) -> list[str]:
     for item in work:
         if item.leave is not None:
             await item.leave()
-    return [f"{item.label} goes on; find it again with {item.find}" for item in work]
+    return [f"{item.label} goes on; {_kept(item)}find it again with {item.find}" for item in work]
+
+
+def _kept(item: OpenWork) -> str:
+    """A task left at a question stays in the inbox (remembered across a restart): said where it is."""
+    return "the Inbox (f5, `switchboard inbox`) keeps it; " if item.state in WAITING else ""
 
 
 class LeaveWorkScreen(ModalScreen[Choice]):
@@ -64,8 +70,8 @@ class LeaveWorkScreen(ModalScreen[Choice]):
                     yield Static(
                         Content.assemble(
                             (strip_controls(f"{item.label} ({item.state})"), "bold $warning"),
-                            ("\n  find it again: ", "$text-muted"),
-                            strip_controls(item.find),
+                            ("\n  " + (_kept(item) or "find it again: "), "$text-muted"),
+                            strip_controls(item.find if not _kept(item) else f"or {item.find}"),
                         ),
                         classes="open-work",
                     )

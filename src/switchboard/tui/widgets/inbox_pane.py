@@ -19,9 +19,13 @@ from textual.widgets import DataTable, Input, Static
 
 from ...a2a.auth.sign_in_offer import SignInOffer
 from ...a2a.model import Part, TaskState, TextPart
+from ...a2ui.messages import is_a2ui_part
+from ...a2ui.surfaces import SurfaceSet
+from ...a2ui.text import part_summary
 from ...inbox.item import InboxItem, waited
 from ...safe_text import strip_controls
 from ..typed_app import switchboard_app
+from .a2ui.surface import A2uiSurface
 from .prompt_pane import PromptPane
 from .tables import RowTable, cursor_key, fill_table
 
@@ -45,11 +49,21 @@ class InboxPane(Vertical):
         return True
 
     class AnswerGiven(Message):
-        """The person answered `item` in the inbox's prompt pane."""
+        """The person answered `item` in the inbox's prompt pane: in words (`text`), or with its form's action
+        (`parts`: the action's event, `text` its summary; `secrets`: what was typed in masked fields)."""
 
-        def __init__(self, item: InboxItem, pane: PromptPane, text: str, secret: bool) -> None:
+        def __init__(
+            self,
+            item: InboxItem,
+            pane: PromptPane,
+            text: str,
+            secret: bool,
+            parts: tuple[Part, ...] = (),
+            secrets: tuple[str, ...] = (),
+        ) -> None:
             super().__init__()
             self.item, self.pane, self.text, self.secret = item, pane, text, secret
+            self.parts, self.secrets = parts, secrets
 
     class SignInAsked(Message):
         def __init__(self, item: InboxItem, pane: PromptPane, offer: SignInOffer) -> None:
@@ -57,7 +71,8 @@ class InboxPane(Vertical):
             self.item, self.pane, self.offer = item, pane, offer
 
     class Dismissed(Message):
-        """Let go of an item (a remembered task its agent no longer knows)."""
+        """Let go of an item (a remembered task: its agent no longer knows it, cannot be reached, or the person
+        does not mean to answer it; the task is left as it is at the agent)."""
 
         def __init__(self, item: InboxItem) -> None:
             super().__init__()
@@ -124,6 +139,8 @@ class InboxPane(Vertical):
         note = ""
         if item is not None and item.stale:
             note = f"{item.note}: ctrl+d dismisses it"
+        elif item is not None and item.note and item.remembered:
+            note = f"{item.note} · ctrl+d lets go of it"
         elif item is not None and item.note:
             note = item.note
         self.query_one("#inbox-note", Static).update(Content.styled(note, "$text-muted italic"))
@@ -199,6 +216,22 @@ class InboxPane(Vertical):
         self._to_top = True
         self.post_message(self.AnswerGiven(item, event.pane, event.text, event.secret))
 
+    @on(A2uiSurface.ActionTaken)
+    async def _form_answered(self, event: A2uiSurface.ActionTaken) -> None:
+        """The question's form sent its action: the action's event is the answer."""
+        event.stop()
+        item = self.open_item
+        pane = next((p for p in self.query(PromptPane) if event.surface in p.query(A2uiSurface)), None)
+        if item is None or pane is None:
+            return
+        await self.close_question()
+        self.focus_filter()
+        self._to_top = True
+        summary = part_summary(event.part) or f"form action {event.name}"
+        self.post_message(
+            self.AnswerGiven(item, pane, summary, bool(event.secrets), (event.part,), tuple(event.secrets))
+        )
+
     @on(PromptPane.SignInAsked)
     def _sign_in(self, event: PromptPane.SignInAsked) -> None:
         event.stop()
@@ -209,8 +242,9 @@ class InboxPane(Vertical):
         item = self.highlighted()
         if item is None:
             return
-        if not item.stale:
-            self.notify("only a task its agent no longer knows is dismissed; answer the others", markup=False)
+        if not (item.stale or item.remembered):
+            said = "its tab" if "tab" in item.where else "its run"
+            self.notify(f"this one is answered, not dismissed: {said} asks it", markup=False)
             return
         self.post_message(self.Dismissed(item))
 
@@ -224,8 +258,13 @@ def _haystack(item: InboxItem) -> str:
     return " ".join((item.id, item.who, item.first_line, item.where, item.note)).lower()
 
 
-def question_pane(item: InboxItem, **kwargs) -> PromptPane:
-    """A prompt pane for `item`'s question (its parts as asked, else its text)."""
-    parts: list[Part] = list(item.parts) or [TextPart(text=item.question)]
+def question_pane(item: InboxItem, *, forms: bool = False, **kwargs) -> PromptPane:
+    """A prompt pane for `item`'s question (its parts as asked, else its text). With `forms` (the app draws A2UI,
+    and what asked takes a form's action) a question carrying an A2UI form is that form; else the form's messages
+    are left out (never shown as raw JSON) and the question is answered in words."""
+    surfaces = SurfaceSet() if forms and not item.secret else None
+    drawn = surfaces is not None and bool(surfaces.take(None, item.parts))
+    parts: list[Part] = [p for p in item.parts if drawn or not is_a2ui_part(p)] or [TextPart(text=item.question)]
     state = TaskState.AUTH_REQUIRED if item.secret else TaskState.INPUT_REQUIRED
-    return PromptPane(parts, state, title=strip_controls(item.who), later=LATER, **kwargs)
+    pane_surfaces = surfaces if drawn else None
+    return PromptPane(parts, state, title=strip_controls(item.who), later=LATER, surfaces=pane_surfaces, **kwargs)

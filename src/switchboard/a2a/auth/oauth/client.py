@@ -115,6 +115,7 @@ class TokenSource:
         self._endpoints: Endpoints | None = None
         self._from_store = False  # a remembered token: its successors are remembered too (refresh tokens rotate)
         self._lock = asyncio.Lock()
+        self._person_signing_in = False  # a flow with the person runs (a call in the background does not wait)
         if client.client_secret:
             redactor.add(client.client_secret)
 
@@ -165,27 +166,42 @@ class TokenSource:
             self._register(token)
         return token
 
-    async def token(self, *, renew: bool = False) -> str:
-        """A valid access token (renewed when it expires within RENEW_MARGIN seconds, or `renew`)."""
+    async def token(self, *, renew: bool = False, interactive: bool = True) -> str:
+        """A valid access token (renewed when it expires within RENEW_MARGIN seconds, or `renew`). `interactive`
+        False (a call made in the background) or a source that is not (auth status): held or renewed silently
+        (refresh token, client credentials), never by a flow with the person; AuthFailedError when it cannot be."""
+        person = interactive and self.interactive
+        if not person and self._person_signing_in:
+            # Another call's sign-in waits for the person (minutes, holding the lock): this one does not wait.
+            token = await self.cached()
+            access = _access_token(token) if token else None
+            if token and access and not _expiring(token) and not renew:
+                return access
+            raise AuthFailedError("a sign-in to the agent's issuer is under way", hint="Finish the sign-in first.")
         async with self._lock:
             token = await self.cached()
             access = _access_token(token) if token else None
             if token and access and not renew and not _expiring(token):
                 return access
+            needs_person = (await self.endpoints()).flow != "clientCredentials"
             if token and token.get("refresh_token"):
                 try:
                     return await self._keep(await self._refresh(token))
                 except AuthFailedError:
-                    nobody = not self.interactive or self.client.interaction is None
-                    if nobody and (await self.endpoints()).flow != "clientCredentials":
+                    if needs_person and (not person or self.client.interaction is None):
                         raise  # the refresh token is dead and nobody is here to sign in: say so
                     # the refresh token is dead: sign in again below
-            if not self.interactive and (await self.endpoints()).flow != "clientCredentials":
+            if needs_person and not person:
+                login = "switchboard auth login AGENT (with --remember to keep the token across runs)"
                 raise AuthFailedError(
                     f"not signed in to the agent's issuer as client {self.client.client_id!r}",
-                    hint="Run switchboard auth login AGENT (with --remember to keep the token across runs).",
+                    hint=f"Run {login}." if not self.interactive else f"Answer it to sign in, or run {login}.",
                 )
-            return await self._keep(await self._acquire())
+            self._person_signing_in = needs_person
+            try:
+                return await self._keep(await self._acquire())
+            finally:
+                self._person_signing_in = False
 
     def widen(self, scopes: tuple[str, ...]) -> bool:
         """Ask for `scopes` besides those asked for so far (an agent wants more: auth-required, a 403
@@ -393,9 +409,14 @@ class OAuthBearer(httpx.Auth):
 
     requires_response_body = False
 
-    def __init__(self, source: TokenSource, origin: str) -> None:
+    def __init__(self, source: TokenSource, origin: str, *, interactive: bool = True) -> None:
         self.source = source
         self.origin = origin
+        self.interactive = interactive  # False: a call in the background, never a sign-in with the person
+
+    def without_person(self) -> OAuthBearer:
+        """The same bearer for a call in the background: its token held or renewed silently, or the call fails."""
+        return OAuthBearer(self.source, self.origin, interactive=False)
 
     def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
         # the transports are async only
@@ -405,8 +426,9 @@ class OAuthBearer(httpx.Auth):
         if origin_of(str(request.url)) != self.origin:
             yield request
             return
-        request.headers["Authorization"] = f"Bearer {await self.source.token()}"
+        request.headers["Authorization"] = f"Bearer {await self.source.token(interactive=self.interactive)}"
         response = yield request
         if response.status_code == 401 and self.source.renews_silently():
-            request.headers["Authorization"] = f"Bearer {await self.source.token(renew=True)}"
+            token = await self.source.token(renew=True, interactive=self.interactive)
+            request.headers["Authorization"] = f"Bearer {token}"
             yield request
