@@ -60,6 +60,7 @@ async def test_interviewer_asks_a_name_in_words_then_its_goal_as_a_form_picked_f
         pane = pilot.app.screen.query_one(PromptPane)
         await until(lambda: pilot.app.focused is pane.query_one(RadioSet))
         assert not pane.query("#prompt-input")  # no text field of the pane's own: the form is the answer
+        assert not pane.query(".json-block")  # its `{"choices": [...]}` data part is the form's choices: not repeated
         # down: the second choice, space: pick it, tab: the own-words field, enter: send the form
         await pilot.press("down", "space", "tab", "enter")
         await until(lambda: len(view.conversation.turns) == 3 and not view.running)
