@@ -99,8 +99,9 @@ class PromptPane(Vertical):
                 for surface_id in self.form_ids:
                     yield A2uiSurface(self.surfaces, surface_id, classes="prompt-form")
         if self.form_ids:
-            yield Static(Content.styled(f"tab moves · enter sends the form · {self.later}", "$text-muted italic"),
-                         classes="prompt-hint")  # fmt: skip
+            picks = "space picks · " if self._has_pickers() else ""
+            yield Static(Content.styled(f"tab moves · {picks}enter sends the form · {self.later}",
+                                        "$text-muted italic"), classes="prompt-hint")  # fmt: skip
             return
         with Horizontal(classes="prompt-row"):
             # The field says whose question it answers: with several open, the title may be scrolled away.
@@ -130,6 +131,10 @@ class PromptPane(Vertical):
             return False
         forms = [s for s in map(self.surfaces.get, self.form_ids) if s is not None]
         return is_a2ui_part(part) or shown_by_form(part.data, forms)
+
+    def _has_pickers(self) -> bool:
+        forms = [s for s in map(self.surfaces.get, self.form_ids) if s is not None] if self.surfaces else []
+        return any(c.type in ("ChoicePicker", "CheckBox") for f in forms for c in f.components.values())
 
     def on_mount(self) -> None:
         fields = self.query(Input)
