@@ -178,7 +178,9 @@ class PromptPane(Vertical):
         for node in self.ancestors:  # a transcript following its end would take the form's first field away
             if isinstance(node, Widget) and node.is_anchored:
                 node.release_anchor()
-        self.scroll_visible(animate=False, immediate=True)
+        # top: a pane taller than the view covers it whole, and Textual scrolls nothing to show such a widget (the
+        # title and the question stayed above the view); at the transcript's end it still shows the end.
+        self.scroll_visible(animate=False, immediate=True, top=True)
         focused = self.screen.focused
         if focused is not None and self in focused.ancestors:
             focused.scroll_visible(animate=False, top=False, immediate=True)
