@@ -58,10 +58,26 @@ def build_event(surface: Surface, node: Node, *, now: datetime | None = None) ->
         return None
     evaluation = Evaluation(surface.data, node.scope)
     raw = event.get("context")
-    context = {k: evaluation.value(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+    items = list(raw.items()) if isinstance(raw, dict) else []
+    # In the form's order (its inputs as drawn, then the rest as given): the agent's order does not survive a
+    # protobuf Struct on its wire, and the transcript's line of what was sent read in a new order every time.
+    drawn = {path: i for i, path in enumerate(_input_paths(surface))}
+    items.sort(key=lambda item: drawn.get(_bound(item[1], node.scope) or "", len(drawn)))
+    context = {k: evaluation.value(v) for k, v in items}
     moment = (now or datetime.now(UTC)).astimezone(UTC)
     stamp = moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
     return ActionEvent(event["name"], surface.surface_id, node.component.id, context, stamp)
+
+
+def _bound(value: Any, scope: str) -> str | None:
+    return absolute(value["path"], scope) if is_path(value) else None
+
+
+def _input_paths(surface: Surface) -> list[str]:
+    """The data paths the surface's inputs write, in drawing order."""
+    nodes = [n for n in drawn_nodes(Walk(surface)) if n.component.type in INPUTS]
+    paths = [_bound(n.component.props.get("value"), n.scope) for n in nodes]
+    return [p for p in paths if p is not None]
 
 
 def event_message(surface: Surface, event: ActionEvent) -> dict[str, Any]:
