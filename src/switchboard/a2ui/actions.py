@@ -58,15 +58,19 @@ def build_event(surface: Surface, node: Node, *, now: datetime | None = None) ->
         return None
     evaluation = Evaluation(surface.data, node.scope)
     raw = event.get("context")
-    items = list(raw.items()) if isinstance(raw, dict) else []
-    # In the form's order (its inputs as drawn, then the rest as given): the agent's order does not survive a
-    # protobuf Struct on its wire, and the transcript's line of what was sent read in a new order every time.
-    drawn = {path: i for i, path in enumerate(_input_paths(surface))}
-    items.sort(key=lambda item: drawn.get(_bound(item[1], node.scope) or "", len(drawn)))
-    context = {k: evaluation.value(v) for k, v in items}
+    context = {k: evaluation.value(v) for k, v in in_form_order(surface, raw, node.scope)}
     moment = (now or datetime.now(UTC)).astimezone(UTC)
     stamp = moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
     return ActionEvent(event["name"], surface.surface_id, node.component.id, context, stamp)
+
+
+def in_form_order(surface: Surface, context: Any, scope: str) -> list[tuple[str, Any]]:
+    """An action's context entries in the form's order: those bound to an input as the inputs are drawn, then the
+    rest as given. The agent's own order does not survive a protobuf Struct (the official SDK's wire), so what was
+    sent, and what a button sends, read in a new order every time."""
+    items = list(context.items()) if isinstance(context, dict) else []
+    drawn = {path: i for i, path in enumerate(_input_paths(surface))}
+    return sorted(items, key=lambda item: drawn.get(_bound(item[1], scope) or "", len(drawn)))
 
 
 def _bound(value: Any, scope: str) -> str | None:

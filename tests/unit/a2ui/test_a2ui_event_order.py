@@ -7,7 +7,7 @@ from __future__ import annotations
 from switchboard.a2a.model import DataPart
 from switchboard.a2ui.actions import build_event, find_action
 from switchboard.a2ui.surfaces import SurfaceSet
-from switchboard.a2ui.text import part_summary
+from switchboard.a2ui.text import part_summary, surface_lines
 from switchboard.demo import booking_surfaces as ui
 
 
@@ -27,3 +27,8 @@ def test_the_booking_forms_context_is_sent_in_the_order_its_fields_are_drawn():
     summary = part_summary(DataPart(data=[{"version": "v0.9", "action": event.to_json()}],
                                     metadata={"mimeType": "application/a2ui+json"}))  # fmt: skip
     assert summary is not None and summary.startswith("▸ form action book (date=2026-12-24, time=19:30, party=2,")
+    # and the form as text (the command line's) says what the button sends in the same order
+    said = next(line for line in surface_lines(surface) if "sends action book" in line)
+    assert said.endswith("with date=the value at /booking/date, time=the value at /booking/time, party=the value at "
+                         "/booking/party, seating=the value at /booking/seating, name=the value at /booking/name, "
+                         "notes=the value at /booking/notes, fixed=1")  # fmt: skip
