@@ -94,3 +94,18 @@ def test_the_catalog_snapshot(tmp_path, monkeypatch, snap_compare):
 def test_the_form_snapshot_at_130x40(tmp_path, monkeypatch, snap_compare):
     monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
     assert snap_compare(_app(tmp_path, {}), run_before=form_scene, terminal_size=(130, 40))
+
+
+async def test_a_form_question_shows_from_its_title_with_its_first_field_in_view(tmp_path, monkeypatch):
+    from switchboard.tui.widgets.prompt_pane import PromptPane
+
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    app = _app(tmp_path, {})
+    async with app.run_test(size=(130, 40)) as pilot:
+        await form_scene(pilot)
+        pane = app.screen.query_one(PromptPane)
+        transcript = pane.parent
+        # The turn's last render used to follow the transcript's end after the form had shown itself from its top,
+        # leaving who asks and the question scrolled away above a form taller than the view.
+        assert transcript.scroll_y <= pane.virtual_region.y and not transcript.is_anchored
+        assert app.focused is not None and transcript.region.contains_region(app.focused.region)

@@ -60,6 +60,7 @@ async def test_interviewer_asks_a_name_in_words_then_its_goal_as_a_form_picked_f
         pane = pilot.app.screen.query_one(PromptPane)
         await until(lambda: pilot.app.focused is pane.query_one(RadioSet))
         assert not pane.query("#prompt-input")  # no text field of the pane's own: the form is the answer
+        assert not pane.query(".json-block")  # its `{"choices": [...]}` data part is the form's choices: not repeated
         # down: the second choice, space: pick it, tab: the own-words field, enter: send the form
         await pilot.press("down", "space", "tab", "enter")
         await until(lambda: len(view.conversation.turns) == 3 and not view.running)
@@ -70,6 +71,23 @@ async def test_interviewer_asks_a_name_in_words_then_its_goal_as_a_form_picked_f
         assert isinstance(sent, DataPart) and sent.data[0]["action"]["name"] == "answer"
         data = [p.data for a in turn.view.artifacts.values() for p in a.parts if isinstance(p, DataPart)]
         assert {"name": "Ada", "goal": "test my own agent"} in data
+
+
+async def test_on_an_80x24_terminal_the_goal_form_shows_with_its_question(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await open_agent(pilot, "interviewer")
+        await say(pilot, view, "interview me")
+        await answer(pilot, "Ada")
+        await until(lambda: bool(pilot.app.screen.query("PromptPane A2uiSurface RadioSet")))
+        pane = pilot.app.screen.query_one(PromptPane)
+        await until(lambda: pilot.app.focused is pane.query_one(RadioSet))
+        await pilot.pause()
+        transcript = pane.parent
+        # The pane is taller than the view, which it covered whole: Textual scrolled nothing to show it, and the
+        # transcript stayed at its end with the question above the view. The question shows, and the choices.
+        assert pane.outer_size.height > transcript.scrollable_content_region.height
+        assert transcript.region.contains_region(pane.query_one(".question").region)
+        assert transcript.region.contains_region(pilot.app.focused.region)
 
 
 async def test_researcher_task_is_canceled_from_the_keyboard(app):

@@ -58,10 +58,30 @@ def build_event(surface: Surface, node: Node, *, now: datetime | None = None) ->
         return None
     evaluation = Evaluation(surface.data, node.scope)
     raw = event.get("context")
-    context = {k: evaluation.value(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+    context = {k: evaluation.value(v) for k, v in in_form_order(surface, raw, node.scope)}
     moment = (now or datetime.now(UTC)).astimezone(UTC)
     stamp = moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
     return ActionEvent(event["name"], surface.surface_id, node.component.id, context, stamp)
+
+
+def in_form_order(surface: Surface, context: Any, scope: str) -> list[tuple[str, Any]]:
+    """An action's context entries in the form's order: those bound to an input as the inputs are drawn, then the
+    rest as given. The agent's own order does not survive a protobuf Struct (the official SDK's wire), so what was
+    sent, and what a button sends, read in a new order every time."""
+    items = list(context.items()) if isinstance(context, dict) else []
+    drawn = {path: i for i, path in enumerate(_input_paths(surface))}
+    return sorted(items, key=lambda item: drawn.get(_bound(item[1], scope) or "", len(drawn)))
+
+
+def _bound(value: Any, scope: str) -> str | None:
+    return absolute(value["path"], scope) if is_path(value) else None
+
+
+def _input_paths(surface: Surface) -> list[str]:
+    """The data paths the surface's inputs write, in drawing order."""
+    nodes = [n for n in drawn_nodes(Walk(surface)) if n.component.type in INPUTS]
+    paths = [_bound(n.component.props.get("value"), n.scope) for n in nodes]
+    return [p for p in paths if p is not None]
 
 
 def event_message(surface: Surface, event: ActionEvent) -> dict[str, Any]:

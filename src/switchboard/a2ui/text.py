@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..safe_text import strip_controls
-from .actions import local_call, server_event
+from .actions import in_form_order, local_call, server_event
 from .binding import as_text, is_call, is_path
 from .functions import Evaluation
 from .model import Surface
@@ -60,12 +60,11 @@ def icon_text(name: Any, evaluation: Evaluation) -> str:
     return ICONS.get(text, f"({text})" if text else "◆")
 
 
-def action_text(node: Node, evaluation: Evaluation) -> str:
+def action_text(surface: Surface, node: Node, evaluation: Evaluation) -> str:
     event = server_event(node.component)
     if event is not None:
-        raw = event.get("context")
-        context: dict[str, Any] = raw if isinstance(raw, dict) else {}
-        said = ", ".join(f"{clean(k)}={clean(describe_value(v))}" for k, v in context.items())
+        context = in_form_order(surface, event.get("context"), node.scope)
+        said = ", ".join(f"{clean(k)}={clean(describe_value(v))}" for k, v in context)
         return f"sends action {clean(event['name'])}" + (f" with {said}" if said else "")
     call = local_call(node.component)
     if call is not None and call.get("call") == "openUrl":
@@ -134,7 +133,7 @@ def _lines(walk: Walk, node: Node, depth: int, path: tuple[str, ...], out: list[
         out.append(pad + "─" * 20)
     elif c.type == "Button":
         primary = " (primary)" if props.get("variant") == "primary" else ""
-        out.append(f"{pad}[ {button_label(walk, node, e)} ]{primary} {action_text(node, e)}")
+        out.append(f"{pad}[ {button_label(walk, node, e)} ]{primary} {action_text(walk.surface, node, e)}")
     elif c.type == "TextField":
         value = (
             "•" * len(e.text(props.get("value"))) if props.get("variant") == "obscured" else e.text(props.get("value"))

@@ -394,7 +394,7 @@ class ConversationView(FormActions, Vertical):
                 await transcript.mount_all([NoteLine(text) for text in fresh])
 
     def _synced(self, transcript: VerticalScroll, following: bool, started: float) -> None:
-        if following:
+        if following and not any(p.form_ids for p in transcript.query_children(PromptPane)):  # a form shows its top
             transcript.scroll_end(animate=False, immediate=True)
             # Markdown lays its blocks out after this refresh: anchored, the transcript stays at the end as they
             # grow (Textual lets go of the anchor when the person scrolls).

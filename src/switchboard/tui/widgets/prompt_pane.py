@@ -25,6 +25,7 @@ from textual.widgets import Button, Input, Static
 from ...a2a.auth.sign_in_offer import SignInOffer
 from ...a2a.model import DataPart, FilePart, Part, TaskState, TextPart
 from ...a2ui.messages import is_a2ui_part
+from ...a2ui.presented import shown_by_form
 from ...a2ui.surfaces import SurfaceSet, surface_ids
 from ...safe_text import strip_controls
 from .a2ui.surface import A2uiSurface
@@ -90,7 +91,7 @@ class PromptPane(Vertical):
         with VerticalScroll(classes="prompt-body", can_focus=False):
             yield Static(Content(text) if text else Content.styled("(no question text)", "italic"), classes="question")
             for part in self.question:
-                if isinstance(part, DataPart) and not (self.form_ids and is_a2ui_part(part)):
+                if isinstance(part, DataPart) and not self._in_form(part):
                     yield JsonBlock(part.data)
                 elif isinstance(part, FilePart):
                     yield FileRow(part)
@@ -98,8 +99,9 @@ class PromptPane(Vertical):
                 for surface_id in self.form_ids:
                     yield A2uiSurface(self.surfaces, surface_id, classes="prompt-form")
         if self.form_ids:
-            yield Static(Content.styled(f"tab moves · enter sends the form · {self.later}", "$text-muted italic"),
-                         classes="prompt-hint")  # fmt: skip
+            picks = "space picks · " if self._has_pickers() else ""
+            yield Static(Content.styled(f"tab moves · {picks}enter sends the form · {self.later}",
+                                        "$text-muted italic"), classes="prompt-hint")  # fmt: skip
             return
         with Horizontal(classes="prompt-row"):
             # The field says whose question it answers: with several open, the title may be scrolled away.
@@ -120,6 +122,19 @@ class PromptPane(Vertical):
             scopes = " ".join(self.sign_in.scopes) or "the card's scopes"
             hint = f"Sign in runs the agent's OAuth flow with {scopes} ({self.sign_in.source}) · " + hint
         yield Static(Content.styled(hint, "$text-muted italic"), classes="prompt-hint")
+
+    def _in_form(self, part: DataPart) -> bool:
+        """Whether the drawn form shows this data part already: its A2UI messages, or a plain data part whose every
+        value is one of the form's choices (`{"choices": [...]}` sent beside the form for clients without A2UI; the
+        rule is a2ui/presented.py's). Where no form is drawn (A2UI off, an agent without it), every part is shown."""
+        if not self.form_ids or self.surfaces is None:
+            return False
+        forms = [s for s in map(self.surfaces.get, self.form_ids) if s is not None]
+        return is_a2ui_part(part) or shown_by_form(part.data, forms)
+
+    def _has_pickers(self) -> bool:
+        forms = [s for s in map(self.surfaces.get, self.form_ids) if s is not None] if self.surfaces else []
+        return any(c.type in ("ChoicePicker", "CheckBox") for f in forms for c in f.components.values())
 
     def on_mount(self) -> None:
         fields = self.query(Input)
@@ -163,7 +178,9 @@ class PromptPane(Vertical):
         for node in self.ancestors:  # a transcript following its end would take the form's first field away
             if isinstance(node, Widget) and node.is_anchored:
                 node.release_anchor()
-        self.scroll_visible(animate=False, immediate=True)
+        # top: a pane taller than the view covers it whole, and Textual scrolls nothing to show such a widget (the
+        # title and the question stayed above the view); at the transcript's end it still shows the end.
+        self.scroll_visible(animate=False, immediate=True, top=True)
         focused = self.screen.focused
         if focused is not None and self in focused.ancestors:
             focused.scroll_visible(animate=False, top=False, immediate=True)

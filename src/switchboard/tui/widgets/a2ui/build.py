@@ -17,13 +17,9 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import (
     Button,
-    Checkbox,
     Collapsible,
     Input,
-    RadioButton,
-    RadioSet,
     Rule,
-    SelectionList,
     Static,
     TabbedContent,
     TabPane,
@@ -37,6 +33,7 @@ from ....a2ui.model import Surface
 from ....a2ui.text import bound_path, button_label, clean, icon_text
 from ....a2ui.tree import Node, Walk
 from ....safe_text import strip_controls
+from .choices import ChoiceButton, ChoiceChecks, ChoiceRadios, FormCheckbox
 from .open_url import A2uiOpenUrl
 from .slider import Slider
 
@@ -145,7 +142,7 @@ class SurfaceBuilder:
         if kind == "TextField":
             return self._text_field(node)
         if kind == "CheckBox":
-            box = Checkbox(
+            box = FormCheckbox(
                 self._text(node, "label"), e.value(props.get("value")) is True, classes="a2ui-check", compact=True
             )
             return self._field(node, "", box, bound_path(props.get("value"), node.scope), "bool")
@@ -226,11 +223,11 @@ class SurfaceBuilder:
         labels = [(clean(e.text(o.get("label"))) or as_text(o.get("value")), as_text(o.get("value"))) for o in options]
         path = bound_path(props.get("value"), node.scope)
         if props.get("variant") == "multipleSelection":
-            picker: Widget = SelectionList[str](*[(label, value, value in chosen) for label, value in labels],
-                                                classes="a2ui-choices", compact=True)  # fmt: skip
+            picker: Widget = ChoiceChecks(*[(label, value, value in chosen) for label, value in labels],
+                                          classes="a2ui-choices", compact=True)  # fmt: skip
             return self._field(node, self._text(node, "label"), picker, path, "choices")
-        radios = RadioSet(*[RadioButton(label, value in chosen) for label, value in labels], classes="a2ui-radios",
-                          compact=True)  # fmt: skip
+        radios = ChoiceRadios(*[ChoiceButton(label, value in chosen) for label, value in labels],
+                              classes="a2ui-radios", compact=True)  # fmt: skip
         radios.a2ui_values = [value for _, value in labels]  # type: ignore[attr-defined]
         return self._field(node, self._text(node, "label"), radios, path, "choice")
 

@@ -46,7 +46,16 @@ class Slider(Widget, can_focus=True):
         filled = round((self.value - self.low) / (self.high - self.low) * WIDTH)
         number = int(self.value) if float(self.value).is_integer() else round(self.value, 2)
         track = [("━" * filled, "$accent"), ("┄" * (WIDTH - filled), "$text-muted")]
-        return Content.assemble(("◀ ", "$text-muted"), *track, (" ▶ ", "$text-muted"), (str(number), "bold"))
+        # With the keyboard, the value is shown as a cursor (reverse): bold alone did not tell a focused slider from
+        # the others, and reverse reads in a monochrome terminal too.
+        value = (f" {number} ", "bold reverse") if self.has_focus else (str(number), "bold")
+        return Content.assemble(("◀ ", "$text-muted"), *track, (" ▶ ", "$text-muted"), value)
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
 
     def action_step(self, direction: int) -> None:
         self.value = self._clamp(self.value + direction * self.step_size)

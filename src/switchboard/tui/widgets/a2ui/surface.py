@@ -25,6 +25,7 @@ from ....a2ui.functions import Evaluation
 from ....a2ui.surfaces import SurfaceSet
 from ....a2ui.text import clean
 from .build import Built, SurfaceBuilder, typed
+from .choices import FormEnter
 from .open_url import A2uiOpenUrl
 from .slider import Slider
 
@@ -141,9 +142,28 @@ class A2uiSurface(Vertical):
         event.stop()
         self.action_submit()
 
-    def action_submit(self) -> None:
+    @on(FormEnter)
+    def _entered_on_picker(self, event: FormEnter) -> None:
+        """Enter on a picker: what it picked is written first (the set's own change message comes later), then the
+        form is sent; a form without one obvious action keeps the pick, or has enter tick as space does."""
+        event.stop()
+        if isinstance(event.widget, RadioSet) and event.picked is not None:
+            values = getattr(event.widget, "a2ui_values", [])
+            if 0 <= event.picked < len(values):
+                self._write(event.widget, [values[event.picked]])
+        target = self._submit_target()
+        if target is not None:
+            self._press(target)
+        elif hasattr(event.widget, "fallback"):
+            event.widget.fallback()
+
+    def _submit_target(self) -> Button | None:
+        """The form's one obvious action: its primary button, or its only one."""
         buttons = [b for b in self.query(Button) if id(b) in self.built.buttons and not b.disabled]
-        target = self.built.primary if self.built.primary in buttons else buttons[0] if len(buttons) == 1 else None
+        return self.built.primary if self.built.primary in buttons else buttons[0] if len(buttons) == 1 else None
+
+    def action_submit(self) -> None:
+        target = self._submit_target()
         if target is None:
             self.notify("press one of the form's buttons", markup=False)
             return
