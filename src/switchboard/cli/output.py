@@ -74,6 +74,11 @@ def warn(text: str) -> None:
     print(f"warning: {strip_controls(text)}", file=sys.stderr, flush=True)
 
 
+def note(text: str) -> None:
+    """Something worth knowing that is not a warning (where a result was also kept), on stderr like one."""
+    print(f"note: {strip_controls(text)}", file=sys.stderr, flush=True)
+
+
 def report(error: SwitchboardError, output: str) -> None:
     """One error: the JSON envelope on stdout under -o json, plain lines on stderr otherwise."""
     if output == "json":

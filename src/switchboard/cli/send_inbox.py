@@ -12,7 +12,7 @@ from ..a2a.model import Message, Task
 from ..a2a.turn import task_question
 from ..inbox.item import InboxItem, first_line, question_text
 from ..inbox.store import Remembered, forget, remember
-from .output import warn
+from .output import note, warn
 
 NAME_MAX = 80  # characters of an agent's name taken from its card
 
@@ -52,7 +52,7 @@ def keep_in_inbox(args: SendOptions, target: Target, link: Any, result: Task | M
         return
     if args.output == "text":
         item = InboxItem("task", agent, "", kept.state, None, "", agent_url=url, task_id=task.id)
-        warn(f"kept in the inbox as {item.id}: `switchboard answer {item.id} TEXT` answers it (--no-inbox: not kept)")
+        note(f"kept in the inbox as {item.id}: `switchboard answer {item.id} TEXT` answers it (--no-inbox: not kept)")
 
 
 def _agent_name(target: Target, link: Any) -> str:
