@@ -1,16 +1,20 @@
 """What a new user meets first on the demo fleet, said as a polished tool says it: the footer names what enter does
 in the agents and workflows tables, a direct reply is not left looking pending, the launch form sits in the middle,
-and an empty inbox offers nothing to dismiss."""
+an empty inbox offers nothing to dismiss, and a sign-in pane hidden by mistake can be shown again."""
 
 from __future__ import annotations
 
+import webbrowser
+
 import pytest
+from textual.command import CommandPalette
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, OptionList, Static
 from tui_support import app_on_fleet, demo_fleet, talk, until
 
 from switchboard.demo.base import DemoSettings
 from switchboard.tui.screens.launch import LaunchScreen
+from switchboard.tui.screens.sign_in import SignInScreen
 from switchboard.tui.widgets.inbox_pane import InboxPane
 
 SIZE = (120, 40)
@@ -70,3 +74,22 @@ async def test_an_empty_inbox_offers_nothing_to_dismiss_or_go_to(app):
         await pilot.pause()
         said = set(footer_says(app).values())
         assert "Dismiss" not in said and "Go to its tab" not in said and "Inbox" in said
+
+
+async def test_a_hidden_sign_in_can_be_shown_again_from_the_palette(app, monkeypatch):
+    monkeypatch.setattr(webbrowser, "open", lambda *a, **k: True)  # no browser from a test
+    async with app.run_test(size=SIZE) as pilot:
+        await talk(pilot, "sso", "hello")  # the first message signs in: the pane shows the code
+        await until(lambda: isinstance(app.screen, SignInScreen), timeout=30)
+        code = app.screen.code
+        await pilot.press("escape")  # hidden: the flow still waits, and the person is told how to get it back
+        await until(lambda: not isinstance(app.screen, SignInScreen))
+        await until(lambda: any("Show the sign-in" in str(n.message) for n in app._notifications))
+        await pilot.press("ctrl+p")
+        await until(lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"show the sign-in")
+        options = app.screen.query_one(OptionList)
+        await until(lambda: options.option_count > 0 and "sign-in" in str(options.get_option_at_index(0).prompt))
+        await pilot.press("down", "enter")
+        await until(lambda: isinstance(app.screen, SignInScreen))
+        assert app.screen.code == code  # the same flow's code, not a new sign-in
