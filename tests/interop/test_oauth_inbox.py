@@ -117,3 +117,44 @@ def test_switchboard_inbox_lists_an_oauth_task_and_waits_for_nobody(remembered_v
     [item] = json.loads(done.stdout)["items"]
     assert item["taskId"] == task_id and item["note"] == sources.NEEDS_SIGN_IN and item["answerable"]
     assert "enter the code" not in done.stderr and "sign in" not in done.stderr.lower()
+
+
+async def test_a_remembered_task_that_needs_a_sign_in_offers_one_and_reads_the_task_again(
+    remembered_vault, tmp_path, monkeypatch
+):
+    url = remembered_vault
+    task_id, context_id, question = await vault_task(url)
+    oauth._MEMORY.clear()
+    remember(Remembered("me", url, task_id, context_id, "auth-required", question, 1.0))
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", lambda address, *a, **k: opened.append(address) or True)
+    me = AgentEntry("me", url, oauth=OAuthSettings(client_id="switchboard-cli", flow="authorizationCode"))
+    app = SwitchboardApp(tmp_path / "agents.yaml", extra_agents=[me], steady=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        inbox = app.screen.inbox
+        await until(lambda: [i.note for i in inbox.items] == [sources.NEEDS_SIGN_IN])
+        pane = app.screen.query_one(InboxPane)
+        await pilot.press("f5")
+        await until(lambda: len(pane.shown) == 1)
+        pane.focus_filter()
+        await pilot.press("enter")
+        await until(lambda: bool(pane.query("#prompt-sign-in")))
+        await pilot.click("#prompt-sign-in")  # signs in now, without answering the question
+        await until(lambda: isinstance(app.screen, SignInScreen), timeout=30)
+        sign_in = app.screen
+        assert isinstance(sign_in, SignInScreen) and opened == [sign_in.url]
+        errors: list[BaseException] = []
+
+        def person() -> None:
+            try:
+                authorize(sign_in.url)
+            except BaseException as exc:
+                errors.append(exc)
+
+        threading.Thread(target=person, daemon=True).start()
+        await until(lambda: not isinstance(app.screen, SignInScreen), timeout=60)
+        # Read again with the token: the task still waits (for nobody's answer yet), its own question shown.
+        await until(lambda: [i.note for i in inbox.items] == [""], timeout=30)
+        [item] = inbox.items
+        assert item.task_id == task_id and item.state == "auth-required" and not errors, errors
+        assert not pane.query(PromptPane)  # the pane that offered the sign-in went with its note

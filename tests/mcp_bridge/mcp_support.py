@@ -153,3 +153,18 @@ async def task_result(session, task_id: str) -> types.CallToolResult:
 async def list_tasks(session) -> list[types.Task]:
     request = types.ListTasksRequest(params=types.PaginatedRequestParams())
     return (await session.send_request(request, types.ListTasksResult)).tasks
+
+
+async def tasks_page(session, cursor: str | None = None) -> types.ListTasksResult:
+    request = types.ListTasksRequest(params=types.PaginatedRequestParams(cursor=cursor))
+    return await session.send_request(request, types.ListTasksResult)
+
+
+async def every_task(session) -> list[types.Task]:
+    """Every page of tasks/list, following its cursors as a host does."""
+    page = await tasks_page(session)
+    tasks = list(page.tasks)
+    while page.next_cursor is not None:
+        page = await tasks_page(session, page.next_cursor)
+        tasks += page.tasks
+    return tasks

@@ -11,7 +11,7 @@ import anyio
 import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_support import Person, issuer_ready, stdio_session, texts
+from mcp_support import Person, every_task, issuer_ready, stdio_session, texts
 from oidc_user import enter_device_code
 
 from switchboard.a2ui.negotiation import CAPABILITIES_KEY
@@ -195,8 +195,13 @@ async def test_a_new_server_answers_tasks_get_for_a_run_from_its_journal(asking,
         found = await later.send_request(
             types.GetTaskRequest(params=types.GetTaskRequestParams(task_id=run_id)), types.GetTaskResult
         )
+        listed_later = {task.task_id: task for task in await every_task(later)}
     assert found.task_id == run_id and found.status == "completed"
     assert "from its journal" in (found.status_message or "")
+    # tasks/list has what tasks/get answers for: the run, in this server (a plain call: no MCP task) and the next
+    listed = {task.task_id: task for task in await every_task(asking)}
+    assert listed[run_id].status == "completed" and listed_later[run_id].status == "completed"
+    assert "of interview" in (listed_later[run_id].status_message or "")
 
 
 async def test_a_credential_asked_mid_task_is_never_put_in_a_form_and_is_redacted_once_given(asking, person: Person):

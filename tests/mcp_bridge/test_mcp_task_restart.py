@@ -9,7 +9,7 @@ import time
 import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_support import get_task, list_tasks, stdio_session, task_call, task_result, texts
+from mcp_support import get_task, list_tasks, stdio_session, task_call, task_result, tasks_page, texts
 
 from switchboard.agents import AgentEntry
 from switchboard.link import open_link
@@ -69,3 +69,15 @@ async def test_a_task_its_agent_no_longer_knows_is_not_found(fleet, tmp_path):
         assert outcome.is_error
         ended = await get_task(bridge, failing.task_id)
         assert ended.status == "failed" and ended.status_message == texts(outcome)[-1]
+
+
+async def test_tasks_list_comes_in_pages_whose_cursor_leads_on(fleet, tmp_path):
+    async with stdio_session(fleet.agents_file, tmp_path) as bridge:
+        made = [(await task_call(bridge, "ask_echo", {"message": f"hi {n}"}, ttl=60_000)).task_id for n in range(11)]
+        first = await tasks_page(bridge)
+        assert [t.task_id for t in first.tasks] == made[:10] and first.next_cursor == made[9]
+        second = await tasks_page(bridge, first.next_cursor)
+        assert [t.task_id for t in second.tasks] == made[10:] and second.next_cursor is None
+        with pytest.raises(MCPError) as refused:
+            await tasks_page(bridge, "no-such-task")
+        assert refused.value.error.code == -32602

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from textual.widgets import TabbedContent
+from textual.widgets import Button, TabbedContent
 from tui_support import app_on_fleet, demo_fleet, talk, until
 
 from switchboard.a2a.model import TaskState
 from switchboard.demo.base import DemoSettings
 from switchboard.link import open_link
-from switchboard.tui.screens.leave import LeaveWorkScreen
+from switchboard.tui.app import SwitchboardApp
+from switchboard.tui.open_work import OpenWork
+from switchboard.tui.screens.leave import LeaveWorkScreen, leave_all
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.run_view import RunView
 from switchboard.tui.widgets.workflows_pane import WorkflowsPane
@@ -148,3 +150,54 @@ async def test_a_question_that_comes_while_the_runs_tab_closes_waits_for_later(a
         assert await view.ask(request) is None
         await removed
         assert app.is_running and app.return_code is None
+
+
+def demo_app(fleet, tmp_path, monkeypatch) -> SwitchboardApp:
+    """As `switchboard --demo` makes it: the app runs the fleet, which stops when the app quits."""
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
+    agents = [agent.as_entry() for agent in fleet.agents]
+    return SwitchboardApp(tmp_path / "agents.yaml", extra_agents=agents, steady=True, runs_extra_agents=True)
+
+
+async def test_quitting_the_demo_says_its_agents_task_ends_with_the_app(fleet, tmp_path, monkeypatch):
+    app = demo_app(fleet, tmp_path, monkeypatch)
+    async with app.run_test(size=SIZE) as pilot:
+        view, task_id = await researching(pilot)
+        link = view.conversation.link
+        await pilot.press("ctrl+q")
+        dialog = await asked(pilot)
+        said = " ".join(str(s.render()) for s in dialog.query("Static"))
+        assert "demo agents stop with the app" in said and f"task {task_id} at researcher" in said
+        assert "goes on" not in said and "Inbox" not in said and "find it again" not in said
+        assert str(dialog.query_one("#leave", Button).label) == "Quit"
+        await pilot.click("#leave")
+        await until(lambda: not app.is_running)
+        told = "\n".join(map(str, app._exit_renderables))
+        assert f"task {task_id} at researcher ended" in told and "goes on" not in told
+        await link.cancel(task_id)  # tidy up at the agent: this test's fleet outlives the app
+
+
+async def test_closing_a_demo_agents_tab_says_the_task_goes_on_only_while_the_app_runs(fleet, tmp_path, monkeypatch):
+    app = demo_app(fleet, tmp_path, monkeypatch)
+    async with app.run_test(size=SIZE) as pilot:
+        view, task_id = await researching(pilot)
+        link = view.conversation.link
+        await pilot.press("f4")
+        dialog = await asked(pilot)
+        said = " ".join(str(s.render()) for s in dialog.query(".open-work"))
+        assert "goes on while the app runs (the demo agents stop when it quits)" in said
+        assert str(dialog.query_one("#leave", Button).label) == "Leave running"
+        await pilot.press("escape")
+        await link.cancel(task_id)
+
+
+async def test_a_demo_agents_question_left_at_quitting_is_not_promised_to_the_inbox():
+    async def nothing() -> None:
+        return None
+
+    waiting = OpenWork("task t1 at interviewer", "input-required", "switchboard task get URL t1", nothing)
+    own = OpenWork("task t2 at mine", "input-required", "switchboard task get mine t2", nothing)
+    waiting.ends_with_app = True
+    said = await leave_all([waiting, own], quitting=True)
+    assert said[0] == "task t1 at interviewer ended: the demo agents stopped with the app"
+    assert "Inbox" in said[1] and "find it again with switchboard task get mine t2" in said[1]

@@ -20,7 +20,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INVALID_PARAMS
 
 from ..a2a.errors import SwitchboardError
-from ..workflow.runs import read_run
+from ..workflow.runs import list_runs, read_run
+from ..workflow.summary import RunSummary
 from .host_channel import RELATED_TASK, Host, HostChannel
 from .restored_tasks import NOT_FOUND, Keeper, RestoredTasks
 
@@ -28,6 +29,8 @@ TaskStatus = Literal["working", "input_required", "completed", "failed", "cancel
 POLL_MS = 1000
 KEEP_MS = 60 * 60 * 1000  # a finished task's result is kept this long (the host may ask for less)
 MAX_TASKS = 1000
+PAGE_SIZE = 10  # tasks in a tasks/list page (the SDK's task store's page)
+RUNS_LISTED = 100  # the journal's newest runs tasks/list shows (older ones: list_runs pages through them)
 RUN_STATUS: dict[str, TaskStatus] = {
     "running": "working",
     "awaiting_input": "input_required",
@@ -244,17 +247,7 @@ class TaskBoard:
             record = read_run(task_id, self.journal_dir)
         except (SwitchboardError, OSError, ValueError):
             raise MCPError(INVALID_PARAMS, NOT_FOUND) from None
-        started = datetime.fromtimestamp(record.started_at or 0, UTC).isoformat()
-        ended = datetime.fromtimestamp(record.ended_at or record.started_at or 0, UTC).isoformat()
-        return {
-            "taskId": task_id,
-            "status": RUN_STATUS.get(record.status, "failed"),
-            "statusMessage": f"run {task_id} of {record.workflow}: {record.status} (from its journal)",
-            "createdAt": started,
-            "lastUpdatedAt": ended,
-            "ttl": None,
-            "pollInterval": POLL_MS,
-        }
+        return _run_wire(record)
 
     async def result(
         self, ctx: ServerRequestContext[Any, Any], params: types.GetTaskPayloadRequestParams
@@ -312,11 +305,43 @@ class TaskBoard:
         return task.wire()
 
     async def list(self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams) -> dict[str, Any]:
-        """This process's tasks, then an earlier server's agent calls as last seen (each one tasks/get answers for;
-        a workflow run's is in list_runs)."""
+        """This process's tasks, then an earlier server's agent calls as last seen, then the journal's workflow runs
+        (newest first, at most RUNS_LISTED): each one tasks/get answers for. A page of PAGE_SIZE, its cursor the
+        last task id of the page before, as the SDK's own task store pages (an unknown cursor is invalid params)."""
         self._forget_old()
-        earlier = self.restored.listed(set(self.tasks)) if self.restored is not None else []
-        return {"tasks": [task.wire() for task in self.tasks.values()] + earlier}
+        held = set(self.tasks)
+        earlier = self.restored.listed(held) if self.restored is not None else []
+        listed = [task.wire() for task in self.tasks.values()] + earlier
+        held |= {task["taskId"] for task in earlier}
+        try:
+            runs = await asyncio.to_thread(list_runs, self.journal_dir, limit=RUNS_LISTED)
+        except (SwitchboardError, OSError, ValueError):  # an unreadable run index hides the runs, not the tasks
+            runs = []
+        listed += [_run_wire(run) for run in runs if run.run_id not in held]
+        start = 0
+        if params is not None and params.cursor is not None:
+            ids = [task["taskId"] for task in listed]
+            if params.cursor not in ids:
+                raise MCPError(INVALID_PARAMS, "Invalid cursor: it names no task listed here")
+            start = ids.index(params.cursor) + 1
+        page = listed[start : start + PAGE_SIZE]
+        more = start + PAGE_SIZE < len(listed) and page
+        return {"tasks": page, **({"nextCursor": page[-1]["taskId"]} if more else {})}
+
+
+def _run_wire(run: RunSummary) -> dict[str, Any]:
+    """A workflow run from the journal's index, as tasks/list shows it (tasks/get reads its journal)."""
+    started = datetime.fromtimestamp(run.started_at or 0, UTC).isoformat()
+    ended = datetime.fromtimestamp(run.ended_at or run.started_at or 0, UTC).isoformat()
+    return {
+        "taskId": run.run_id,
+        "status": RUN_STATUS.get(run.status, "failed"),
+        "statusMessage": f"run {run.run_id} of {run.workflow}: {run.status} (from its journal)",
+        "createdAt": started,
+        "lastUpdatedAt": ended,
+        "ttl": None,
+        "pollInterval": POLL_MS,
+    }
 
 
 def _related(result: types.CallToolResult, task_id: str) -> dict[str, Any]:

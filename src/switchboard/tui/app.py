@@ -75,11 +75,13 @@ class SwitchboardApp(App):
         tune_gc: bool = False,
         temporal: str | None = None,
         clock: Callable[[], float] | None = None,
+        runs_extra_agents: bool = False,
     ) -> None:
         """`checker` and `link_opener` stand in for the network (scenes, tests); `steady` turns off cursor
         blinking so screenshots are the same every time. `extra_agents` (the demo fleet) are listed after the
-        agents file's own, and never written to it. `clock` (epoch seconds; scenes fix it) is what the inbox
-        measures waiting against. `tune_gc` (the real start, and the benchmarks): see
+        agents file's own, and never written to it; `runs_extra_agents` says this process runs them (the fleet
+        `--demo` started stops when the app quits, and their tasks end with it). `clock` (epoch seconds; scenes
+        fix it) is what the inbox measures waiting against. `tune_gc` (the real start, and the benchmarks): see
         `_tune_gc`; tests leave the collector of the process they share alone."""
         super().__init__()
         read_escape_enter_as_alt_enter()  # a new line in the message box under tmux too (textual_private.py)
@@ -95,6 +97,7 @@ class SwitchboardApp(App):
         self._link_opener = link_opener
         self.steady = steady
         self.extra_agents = list(extra_agents or [])
+        self.runs_extra_agents = runs_extra_agents
         self._tune = tune_gc
         self.clock = clock or time.time
         self.temporal_address = self._temporal_address(temporal or self.settings.temporal)
@@ -227,6 +230,10 @@ class SwitchboardApp(App):
     def is_extra(self, name: str) -> bool:
         return self.registry.find(name) is None and any(e.name == name for e in self.extra_agents)
 
+    def ends_with_app(self, name: str) -> bool:
+        """The agent is one of the demo fleet this app started: it stops (and its tasks end) when the app quits."""
+        return self.runs_extra_agents and self.is_extra(name)
+
     def reload_registry(self, registry: AgentsFile) -> None:
         hidden = set(self.hidden_extras())
         self.registry = registry
@@ -261,7 +268,7 @@ class SwitchboardApp(App):
             self.notify("canceling before quitting… (the agents' answers may take a while)", timeout=30)
             outcome = await cancel_all(work)
         else:
-            outcome = await leave_all(work)
+            outcome = await leave_all(work, quitting=True)
         self.exit(message="\n".join(outcome))  # printed once the screen is given back to the shell
 
     def action_toggle_wire(self) -> None:

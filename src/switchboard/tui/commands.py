@@ -65,6 +65,11 @@ class SwitchboardCommands(Provider):
         from .widgets.workflows_pane import WorkflowsPane
 
         go = self._on_main
+        from .screens.sign_in import waiting_sign_ins
+
+        for sign_in in [s for s in waiting_sign_ins(app) if s.hidden]:
+            where = sign_in.screen.url if sign_in.screen else "the identity provider"
+            yield "Show the sign-in", f"waiting at {where}", go(main, sign_in.show_again)
         yield "Toggle wire view", "Every request, response and SSE frame", go(main, main.toggle_wire)
         yield "Show agents", "the agents tab (f1)", go(main, main.action_show_agents)
         yield "Show workflows", "the workflows tab and past runs (f3)", go(main, main.action_show_workflows)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from textual.widgets import TabPane
 
+from ..a2a.auth.sign_in_offer import SignInOffer, oauth_source
 from ..a2a.errors import SwitchboardError
 from ..a2a.model import Part, TextPart
 from ..inbox.item import InboxItem
@@ -18,6 +19,10 @@ from .widgets.prompt_pane import PromptPane
 
 if TYPE_CHECKING:
     from .widgets.conversation_view import ConversationView
+
+
+# A remembered task the agent would not show without a sign-in: the card's scopes, then the task is read again.
+READ_AGAIN = SignInOffer((), None, "then the task is read again")
 
 
 class InboxAnswering:
@@ -35,6 +40,8 @@ class InboxAnswering:
 
         def _write(self, change: Any, *args: Any) -> None: ...
 
+        async def _reread_one(self, entry: Remembered) -> None: ...
+
         def refresh(self) -> None: ...
 
     def sign_in(self, event: InboxPane.SignInAsked) -> None:
@@ -43,6 +50,8 @@ class InboxAnswering:
         if isinstance(handle, tuple):  # a run's step: its view runs the flow on the step's link
             view, _, (request, _) = handle
             view._sign_in(request, event.pane)
+        elif isinstance(handle, Remembered):  # a remembered task its agent would not show without a sign-in
+            self.screen.run_worker(self._sign_in_remembered(handle, event.offer), group="inbox-sign-in", exclusive=True)
         elif handle is not None and hasattr(handle, "_sign_in"):
             handle._sign_in(event.pane, event.offer)
 
@@ -66,7 +75,27 @@ class InboxAnswering:
         if is_view(handle):
             offer = next((p.sign_in for p in handle.query(PromptPane) if p.sign_in is not None), None)
             return question_pane(item, sign_in=offer, forms=forms)
+        from ..inbox.sources import NEEDS_SIGN_IN
+
+        if isinstance(handle, Remembered) and item.note == NEEDS_SIGN_IN:
+            return question_pane(item, sign_in=READ_AGAIN, forms=forms)
         return question_pane(item, forms=forms)
+
+    async def _sign_in_remembered(self, entry: Remembered, offer: SignInOffer) -> None:
+        """Sign in on the link the inbox reads the task with (the same flow and sign-in pane as a conversation's),
+        then read the task again: its row shows what the agent says now (asking, or gone when it no longer waits)."""
+        source = oauth_source(await self._link_for(entry))
+        if source is None:  # the agent's entry has no OAuth client: nothing switchboard can sign in with
+            self.app.notify("no OAuth sign-in for this agent: answer it instead", title=entry.agent, markup=False)
+            return
+        try:
+            await offer.sign_in(source)
+        except SwitchboardError as exc:
+            self.app.notify(f"Sign-in failed: {exc.message}", title=entry.agent, severity="error", markup=False)
+            return
+        await self.screen.query_one(InboxPane).close_question()
+        await self._reread_one(entry)
+        self.refresh()
 
     async def answer(self, event: InboxPane.AnswerGiven) -> None:
         """Route the answer to what the item's pane was opened for (by the time the answer comes, a run view's ask

@@ -16,3 +16,6 @@ class OpenWork:
     find: str  # the command that finds it again
     cancel: Callable[[], Awaitable[object]]
     leave: Callable[[], Awaitable[object]] | None = None  # what letting go takes (a run stops watching its steps)
+    # At an agent of the demo fleet this app started (`switchboard --demo`): the fleet stops when the app quits,
+    # so the task goes on only while the app runs.
+    ends_with_app: bool = False

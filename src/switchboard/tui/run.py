@@ -33,7 +33,14 @@ def prepare(args: Any):
 
     subtitle = str(path) + (" + demo fleet" if fleet or shared else "")
     temporal = getattr(args, "app_temporal", None)
-    app = SwitchboardApp(path, extra_agents=extra, subtitle=subtitle, tune_gc=True, temporal=temporal)
+    app = SwitchboardApp(
+        path,
+        extra_agents=extra,
+        subtitle=subtitle,
+        tune_gc=True,
+        temporal=temporal,
+        runs_extra_agents=fleet is not None,
+    )
     if getattr(args, "app_no_a2ui", False):
         app.a2ui_off = True  # this session only: settings.yaml is not changed
     return app, fleet

@@ -1,6 +1,7 @@
 """Closing a tab, or quitting, while a task is open at an agent (or a workflow run is going): cancel it, leave it
 running, or stay. Closing only stops the watching; the task goes on at the agent unless it is canceled, so the
-question says where to find it again."""
+question says where to find it again. Not so at a demo agent of `switchboard --demo`: the fleet stops with the
+app, and its tasks end with it (a tab closed goes on only while the app runs)."""
 
 from __future__ import annotations
 
@@ -38,17 +39,40 @@ async def cancel_all(work: list[OpenWork], timeout: float = CANCEL_WAIT) -> list
     return list(await asyncio.gather(*(one(item) for item in work)))
 
 
-async def leave_all(work: list[OpenWork]) -> list[str]:
-    """Let each go on without us; a sentence per item on where to find it again."""
+async def leave_all(work: list[OpenWork], *, quitting: bool = False) -> list[str]:
+    """Let each go on without us; a sentence per item on where to find it again (or, quitting, that a demo
+    agent's task ends with the app)."""
     for item in work:
         if item.leave is not None:
             await item.leave()
-    return [f"{item.label} goes on; {_kept(item)}find it again with {item.find}" for item in work]
+    return [_left(item, quitting) for item in work]
 
 
-def _kept(item: OpenWork) -> str:
-    """A task left at a question stays in the inbox (remembered across a restart): said where it is."""
-    return "the Inbox (f5, `switchboard inbox`) keeps it; " if item.state in WAITING else ""
+def _left(item: OpenWork, quitting: bool) -> str:
+    if item.ends_with_app and quitting:
+        return f"{item.label} ended: the demo agents stopped with the app"
+    going = "goes on while the app runs" if item.ends_with_app else "goes on"
+    return f"{item.label} {going}; {_kept(item, quitting)}find it again with {item.find}"
+
+
+def _kept(item: OpenWork, quitting: bool) -> str:
+    """A task left at a question stays in the inbox (remembered across a restart): said where it is. Not a demo
+    agent's once the app quits: the fleet stops with it, and the task with the fleet."""
+    if item.state not in WAITING or (item.ends_with_app and quitting):
+        return ""
+    return "the Inbox (f5) keeps it; " if item.ends_with_app else "the Inbox (f5, `switchboard inbox`) keeps it; "
+
+
+def _where(item: OpenWork, quitting: bool) -> Content:
+    """The line under an item: where to find it again, or why there is nowhere."""
+    if item.ends_with_app and quitting:
+        return Content.styled("\n  ends when the app quits: the demo agents stop with it", "$text-muted")
+    kept = _kept(item, quitting)
+    lead = "goes on while the app runs (the demo agents stop when it quits); " if item.ends_with_app else ""
+    said = lead + (kept or "find it again: ")
+    return Content.assemble(
+        ("\n  " + said, "$text-muted"), strip_controls(item.find if not kept else f"or {item.find}")
+    )
 
 
 class LeaveWorkScreen(ModalScreen[Choice]):
@@ -62,7 +86,14 @@ class LeaveWorkScreen(ModalScreen[Choice]):
     def compose(self) -> ComposeResult:
         many = len(self.work) > 1
         doing = "Quit" if self.quitting else "Close this tab"
-        head = f"{doing}? {'These go' if many else 'This goes'} on at the agent unless canceled:"
+        # Quitting `switchboard --demo` stops the demo fleet: its agents' tasks end, nothing is left running.
+        ending = self.quitting and all(item.ends_with_app for item in self.work)
+        if ending:
+            head = (
+                f"Quit? The demo agents stop with the app, and {'these end' if many else 'this task ends'} with them:"
+            )
+        else:
+            head = f"{doing}? {'These go' if many else 'This goes'} on at the agent unless canceled:"
         with Vertical(classes="dialog leave"):
             yield Static(Content.styled(head, "bold"))
             with VerticalScroll(id="open-work"):
@@ -70,14 +101,13 @@ class LeaveWorkScreen(ModalScreen[Choice]):
                     yield Static(
                         Content.assemble(
                             (strip_controls(f"{item.label} ({item.state})"), "bold $warning"),
-                            ("\n  " + (_kept(item) or "find it again: "), "$text-muted"),
-                            strip_controls(item.find if not _kept(item) else f"or {item.find}"),
+                            _where(item, self.quitting),
                         ),
                         classes="open-work",
                     )
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"Cancel {'them' if many else 'it'}", variant="error", id="cancel")
-                yield Button("Leave running", variant="primary", id="leave")
+                yield Button("Quit" if ending else "Leave running", variant="primary", id="leave")
                 yield Button("Stay", id="stay")
 
     def on_mount(self) -> None:

@@ -1,6 +1,7 @@
 """The sign-in pane: while an agent's OAuth flow waits for the person, the verification URL and the user code
 (device code), or the URL the browser was sent to (authorization code), with buttons to copy them. It closes by
-itself when the flow ends; hiding it leaves the flow waiting."""
+itself when the flow ends; hiding it leaves the flow waiting, and the palette's "Show the sign-in" brings it back
+(the app keeps the sign-ins that wait: `waiting_sign_ins`)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,7 @@ class SignInScreen(ModalScreen[None]):
     @on(Button.Pressed, "#hide")
     def action_hide(self) -> None:
         self.dismiss(None)
+        self.app.notify("the sign-in still waits: ctrl+p, Show the sign-in, brings it back", timeout=8)
 
 
 class TuiInteraction:
@@ -70,7 +72,21 @@ class TuiInteraction:
 
     def _show(self, screen: SignInScreen) -> None:
         self.screen = screen
+        waiting = waiting_sign_ins(self.app)
+        if self not in waiting:
+            waiting.append(self)
         self.app.push_screen(screen)
+
+    @property
+    def hidden(self) -> bool:
+        """The flow waits, its pane hidden by the person."""
+        return self.screen is not None and self.screen not in self.app.screen_stack
+
+    def show_again(self) -> None:
+        """The pane of a flow still waiting, once more (a hidden screen is not pushed twice: a new one)."""
+        shown = self.screen
+        if shown is not None and self.hidden:
+            self._show(SignInScreen(shown.url, shown.code, complete=shown.complete))
 
     def device_code(self, prompt: DevicePrompt) -> None:
         self._show(SignInScreen(prompt.verification_uri, prompt.user_code, complete=prompt.verification_uri_complete))
@@ -80,8 +96,20 @@ class TuiInteraction:
 
     def done(self) -> None:
         screen, self.screen = self.screen, None
+        waiting = waiting_sign_ins(self.app)
+        if self in waiting:
+            waiting.remove(self)
         if screen is not None and self.app.screen_stack[-1:] == [screen]:  # an app that quit has no screens
             screen.dismiss(None)
 
     def warn(self, text: str) -> None:
         self.app.notify(text, severity="warning")
+
+
+def waiting_sign_ins(app: App) -> list[TuiInteraction]:
+    """The sign-ins of `app` that wait for the person (kept on the app: a pane hidden can be shown again)."""
+    waiting: list[TuiInteraction] | None = getattr(app, "waiting_sign_ins", None)
+    if waiting is None:
+        waiting = []
+        app.waiting_sign_ins = waiting  # type: ignore[attr-defined]
+    return waiting

@@ -66,7 +66,7 @@ class AgentsPane(Vertical):
         self._checks = asyncio.Semaphore(CHECKS_AT_ONCE)
 
     def compose(self) -> ComposeResult:
-        yield RowTable(id="agents-table", zebra_stripes=True)
+        yield RowTable(id="agents-table", zebra_stripes=True, enter="Talk")
         yield Static(id="agent-summary", markup=False)
 
     def on_mount(self) -> None:

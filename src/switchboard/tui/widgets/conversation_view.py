@@ -136,6 +136,7 @@ class ConversationView(FormActions, Vertical):
             state="canceling" if self._canceling else f"unknown: lost, last seen {said}" if last.lost else said,
             find=f"switchboard task get {agent} {task_id}",
             cancel=conversation.cancel,
+            ends_with_app=self.app.ends_with_app(self.agent_name),
         )
 
     def compose(self) -> ComposeResult:

@@ -45,7 +45,9 @@ class InboxPane(Vertical):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("dismiss", "go_to"):
             focused = self.screen.focused
-            return not (focused is not None and any(isinstance(n, PromptPane) for n in focused.ancestors))
+            answering = focused is not None and any(isinstance(n, PromptPane) for n in focused.ancestors)
+            chosen = self.is_mounted and bool(self.shown) and self.highlighted() is not None
+            return not answering and chosen  # an empty list has nothing to dismiss or go to
         return True
 
     class AnswerGiven(Message):
@@ -131,6 +133,7 @@ class InboxPane(Vertical):
             title += f" · {len(self.shown)} match “{strip_controls(wanted)}”"
         self.query_one("#inbox-title", Static).update(Content.styled(title, "bold"))
         self._note()
+        self.refresh_bindings()  # ctrl+d and ctrl+t are offered only with an item to act on
         if self.open_item is not None and all(item.id != self.open_item.id for item in items):
             self.run_worker(self.close_question(), group="inbox-close")  # answered elsewhere: it goes
 

@@ -117,13 +117,15 @@ class RunView(Vertical):
         run = self.run
         if run is None or run.status != "running" or not hasattr(run, "interrupt"):
             return None
-        going = sum(1 for step in self.steps.values() if step.status in ("running", "waiting"))
+        going_steps = [step for step in self.steps.values() if step.status in ("running", "waiting")]
+        going = len(going_steps)
         return OpenWork(
             label=f"workflow run {run.run_id} ({self.title})",
             state=f"{going} step{'s' if going != 1 else ''} going",
             find=f"switchboard run --resume {run.run_id}",
             cancel=run.cancel,
             leave=run.interrupt,
+            ends_with_app=any(step.agent and self.app.ends_with_app(step.agent) for step in going_steps),
         )
 
     def compose(self) -> ComposeResult:

@@ -51,8 +51,12 @@ class RowTable(DataTable):
         Binding("end", "scroll_bottom", "Last row", show=False),
     ]
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, *, enter: str = "", **kwargs) -> None:
+        """`enter` names what enter on a row does, in the footer: DataTable's own enter ("Select", not shown) is
+        the focused widget's, so it hides the pane's binding for the same key that says it."""
         super().__init__(cursor_type="row", **kwargs)
+        if enter:
+            self._bindings.key_to_bindings["enter"] = [Binding("enter", "select_cursor", enter)]
 
 
 def cursor_key(table: DataTable) -> str | None:

@@ -54,10 +54,16 @@ def state_badge(state) -> Content:
     return Content.styled(f" {label} ", f"bold {state_variable(state)} reverse")
 
 
+REPLY_BADGE = Content.styled(" reply ", "bold $primary reverse")
+
+
 def turn_state(turn: Turn) -> list[Content]:
     """The state of `turn`'s task as a badge; when its agent went away mid-task (Turn.lost), `unknown` and why:
-    its last word ("working") is not the task's state any more."""
+    its last word ("working") is not the task's state any more. A turn answered by a message (no task) says
+    `reply`: there is no state to wait for."""
     state = turn.view.state
+    if state is None and turn.view.reply is not None:
+        return [REPLY_BADGE]
     if not turn.lost or turn.error is None or state is None:
         return [state_badge(state)]
     reason = strip_controls(turn.error.message)
@@ -333,7 +339,7 @@ class TurnView(Column):
         if view.task_id:
             head.append(Content.styled(f"  task {view.task_id}", "$text-muted"))
         if view.reply is not None:
-            head = [Content.styled(" reply ", "bold $primary reverse")]
+            head = [REPLY_BADGE]
         content = Content("").join(head)
         if content != self._head:
             self._head = content

@@ -126,10 +126,10 @@ class WorkflowsPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(Content.styled("Workflows", "bold"), id="workflows-title", classes="section-title")
-        yield RowTable(id="workflows-table")
+        yield RowTable(id="workflows-table", enter="Launch")
         yield Static(id="workflow-summary")
         yield Static(id="runs-title", classes="section-title")
-        yield RowTable(id="runs-table")
+        yield RowTable(id="runs-table", enter="Open run")
         yield Static(id="runs-note")
 
     def on_show(self) -> None:
