@@ -11,6 +11,8 @@ import pytest
 from mcp.shared.exceptions import MCPError
 from mcp_support import get_task, list_tasks, stdio_session, task_call, task_result, tasks_page, texts
 
+from switchboard.a2a.client import new_message
+from switchboard.a2a.model import Task, TaskState, TextPart
 from switchboard.agents import AgentEntry
 from switchboard.link import open_link
 from switchboard.mcp_bridge.task_ledger import LedgerEntry, TaskLedger
@@ -81,3 +83,21 @@ async def test_tasks_list_comes_in_pages_whose_cursor_leads_on(fleet, tmp_path):
         with pytest.raises(MCPError) as refused:
             await tasks_page(bridge, "no-such-task")
         assert refused.value.error.code == -32602
+
+
+async def test_a_task_that_ended_between_two_bridges_is_listed_as_ended_once_read(fleet, tmp_path):
+    """The A2A task ended while no bridge ran: the next one reads it at its end (tasks/result), and keeps that, so
+    the one after lists it as completed rather than "as last seen" working."""
+    async with await open_link(AgentEntry(name="writer", url=fleet.agent("writer").url)) as link:
+        done = await link.send(new_message([TextPart(text="a haiku about tides")]))
+    assert isinstance(done, Task) and done.status.state is TaskState.COMPLETED
+    task_id = done.id
+    ledger = TaskLedger(tmp_path / "data" / "mcp-tasks", 3_600_000)
+    ledger.remember(LedgerEntry("ended-1", "writer", task_id, None, time.time(), 3_600_000))
+    async with stdio_session(fleet.agents_file, tmp_path) as second:
+        assert {t.task_id: t.status for t in await list_tasks(second)}["ended-1"] == "working"  # as last seen
+        outcome = await task_result(second, "ended-1")
+    async with stdio_session(fleet.agents_file, tmp_path) as third:
+        listed = {task.task_id: task for task in await list_tasks(third)}
+    assert listed["ended-1"].status == "completed"
+    assert listed["ended-1"].status_message == texts(outcome)[-1]

@@ -130,14 +130,27 @@ class RestoredTasks:
             else:
                 token = SignInRelay.handling(lambda step: scope.cancel() if step is not None else None)
             try:
-                return await self._read(entry)
+                found = await self._read(entry)
             finally:
                 SignInRelay.release(token)
+            self._seen_to_end(entry, found)
+            return found
         refused = sign_in.refused if sign_in is not None else None
         why = f"the sign-in {entry.agent} asks for first was not done ({refused})" if refused else (
             f"{entry.agent} asks for a sign-in first: tasks/result asks you for it"
         )  # fmt: skip
         raise MCPError(INTERNAL_ERROR, f"Failed to retrieve task: {why}")
+
+    def _seen_to_end(self, entry: LedgerEntry, task: Task) -> None:
+        """A task read at its end is kept so (tasks/list after the next restart says so, not "as last seen"); its
+        status message the result's last line, as for a call that ended here."""
+        if entry.status is not None or not task.status.state.is_terminal:
+            return
+        result = self.result(entry, task)
+        said = next((b.text for b in reversed(result.content) if isinstance(b, types.TextContent)), "")
+        kept = self.keeper_of(entry)
+        if kept is not None:
+            kept.ended(MCP_STATUS.get(task.status.state, "failed"), said[:2000] or None)
 
     async def _read(self, entry: LedgerEntry) -> Task:
         try:
