@@ -32,6 +32,7 @@ from .a2a.turn import TaskView
 from .a2a.wire.common import Notes
 from .a2ui.negotiation import CAPABILITIES_KEY, client_capabilities, declared_extensions
 from .agent_http import agent_http_client
+from .agent_http import known_secrets as known_secrets  # its home is agent_http; still importable from here
 from .agents import AgentEntry, OAuthSettings
 from .demo_credentials import with_demo_defaults
 
