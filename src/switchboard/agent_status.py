@@ -107,7 +107,7 @@ async def check_agent(entry: AgentEntry, http: httpx.AsyncClient, tap: Tap | Non
     own: httpx.AsyncClient | None = None
     try:
         if entry.tls is not None:
-            from .link import agent_http_client
+            from .agent_http import agent_http_client
 
             own = http = agent_http_client(entry)
         if entry.protocol == "tasks":

@@ -16,20 +16,13 @@ from typing import Any
 
 import httpx
 
-from .a2a.auth.credentials import (
-    DEFAULT_API_KEY_ENV,
-    DEFAULT_BASIC_PASSWORD_ENV,
-    DEFAULT_BEARER_ENV,
-    Credentials,
-    credentials_from_env,
-)
+from .a2a.auth.credentials import Credentials, credentials_from_env
 from .a2a.call_context import CallContext
 from .a2a.cancel import CancelOutcome, cancel_and_confirm
-from .a2a.cards import BINDING_FLAGS, ResolvedCard, candidate_urls, fetch_card
+from .a2a.cards import BINDING_FLAGS, ResolvedCard, fetch_card
 from .a2a.client import transport_for
 from .a2a.extensions import extension_headers, with_extensions
 from .a2a.follow import FollowPolicy, TurnEvent, find_task_for_message, follow_turn, poll_task
-from .a2a.http import new_http_client
 from .a2a.model import AgentCard, Message, Task, TaskPage, TaskState
 from .a2a.origin import origin_of
 from .a2a.tap import Tap
@@ -38,6 +31,8 @@ from .a2a.transports.tasks_api import TasksApiTransport
 from .a2a.turn import TaskView
 from .a2a.wire.common import Notes
 from .a2ui.negotiation import CAPABILITIES_KEY, client_capabilities, declared_extensions
+from .agent_http import agent_http_client
+from .agent_http import known_secrets as known_secrets  # its home is agent_http; still importable from here
 from .agents import AgentEntry, OAuthSettings
 from .demo_credentials import with_demo_defaults
 
@@ -110,39 +105,6 @@ def entry_credentials(entry: AgentEntry | None, interaction=None) -> Credentials
     )
     client = oauth_client(entry.oauth if entry else None, interaction=interaction)
     return replace(found, client_cert=bool(entry and entry.tls and entry.tls.cert), oauth=client)
-
-
-def agent_http_client(
-    entry: AgentEntry, timeout: httpx.Timeout | float | None = None, origins: set[str] | None = None
-) -> httpx.AsyncClient:
-    """A client of the agent's own for its `tls:` (a client certificate, a private CA), presenting the certificate
-    to the agent's origin only (and to `origins`, a set the caller may add to later). A bad path or key is a
-    UsageError."""
-    from .a2a.auth.trust.client_tls import client_tls_context
-
-    tls = entry.tls
-    if tls is None:
-        return new_http_client(timeout)
-    cert_origins = origins if origins is not None else set()
-    cert_origins.add(origin_of(candidate_urls(entry.url)[0]))
-    return new_http_client(
-        timeout,
-        tls_context=client_tls_context(tls.cert, tls.key, tls.ca),
-        cert_origins=cert_origins,
-        other_context=client_tls_context(None, None, tls.ca) if tls.ca else None,
-    )
-
-
-def known_secrets(entry: AgentEntry | None) -> list[str]:
-    """Every secret an agent's configuration leads to: credential values and ${VAR} header values.
-
-    They go to the redactor before the first request, since even a card may quote them back. Never raises.
-    """
-    names = [entry.api_key_env, entry.bearer_env, entry.basic_env] if entry else []
-    names += [entry.oauth.client_secret_env] if entry and entry.oauth else []
-    names += [DEFAULT_API_KEY_ENV, DEFAULT_BEARER_ENV, DEFAULT_BASIC_PASSWORD_ENV]
-    env = with_demo_defaults(os.environ)
-    return [env[n] for n in names if n and env.get(n)] + (list(entry.interpolated) if entry else [])
 
 
 @dataclass

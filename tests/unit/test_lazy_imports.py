@@ -115,6 +115,14 @@ def test_a_card_or_send_command_imports_no_tui_no_workflow_engine_and_not_httpx_
     assert "grpc" not in modules
 
 
+def test_card_get_imports_neither_the_link_nor_what_renders_a_task(tmp_path):
+    # The card's path only: no transports, follow loop or A2UI negotiation (link.py), no A2UI renderers (render.py).
+    code, modules = imported_by(tmp_path, "card", "get", "http://127.0.0.1:9", "--timeout", "5")
+    assert code == 3 and {"switchboard.agent_http", "switchboard.cli.render_card"} <= modules
+    assert not modules & {"switchboard.link", "switchboard.cli.render", "switchboard.a2ui", "switchboard.a2a.follow"}
+    assert not modules & {"switchboard.a2a.client", "switchboard.a2a.transports", "switchboard.a2a.cancel"}
+
+
 def test_httpx_command_line_still_loads_when_called(tmp_path):
     probe = "import switchboard.cli, httpx, sys; print(httpx.main.__qualname__, 'click' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)

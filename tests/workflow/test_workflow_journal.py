@@ -164,3 +164,26 @@ def test_a_failed_fsync_is_raised_to_the_writer(tmp_path, monkeypatch):
     started(journal, "r10")
     with pytest.raises(OSError, match="Input/output error"):
         journal.close()
+
+
+def test_the_journals_of_a_process_update_the_run_index_through_one_connection(tmp_path, monkeypatch):
+    from switchboard.workflow import journal as journal_module
+    from switchboard.workflow.index import RunIndex
+
+    opened: list[object] = []
+    real_open = RunIndex.open.__func__
+
+    def counting_open(cls, directory, **kwargs):
+        opened.append(directory)
+        return real_open(cls, directory, **kwargs)
+
+    monkeypatch.setattr(journal_module.RunIndex, "open", classmethod(counting_open))
+    journals = [Journal.create(tmp_path, f"r{i:02d}", Redactor()) for i in range(20)]
+    for i, journal in enumerate(journals):
+        started(journal, f"r{i:02d}")
+    for journal in journals:
+        journal.write("RunCompleted", status="completed", outputs={})
+        journal.close()  # each close tells the index the run's last state, and waits for it
+    assert opened.count(tmp_path) == 1  # opening costs ten updates: not one per update, nor one per run
+    runs = list_runs(tmp_path)
+    assert len(runs) == 20 and all(r.status == "completed" for r in runs)

@@ -32,7 +32,7 @@ async def card_get(args: CardGetOptions) -> int:
     from ..a2a.cards import BINDING_FLAGS, fetch_card, lint_card
     from ..card_trust import check_card, keys_for
     from .context import extra_headers, http_client_for, make_tap
-    from .render import render_card
+    from .render_card import render_card
 
     target = split_target(args, [args.agent] if args.agent else [], 0)
     if args.card_key:

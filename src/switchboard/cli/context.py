@@ -240,7 +240,7 @@ def entry_for(args: Connection, target: Target) -> AgentEntry:
 
 def http_client_for(args: Connection, target: Target, timeout: Any = None) -> httpx.AsyncClient:
     """An HTTP client for one agent: with its client certificate (for its origin only) and CA when it has them."""
-    from ..link import agent_http_client
+    from ..agent_http import agent_http_client
 
     return agent_http_client(entry_for(args, target), timeout)
 
@@ -261,7 +261,7 @@ def extra_headers(args: Connection, entry: AgentEntry | None) -> dict[str, str]:
 
 def make_tap(args: Connection, entry: AgentEntry | None) -> Tap:
     """A tap whose records go to stderr under --verbose; header values from the agents file are redacted."""
-    from ..link import known_secrets
+    from ..agent_http import known_secrets
 
     tap = Tap()
     tap.redactor.add(*known_secrets(entry))

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 def _run_redactor(options: ExportOptions) -> Redactor:
     """Every secret the agents file and the environment lead to (the journal was redacted as it was written)."""
-    from ..link import known_secrets
+    from ..agent_http import known_secrets
 
     redactor = Redactor()
     redactor.add(*known_secrets(None))

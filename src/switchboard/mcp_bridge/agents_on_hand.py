@@ -17,8 +17,9 @@ from ..a2a.http import new_http_client
 from ..a2a.model import AgentCard
 from ..a2a.redact import Redactor
 from ..a2a.user_input import did_you_mean
+from ..agent_http import known_secrets
 from ..agents import AgentEntry, AgentsFile, load_agents
-from ..link import AgentLink, CardCache, entry_credentials, known_secrets, open_link
+from ..link import AgentLink, CardCache, entry_credentials, open_link
 from .sign_in import SignInRelay
 
 

@@ -22,23 +22,31 @@ EXACT = 2**53  # past it a double no longer holds every integer: it stays a doub
 _MAY_HAVE_FLOAT = re.compile(rb"\d[.eE]")
 
 
-def _wholes(value: Any) -> tuple[Any, bool]:
-    """`value` with each whole float within +/-EXACT as an int; and whether anything changed."""
-    if isinstance(value, float):
-        if value.is_integer() and -EXACT <= value <= EXACT:
-            return int(value), True
-        return value, False
-    if isinstance(value, dict):
-        pairs = [(key, _wholes(item)) for key, item in value.items()]
-        if any(changed for _, (_, changed) in pairs):
-            return {key: item for key, (item, _) in pairs}, True
-        return value, False
-    if isinstance(value, list):
-        items = [_wholes(item) for item in value]
-        if any(changed for _, changed in items):
-            return [item for item, _ in items], True
-        return value, False
-    return value, False
+def _wholes(value: Any) -> Any:
+    """`value` with each whole float within +/-EXACT as an int: `value` itself when nothing in it changed (the
+    caller tells by identity), else a copy of the containers on the way down to each change."""
+    kind = type(value)
+    if kind is float:
+        return int(value) if value.is_integer() and -EXACT <= value <= EXACT else value
+    if kind is dict:
+        copy = None
+        for key, item in value.items():
+            fixed = _wholes(item)
+            if fixed is not item:
+                if copy is None:
+                    copy = dict(value)
+                copy[key] = fixed
+        return value if copy is None else copy
+    if kind is list:
+        items = None
+        for i, item in enumerate(value):
+            fixed = _wholes(item)
+            if fixed is not item:
+                if items is None:
+                    items = list(value)
+                items[i] = fixed
+        return value if items is None else items
+    return value
 
 
 def whole_numbers(text: bytes) -> bytes:
@@ -47,8 +55,8 @@ def whole_numbers(text: bytes) -> bytes:
         return text
     try:
         doc = json.loads(text)
-        fixed, changed = _wholes(doc)
-        if not changed:
+        fixed = _wholes(doc)
+        if fixed is doc:
             return text
         return json.dumps(fixed, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
     except (ValueError, RecursionError, UnicodeError):  # not JSON, too deep, a non-finite number: as it was

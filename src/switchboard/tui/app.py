@@ -16,10 +16,11 @@ from textual.binding import Binding
 
 from ..a2a.http import new_http_client
 from ..a2a.tap import Tap
+from ..agent_http import known_secrets
 from ..agent_status import AgentStatus, check_agent
 from ..agents import AgentEntry, AgentsFile, load_agents
 from ..config import load_settings, save_settings
-from ..link import AgentLink, entry_credentials, known_secrets, open_link
+from ..link import AgentLink, entry_credentials, open_link
 from .commands import SwitchboardCommands
 from .textual_private import read_escape_enter_as_alt_enter
 from .themes import load_themes, state_defaults

@@ -32,8 +32,9 @@ import httpx
 from ..a2a.auth.oauth.types import Interaction
 from ..a2a.follow import FollowPolicy
 from ..a2a.tap import Tap
+from ..agent_http import known_secrets
 from ..agents import AgentsFile
-from ..link import CardCache, entry_credentials, known_secrets
+from ..link import CardCache, entry_credentials
 from .delegate import Ask, Connect, Reattach
 from .index import default_dir
 from .journal import Journal

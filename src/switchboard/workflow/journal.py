@@ -68,6 +68,7 @@ class Journal:
         self._offset = os.lseek(fd, 0, os.SEEK_END)
         self._inode = os.fstat(fd).st_ino
         self._summary_changed = True
+        _INDEXES.journal_opened()
 
     @classmethod
     def create(cls, directory: Path, run_id: str, redactor: Redactor) -> Journal:
@@ -153,10 +154,7 @@ class Journal:
         if summary is None:
             summary = (self._offset, self._fold)  # closing: every record is durable
         try:
-            # Opened for each update (a few per run): a process with a thousand runs going holds no thousand
-            # connections.
-            with RunIndex.open(self.path.parent, busy_timeout=WRITER_BUSY_TIMEOUT) as index:
-                index.record(self.path.stem, self._inode, summary[0], summary[1], alive=alive)
+            _INDEXES.record(self.path.parent, self.path.stem, self._inode, summary, alive=alive)
         except Exception:
             pass  # the index is a cache: `heal` rebuilds what is missing
 
@@ -169,13 +167,65 @@ class Journal:
             while self._durable < self._written and self._sync_error is None:
                 self._changed.wait()
             fd, self._fd = self._fd, None
-        if self._sync_error is None:
-            self._update_index(alive=False)
+        try:
+            if self._sync_error is None:
+                self._update_index(alive=False)
+        finally:
+            _INDEXES.journal_closed()
         try:
             if self._sync_error is not None:
                 raise self._sync_error
         finally:
             os.close(fd)
+
+
+class _Indexes:
+    """The run index connections the process's journals update: one per directory, opened at its first update
+    and kept while any journal of the process is open (closed with the last). Opening one costs about ten times
+    an update (the connection, WAL and schema checks), and a run updates the index a few times; one connection
+    for every run in flight, not one per update and not one per run. Updates take turns on it under a lock (the
+    index's own write lock serialises them anyway)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open: dict[Path, RunIndex] = {}
+        self._journals = 0  # journals of this process not yet closed
+        if hasattr(os, "register_at_fork"):  # a child must not use its parent's connections
+            os.register_at_fork(after_in_child=self._forget)
+
+    def journal_opened(self) -> None:
+        with self._lock:
+            self._journals += 1
+
+    def journal_closed(self) -> None:
+        with self._lock:
+            self._journals -= 1
+            if self._journals <= 0:
+                self._journals = 0
+                indexes, self._open = list(self._open.values()), {}
+                for index in indexes:
+                    index.close()
+
+    def record(
+        self, directory: Path, run_id: str, inode: int, summary: tuple[int, SummaryFold], *, alive: bool
+    ) -> None:
+        with self._lock:
+            index = self._open.get(directory)
+            if index is None:
+                index = self._open[directory] = RunIndex.open(directory, busy_timeout=WRITER_BUSY_TIMEOUT)
+            try:
+                index.record(run_id, inode, summary[0], summary[1], alive=alive)
+            except BaseException:
+                del self._open[directory]  # the next update opens it afresh (remade when broken)
+                index.close()
+                raise
+
+    def _forget(self) -> None:
+        self._lock = threading.Lock()
+        self._open, self._journals = {}, 0
+
+
+_INDEXES = _Indexes()
 
 
 class _Syncer:

@@ -30,7 +30,8 @@ from ...a2a.follow import FollowPolicy, TurnEvent
 from ...a2a.model import StatusUpdate, TaskStatus
 from ...a2a.tap import Tap
 from ...a2a.wire import v10
-from ...link import AgentLink, CardCache, entry_credentials, known_secrets
+from ...agent_http import known_secrets
+from ...link import AgentLink, CardCache, entry_credentials
 from .. import template
 from ..delegate import DelegateSteps, Reattach, StepFailure, Waiting, code_of
 from ..journal import now_iso
