@@ -51,7 +51,8 @@ def run_state(view: RunView) -> str:
         task = step.view
         state = task.state.value if task is not None and task.state is not None else None
         turns = len(task.history) if task is not None else 0
-        steps.append(f"{name}: {step.status} (task {state}, {turns} turns)")
+        why = f", {step.error_code}: {step.error}" if step.error_code or step.error else ""
+        steps.append(f"{name}: {step.status} (task {state}, {turns} turns{why})")
     return f"{view.status}, waiting={view.waiting}; " + "; ".join(steps)
 
 
