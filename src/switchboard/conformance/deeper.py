@@ -284,6 +284,15 @@ async def close_watch(watch: Watch) -> None:
             await watch.reader
 
 
+async def still_open_after_bound(watch: Watch) -> bool:
+    """Waits up to WATCH_BOUND for the subscription to end by itself; True when it is still open then."""
+    with suppress(TimeoutError):
+        async with asyncio.timeout(WATCH_BOUND):
+            if watch.reader is not None:
+                await asyncio.shield(watch.reader)
+    return watch.reader is not None and not watch.reader.done()
+
+
 async def judge_watch(p: Probe, watch: Watch, canceled: bool) -> None:
     """After a cancel that answered the task canceled: the subscription MUST show the end and close (§3.1.6)."""
     scenario, key, op = "subscribe: until the end", "subscribe: kept open", "subscribe"
@@ -291,11 +300,7 @@ async def judge_watch(p: Probe, watch: Watch, canceled: bool) -> None:
         await close_watch(watch)
         p.add(scenario, "skip", "the cancel did not end the task: nothing to wait for", op=op)
         return
-    with suppress(TimeoutError):
-        async with asyncio.timeout(WATCH_BOUND):
-            if watch.reader is not None:
-                await asyncio.shield(watch.reader)
-    still_open = watch.reader is not None and not watch.reader.done()
+    still_open = await still_open_after_bound(watch)
     await close_watch(watch)
     states = [e.status.state for e in watch.events if isinstance(e, Task | StatusUpdate)]
     last = states[-1] if states else None

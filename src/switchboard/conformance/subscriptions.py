@@ -6,8 +6,6 @@ the first, to the end. Each is opened once the one before it gave its first even
 
 from __future__ import annotations
 
-import asyncio
-from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -63,11 +61,7 @@ async def judge_watches(p: Probe, watches: Watches, canceled: bool) -> None:
         else:
             p.add(SCENARIO, "skip", "the cancel did not end the task: nothing to compare", op=OP)
         return
-    with suppress(TimeoutError):
-        async with asyncio.timeout(WATCH_BOUND):
-            if second.reader is not None:
-                await asyncio.shield(second.reader)
-    still_open = second.reader is not None and not second.reader.done()
+    still_open = await deeper.still_open_after_bound(second)
     await close_watches(watches)
     first_end = _ended(watches.first.events)
     if not canceled or not first_end:
