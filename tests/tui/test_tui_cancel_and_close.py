@@ -26,6 +26,7 @@ from switchboard.a2a.model import (
     TextPart,
 )
 from switchboard.tui.widgets.conversation_view import ConversationView
+from switchboard.tui.widgets.transcript import TurnView
 from switchboard.tui.widgets.wire_view import WireView
 
 SIZE = (120, 40)
@@ -215,3 +216,34 @@ async def test_a_view_removed_during_the_turns_last_render_does_not_crash(tmp_pa
         await settle(pilot, 0.2)
         assert not view.is_attached
         assert app.is_running and app.return_code is None
+
+
+async def test_a_frame_drawn_while_a_turns_view_mounts_does_not_crash(tmp_path):
+    """A frame's sync (the throttle's timer) can run while a new turn's view is being mounted, before it has composed
+    its parts: it must not reach into that view (a loaded full run failed on the missing turn head)."""
+    link = GatedLink("writer", card("writer"), [])
+    app = build_app(tmp_path, links={"writer": link})
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await settle(pilot, 0.2)
+        view = pilot.app.screen.query(ConversationView).last()
+        transcript = view.query_one(".transcript")
+        mount = transcript.mount
+        drawn: list[bool] = []
+
+        def mount_after_a_frame(*widgets, **kwargs):
+            async def mounted():
+                if any(isinstance(w, TurnView) for w in widgets):
+                    await view._sync()  # the frame lands here, before the turn's view has its parts
+                    drawn.append(True)
+                return await mount(*widgets, **kwargs)
+
+            return mounted()
+
+        transcript.mount = mount_after_a_frame  # type: ignore[method-assign]
+        await pilot.press(*"hi", "enter")
+        await until(lambda: bool(drawn) and view._turn_view is not None)
+        link.gate.set()
+        await until(lambda: not view.running)
+        assert app.is_running and app.return_code is None
+        assert "the end" in view.conversation.last.view.output_text

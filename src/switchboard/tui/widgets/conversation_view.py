@@ -324,8 +324,10 @@ class ConversationView(FormActions, Vertical):
 
     async def _begin(self, transcript: VerticalScroll, turn: Turn) -> Turn:
         await transcript.mount(UserMessage(turn))
-        self._turn_view = TurnView(turn, self.app.settings.artifact_render_limit, self._forms())
-        await transcript.mount(self._turn_view)
+        view = TurnView(turn, self.app.settings.artifact_render_limit, self._forms())
+        await transcript.mount(view)
+        # Only once composed: a frame's sync can run while the mount awaits, and would find none of its parts.
+        self._turn_view = view
         self._state_changed()
         return turn
 
