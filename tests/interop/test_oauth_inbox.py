@@ -85,19 +85,7 @@ async def test_a_background_read_never_signs_in_and_the_person_answering_does(re
         await pilot.press("enter")
         await until(lambda: bool(pane.query(PromptPane)) and pane.query_one("PromptPane Input").has_focus)
         await pilot.press(*"please", "enter")
-        await until(lambda: isinstance(app.screen, SignInScreen), timeout=30)
-        sign_in = app.screen
-        assert isinstance(sign_in, SignInScreen) and opened == [sign_in.url]
-        errors: list[BaseException] = []
-
-        def person() -> None:
-            try:
-                authorize(sign_in.url)
-            except BaseException as exc:
-                errors.append(exc)
-
-        threading.Thread(target=person, daemon=True).start()
-        await until(lambda: not isinstance(app.screen, SignInScreen), timeout=60)
+        errors = await sign_in_in_the_browser(app, opened)
         # Signed in with a2a:send, the vault asks again for a2a:admin: the task waits, read again with the token.
         await until(lambda: [i.note for i in inbox.items] == [""] and inbox.items[0].task_id == task_id, timeout=30)
         assert len(shown) == 1 and not errors, errors
@@ -140,21 +128,28 @@ async def test_a_remembered_task_that_needs_a_sign_in_offers_one_and_reads_the_t
         await pilot.press("enter")
         await until(lambda: bool(pane.query("#prompt-sign-in")))
         await pilot.click("#prompt-sign-in")  # signs in now, without answering the question
-        await until(lambda: isinstance(app.screen, SignInScreen), timeout=30)
-        sign_in = app.screen
-        assert isinstance(sign_in, SignInScreen) and opened == [sign_in.url]
-        errors: list[BaseException] = []
-
-        def person() -> None:
-            try:
-                authorize(sign_in.url)
-            except BaseException as exc:
-                errors.append(exc)
-
-        threading.Thread(target=person, daemon=True).start()
-        await until(lambda: not isinstance(app.screen, SignInScreen), timeout=60)
+        errors = await sign_in_in_the_browser(app, opened)
         # Read again with the token: the task still waits (for nobody's answer yet), its own question shown.
         await until(lambda: [i.note for i in inbox.items] == [""], timeout=30)
         [item] = inbox.items
         assert item.task_id == task_id and item.state == "auth-required" and not errors, errors
         assert not pane.query(PromptPane)  # the pane that offered the sign-in went with its note
+
+
+async def sign_in_in_the_browser(app, opened: list[str]) -> list[BaseException]:
+    """Wait for the sign-in pane (its address the one link opened), play the person signing in at the provider, wait
+    for the pane to close; what went wrong at the provider, if anything."""
+    await until(lambda: isinstance(app.screen, SignInScreen), timeout=30)
+    sign_in = app.screen
+    assert isinstance(sign_in, SignInScreen) and opened == [sign_in.url]
+    errors: list[BaseException] = []
+
+    def person() -> None:
+        try:
+            authorize(sign_in.url)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threading.Thread(target=person, daemon=True).start()
+    await until(lambda: not isinstance(app.screen, SignInScreen), timeout=60)
+    return errors
