@@ -6,7 +6,7 @@ from __future__ import annotations
 from scenes import build_app, settle
 from textual import events
 from textual.widgets import Input, Label, Static
-from tui_support import until
+from tui_support import click, until
 
 from switchboard.tui.screens.add_agent import AddAgentScreen
 from switchboard.tui.widgets.agents_pane import AgentsPane
@@ -97,12 +97,12 @@ async def test_an_agent_that_cannot_be_reached_now_can_be_added_anyway(tmp_path)
         anyway = dialog.query_one("#add-anyway")
         assert not anyway.display  # offered only once the card could not be read
         dialog.query_one("#url", Input).value = url
-        await pilot.click("#add")
+        await click(pilot, "#add")
         status = dialog.query_one("#add-status", Static)
         await until(lambda: anyway.display)
         assert "Add anyway" in str(status.render())
         assert dialog.query_one("#url", Input).value == url  # kept, nothing to type again
-        await pilot.click("#add-anyway")
+        await click(pilot, "#add-anyway")
         await until(lambda: not isinstance(app.screen, AddAgentScreen))
         name = f"127-0-0-1-{port}"
         assert app.registry.find(name) is not None and app.registry.find(name).url == url
@@ -117,7 +117,7 @@ async def test_add_anyway_is_offered_for_the_url_that_was_tried_only(tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         dialog = await open_dialog(pilot)
         dialog.query_one("#url", Input).value = "http://127.0.0.1:9/"
-        await pilot.click("#add")
+        await click(pilot, "#add")
         anyway = dialog.query_one("#add-anyway")
         await until(lambda: anyway.display)
         dialog.query_one("#url", Input).value = "http://127.0.0.1:99/"  # another URL: it has not been tried

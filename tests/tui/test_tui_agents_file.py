@@ -8,7 +8,7 @@ import os
 import pytest
 from scenes import build_app, settle
 from textual.widgets import DataTable, Input
-from tui_support import demo_fleet, until
+from tui_support import click, demo_fleet, until
 
 from switchboard.demo.base import DemoSettings
 from switchboard.tui.app import SwitchboardApp
@@ -48,7 +48,7 @@ async def test_adding_and_removing_in_the_tui_keeps_the_files_comments(fleet, tm
         await until(lambda: isinstance(app.screen, AddAgentScreen))
         app.screen.query_one("#url", Input).value = echo
         app.screen.query_one("#name", Input).value = "echo"
-        await pilot.click("#add")
+        await click(pilot, "#add")
         await until(lambda: not isinstance(app.screen, AddAgentScreen), timeout=30)
         await until(lambda: "echo" in [row.value for row in table.rows])
         added = path.read_text()
@@ -58,7 +58,7 @@ async def test_adding_and_removing_in_the_tui_keeps_the_files_comments(fleet, tm
         table.move_cursor(row=[row.value for row in table.rows].index("echo"))
         await pilot.press("x")
         await until(lambda: bool(app.screen.query("#yes")))
-        await pilot.click("#yes")
+        await click(pilot, "#yes")
         await until(lambda: "echo" not in [row.value for row in table.rows])
     assert path.read_text() == original
 
@@ -77,7 +77,7 @@ async def test_a_failed_write_when_removing_keeps_the_file_and_the_app(tmp_path,
         table.move_cursor(row=0)
         await pilot.press("x")
         await settle(pilot)
-        await pilot.click("#yes")
+        await click(pilot, "#yes")
         await settle(pilot)
         assert app.is_running
         assert any("No space left" in n.message for n in app._notifications)

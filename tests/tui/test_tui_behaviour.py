@@ -15,6 +15,7 @@ from scenes import (
     writer_events,
 )
 from textual.widgets import DataTable, Input
+from tui_support import click
 
 from switchboard.a2a.model import (
     Artifact,
@@ -230,11 +231,11 @@ async def test_adding_and_removing_an_agent_saves_the_agents_file(home):
         await settle(pilot)
         await pilot.press("a")
         await settle(pilot)
-        await pilot.click("#url")
+        await click(pilot, "#url")
         await pilot.press(*"https://weather.example")
-        await pilot.click("#env")
+        await click(pilot, "#env")
         await pilot.press(*"WEATHER_KEY")
-        await pilot.click("#add")
+        await click(pilot, "#add")
         await settle(pilot, 0.5)
         saved = (home / "agents.yaml").read_text()
         assert "name: weather-bot" in saved and "apiKeyEnv: WEATHER_KEY" in saved
@@ -243,7 +244,7 @@ async def test_adding_and_removing_an_agent_saves_the_agents_file(home):
         table.move_cursor(row=list(table.rows).index(next(r for r in table.rows if r.value == "weather-bot")))
         await pilot.press("x")
         await settle(pilot)
-        await pilot.click("#yes")
+        await click(pilot, "#yes")
         await settle(pilot)
         assert "weather-bot" not in (home / "agents.yaml").read_text()
         assert "writer" in (home / "agents.yaml").read_text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Button
-from tui_support import app_on_fleet, demo_fleet, launch_workflow, until
+from tui_support import app_on_fleet, click, demo_fleet, launch_workflow, until
 
 from switchboard.demo.base import DemoSettings
 from switchboard.tui.screens.confirm import ConfirmScreen
@@ -62,7 +62,7 @@ async def test_f8_then_cancel_run_cancels_the_run_and_its_question(app):
         run = view.run
         await pilot.press("f8")
         await asked(pilot)
-        await pilot.click("#yes")
+        await click(pilot, "#yes")
         await until(lambda: run.status == "canceled")
         await until(lambda: not view.query(PromptPane))
         assert not view.waiting
@@ -82,7 +82,7 @@ async def test_f8_is_offered_while_the_run_goes_and_not_once_it_ended(app):
         assert offers_f8(app)
         await pilot.press("f8")
         await asked(pilot)
-        await pilot.click("#yes")
+        await click(pilot, "#yes")
         await until(lambda: view.run.status == "canceled")
         view.focus()
         await until(lambda: not offers_f8(app))

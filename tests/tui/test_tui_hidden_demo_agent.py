@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import DataTable, Input
-from tui_support import until
+from tui_support import click, until
 
 from switchboard.demo import echo, writer
 from switchboard.demo.fleet import start_in_background
@@ -57,7 +57,7 @@ async def test_adding_an_agent_under_a_demo_agents_name_says_what_it_hides(fleet
         await until(lambda: isinstance(app.screen, AddAgentScreen))
         app.screen.query_one("#url", Input).value = fleet.agent("writer").url
         app.screen.query_one("#name", Input).value = "echo"
-        await pilot.click("#add")
+        await click(pilot, "#add")
         await until(lambda: not isinstance(app.screen, AddAgentScreen))
         await until(lambda: any("names echo, as the demo fleet does" in n for n in notices(app)))
         assert [e.name for e in app.agents()] == ["echo", "writer"]

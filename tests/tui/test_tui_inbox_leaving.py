@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import socket
 
-from tui_support import app_on_fleet, talk, until
+from tui_support import app_on_fleet, click, talk, until
 
 from switchboard.inbox import sources
 from switchboard.inbox.store import Remembered, load_remembered, remember
@@ -28,7 +28,7 @@ async def test_a_task_whose_tab_is_closed_at_its_question_stays_in_the_inbox(fle
         await pilot.press("f4")
         await until(lambda: isinstance(app.screen, LeaveWorkScreen))
         assert "the Inbox (f5, `switchboard inbox`) keeps it" in str(app.screen.query_one(".open-work").render())
-        await pilot.click("#leave")
+        await click(pilot, "#leave")
         await until(lambda: not app.screen.query(ConversationView))
         # Its question left open at the agent: an item of the inbox, as after a restart, read again from the agent.
         await until(lambda: [(i.where, i.note) for i in items(app)] == [("remembered", "")])

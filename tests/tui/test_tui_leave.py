@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 from textual.widgets import Button, TabbedContent
-from tui_support import app_on_fleet, demo_fleet, talk, until
+from tui_support import app_on_fleet, click, demo_fleet, talk, until
 
 from switchboard.a2a.model import TaskState
 from switchboard.demo.base import DemoSettings
@@ -67,7 +67,7 @@ async def test_leave_running_closes_the_tab_and_the_task_goes_on_at_the_agent(ap
         link = view.conversation.link
         await pilot.press("f4")
         await asked(pilot)
-        await pilot.click("#leave")
+        await click(pilot, "#leave")
         await until(lambda: not app.screen.query(ConversationView))
         await until(lambda: "switchboard task get" in notices(app) and task_id in notices(app))
         assert (await link.get_task(task_id)).status.state is TaskState.WORKING
@@ -80,7 +80,7 @@ async def test_cancel_closes_the_tab_and_cancels_the_task_at_the_agent(app):
         link = view.conversation.link
         await pilot.press("f4")
         await asked(pilot)
-        await pilot.click("#cancel")
+        await click(pilot, "#cancel")
         await until(lambda: not app.screen.query(ConversationView))
         await until(lambda: f"task {task_id} at researcher: canceled" in notices(app))
         assert (await link.get_task(task_id)).status.state is TaskState.CANCELED
@@ -101,7 +101,7 @@ async def test_quitting_with_a_task_running_asks_and_says_where_to_find_it(app, 
         await pilot.press("ctrl+q")
         dialog = await asked(pilot)
         assert dialog.quitting
-        await pilot.click("#leave")
+        await click(pilot, "#leave")
         await until(lambda: not app.is_running)
         said = "\n".join(map(str, app._exit_renderables))
         assert "switchboard task get" in said and task_id in said
@@ -126,7 +126,7 @@ async def test_closing_a_live_run_asks_and_cancel_cancels_the_run(app):
         said = " ".join(str(s.render()) for s in dialog.query(".open-work"))
         assert f"workflow run {run.run_id} (interview)" in said
         assert f"switchboard run --resume {run.run_id}" in said
-        await pilot.click("#cancel")
+        await click(pilot, "#cancel")
         await until(lambda: not app.screen.query(RunView))
         await until(lambda: run.status == "canceled")
 
@@ -170,7 +170,7 @@ async def test_quitting_the_demo_says_its_agents_task_ends_with_the_app(fleet, t
         assert "demo agents stop with the app" in said and f"task {task_id} at researcher" in said
         assert "goes on" not in said and "Inbox" not in said and "find it again" not in said
         assert str(dialog.query_one("#leave", Button).label) == "Quit"
-        await pilot.click("#leave")
+        await click(pilot, "#leave")
         await until(lambda: not app.is_running)
         told = "\n".join(map(str, app._exit_renderables))
         assert f"task {task_id} at researcher ended" in told and "goes on" not in told

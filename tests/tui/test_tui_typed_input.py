@@ -15,6 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scenes import build_app, settle
 from textual.widgets import Input, Static
+from tui_support import click
 
 from switchboard.a2a.errors import UsageError
 from switchboard.tui.run import prepare
@@ -50,7 +51,7 @@ async def type_url(home, url: str) -> tuple[bool, str, list[str], str]:
         await settle(pilot, 0.1)
         assert isinstance(app.screen, AddAgentScreen)
         app.screen.query_one("#url", Input).value = url
-        await pilot.click("#add")
+        await click(pilot, "#add")
         await settle(pilot, 0.2)
         running = app.is_running and isinstance(app.screen, AddAgentScreen)
         shown = status_text(app)

@@ -28,6 +28,22 @@ async def until(predicate: Callable[[], object], timeout: float = 30.0, every: f
             await asyncio.sleep(every)
 
 
+async def click(pilot, selector: str) -> None:
+    """Click the widget `selector` names as a person would, once it is laid out on screen.
+
+    Textual's pilot aims at the widget's region as it is when called: a widget just shown or mounted has no region
+    until the next layout, and the click would land on whatever is there instead.
+    """
+
+    def laid_out() -> bool:
+        screen = pilot.app.screen  # a dialog may be on its way
+        return any(w.region.area and w.region in screen.region for w in screen.query(selector))
+
+    await until(laid_out)
+    landed = await pilot.click(selector)
+    assert landed, f"the click on {selector} landed on another widget"
+
+
 async def open_agent(pilot, name: str) -> ConversationView:
     """Open a conversation with `name` from the agents table (enter on its row), once it is connected."""
     table = pilot.app.screen.query_one(DataTable)
