@@ -21,7 +21,9 @@ An agent may answer a follow-up under a new task id (the spec lets it start a ne
 go on): the new task is followed, and a Notice of kind "new-task" says so.
 
 A send that failed after it may have reached the agent (the connection dropped before the task id came
-back) is never sent again: on a v1.0 agent the task is looked up by the message id, and followed from there.
+back) is never sent again on a guess: the message id tells. An answer is looked for in its task's history, a new
+message on a v1.0 agent by its task list; found, the task is followed from there; seen not to be there, the
+message goes again, once (a kept-alive connection the agent closed just as the message went out on it).
 Retries of single requests (http.py) and every reconciliation step are yielded as Notices.
 """
 
@@ -121,23 +123,58 @@ async def find_task_for_message(
     return None
 
 
+class NeverArrived:
+    """What `_lost_send` yields when the message is not at the agent: it may be sent again (once)."""
+
+
+NEVER_ARRIVED = NeverArrived()
+
+
 async def _lost_send(
-    client: Transport, message: Message, problem: SwitchboardError, policy: FollowPolicy, context: CallContext
-) -> AsyncIterator[TurnEvent | str]:
-    """After a send failed before its task id arrived: Notices, then the task id found (a str), or raise."""
+    client: Transport,
+    message: Message,
+    problem: SwitchboardError,
+    policy: FollowPolicy,
+    context: CallContext,
+    *,
+    resent: bool,
+) -> AsyncIterator[TurnEvent | str | NeverArrived]:
+    """After a send failed before its task id arrived: Notices, then the task id found (a str), NEVER_ARRIVED when
+    the agent shows it never got the message and it was not sent again yet, or raise.
+
+    The message id tells: an answer to a task is in that task's history once the agent took it (the task read
+    directly, so on v0.3 agents too); a v1.0 agent lists the task a new message made. A connection the agent closed
+    while it sat in the pool (its keep-alive timeout, met just as a person answers) drops such a send unread."""
     if isinstance(problem, ProtocolError | UnavailableError | AuthFailedError | CredentialsMissingError):
         raise problem  # refused by the agent (or its issuer), or never delivered
-    if not client.lists_tasks:
-        raise problem  # no way to tell whether it got there
-    yield Notice(f"the request failed before the agent's answer arrived ({problem.message}); looking for its task")
-    for attempt in range(1, 4):  # the agent may still be storing the task it made
-        task_id = await find_task_for_message(client, message.message_id, context=context)
-        if task_id:
-            yield Notice(f"found task {task_id} by the message id; following it instead of sending again")
-            yield task_id
+    if message.task_id:
+        yield Notice(
+            f"the request failed before the agent's answer arrived ({problem.message}); reading task {message.task_id}"
+        )
+        task = await _get_with_retry(client, message.task_id, policy, context)
+        if any(m.message_id == message.message_id for m in task.history or []):
+            yield Notice(f"the answer reached task {task.id}; following it instead of sending it again")
+            yield task.id
             return
-        await asyncio.sleep(policy.delay(attempt))
-    raise problem  # the agent has no task for it: the message never arrived
+        # Without the task's history (an agent may keep none) there is no telling: never sent twice on a guess.
+        if not task.history or not task.status.state.is_interrupted:
+            raise problem
+    elif not client.lists_tasks:
+        raise problem  # no way to tell whether it got there
+    else:
+        yield Notice(f"the request failed before the agent's answer arrived ({problem.message}); looking for its task")
+    if client.lists_tasks:  # a new task for the message (an answer may start one, see _Turn.moved)
+        for attempt in range(1, 4):  # the agent may still be storing the task it made
+            task_id = await find_task_for_message(client, message.message_id, context=context)
+            if task_id:
+                yield Notice(f"found task {task_id} by the message id; following it instead of sending again")
+                yield task_id
+                return
+            await asyncio.sleep(policy.delay(attempt))
+    if resent or not isinstance(problem, UnreachableError):
+        raise problem  # a timeout may be an agent still at work on it; and a message goes again once at most
+    yield Notice(f"the agent never got the message ({problem.message}); sending it again", "warning")
+    yield NEVER_ARRIVED
 
 
 class _Progress:
@@ -281,24 +318,30 @@ async def _follow(
     turn = _Turn(view, message)
 
     if not use_stream:
-        if message is not None:
+        resent = False
+        while message is not None:
             try:
                 result = await client.send(message, blocking=blocking, context=context)
             except SwitchboardError as exc:
-                async for found in _lost_send(client, message, exc, policy, context):
-                    if isinstance(found, str):
+                async for found in _lost_send(client, message, exc, policy, context, resent=resent):
+                    if isinstance(found, NeverArrived):
+                        resent = True
+                    elif isinstance(found, str):
                         task_id = found
                     else:
                         yield found
-            else:
-                if moved := turn.moved(result):
-                    yield moved
-                if not blocking:
-                    turn.opening(result)  # the task as it stood when the message arrived
-                view.apply(result)
-                yield result
-                if turn.over or view.task_id is None:
-                    return
+                if resent and task_id is None:
+                    continue  # the agent never got it: sent again, once
+                break
+            if moved := turn.moved(result):
+                yield moved
+            if not blocking:
+                turn.opening(result)  # the task as it stood when the message arrived
+            view.apply(result)
+            yield result
+            if turn.over or view.task_id is None:
+                return
+            break
         known = _known(view.task_id, task_id)
         async for task in poll_task(client, known, policy, answered=view.answered, context=context):
             view.apply(task)
@@ -317,6 +360,7 @@ async def _follow(
         view.task_id = task_id
     attempts = 0
     reattached = False
+    resent = False  # the message went a second time, after the agent was seen not to have it
     progress = _Progress(policy.idle_limit)
     while True:
         problem: SwitchboardError | None = None
@@ -396,11 +440,18 @@ async def _follow(
             )
             if message is None or reattached:
                 raise problem
-            async for found in _lost_send(client, message, problem, policy, context):
-                if isinstance(found, str):
+            again = False
+            async for found in _lost_send(client, message, problem, policy, context, resent=resent):
+                if isinstance(found, NeverArrived):
+                    again = resent = True
+                elif isinstance(found, str):
                     view.task_id = found
                 else:
                     yield found
+            if again:  # the agent never got it: sent again, once, as a new stream
+                watch = StallWatch(stall_timeout)
+                source = client.stream(message, on_open=watch.opened, context=context)
+                continue
         known = _known(view.task_id)  # from the caller, an event, or the lost send (which raises if it finds none)
         if not turn.over:
             why = f"broke ({problem.message})" if problem else "closed"

@@ -59,6 +59,12 @@ DEFAULT_RETRY = RetryPolicy()
 NO_RETRY = RetryPolicy(attempts=1)
 
 
+# Common servers close a connection idle for 5 s (uvicorn, Node's http): one that expires ours first is closed by us,
+# so a request seldom goes out on a connection the agent is closing at that very moment (a person answering a
+# question about five seconds after it came). The one that still does is handled in follow.py (NEVER_ARRIVED).
+POOL_LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=4.0)
+
+
 class LazyTLSTransport(httpx.AsyncBaseTransport):
     """Builds the TLS transport (loading the CA bundle: tens of ms at every start) on the first https request.
 
@@ -74,7 +80,7 @@ class LazyTLSTransport(httpx.AsyncBaseTransport):
         cert_origins: set[str] | None = None,
         other_context: ssl.SSLContext | None = None,
     ) -> None:
-        self._plain = httpx.AsyncHTTPTransport(verify=False)  # http:// only: see above
+        self._plain = httpx.AsyncHTTPTransport(verify=False, limits=POOL_LIMITS)  # http:// only: see above
         self.tls: httpx.AsyncHTTPTransport | None = None
         self.tls_context = tls_context  # mutual TLS (client_tls.py): a client certificate, a private CA
         # With a client certificate: the origins it is presented to (the caller may add one); any other https
@@ -87,10 +93,11 @@ class LazyTLSTransport(httpx.AsyncBaseTransport):
         if request.url.scheme != "http":
             if self.cert_origins is not None and origin_of(str(request.url)) not in self.cert_origins:
                 if self._other is None:
-                    self._other = httpx.AsyncHTTPTransport(verify=self.other_context or True)  # True: httpx's default
+                    verify = self.other_context or True  # True: httpx's default
+                    self._other = httpx.AsyncHTTPTransport(verify=verify, limits=POOL_LIMITS)
                 return await self._other.handle_async_request(request)
             if self.tls is None:
-                self.tls = httpx.AsyncHTTPTransport(verify=self.tls_context or True)
+                self.tls = httpx.AsyncHTTPTransport(verify=self.tls_context or True, limits=POOL_LIMITS)
             return await self.tls.handle_async_request(request)
         return await self._plain.handle_async_request(request)
 
