@@ -7,12 +7,11 @@ close after the answer, and the transcript show the completed greeting, whatever
 from __future__ import annotations
 
 from textual.widgets import DataTable, Input
-from tui_support import until
+from tui_support import open_highlighted, until
 
 from switchboard.a2a.model import TaskState
 from switchboard.agents import AgentEntry
 from switchboard.tui.app import SwitchboardApp
-from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.prompt_pane import PromptPane
 from switchboard.tui.widgets.transcript import ArtifactBox
 
@@ -26,8 +25,7 @@ async def test_a_question_answered_in_the_prompt_pane_streams_to_completed(refer
         table = pilot.app.screen.query_one(DataTable)
         await until(lambda: "ref" in [row.value for row in table.rows])
         table.move_cursor(row=[row.value for row in table.rows].index("ref"))
-        await pilot.press("enter")
-        view = pilot.app.screen.query(ConversationView).last()
+        view = await open_highlighted(pilot)
         await until(lambda: view.conversation is not None)
         view.query_one("#message").focus()
         await pilot.press(*"hi", "enter")

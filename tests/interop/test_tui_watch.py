@@ -8,6 +8,7 @@ import asyncio
 
 import pytest
 from textual.widgets import DataTable, TabbedContent
+from tui_support import open_highlighted
 
 from switchboard.a2a.client import connect
 from switchboard.a2a.model import TaskState
@@ -34,8 +35,7 @@ async def start_slow_job(pilot) -> ConversationView:
     table = pilot.app.screen.query_one(DataTable)
     await until(lambda: "slow" in [row.value for row in table.rows])
     table.move_cursor(row=[row.value for row in table.rows].index("slow"))
-    await pilot.press("enter")
-    view = pilot.app.screen.query(ConversationView).last()
+    view = await open_highlighted(pilot)
     await until(lambda: view.conversation is not None)
     view.query_one("#message").focus()
     await pilot.press(*"slow job", "enter")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from serve_support import EXAMPLES
 from textual.widgets import DataTable, Input
-from tui_support import until
+from tui_support import open_highlighted, until
 
 from switchboard.a2a.client import connect, new_message
 from switchboard.a2a.model import TaskState, text_of
@@ -22,10 +22,7 @@ async def open_conversation(pilot, name: str) -> ConversationView:
     table = pilot.app.screen.query_one("#agents-table", DataTable)
     await until(lambda: name in [row.value for row in table.rows])
     table.move_cursor(row=[row.value for row in table.rows].index(name))
-    await pilot.press("enter")
-    # The tab mounts on a later frame: on a busy machine it is not there yet when the key press returns.
-    await until(lambda: bool(pilot.app.screen.query(ConversationView)))
-    view = pilot.app.screen.query(ConversationView).last()
+    view = await open_highlighted(pilot)
     await until(lambda: view.conversation is not None)
     view.query_one("#message").focus()
     return view

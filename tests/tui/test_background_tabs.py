@@ -10,6 +10,7 @@ from functools import partial
 
 from scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from textual.widgets import TabbedContent
+from tui_support import open_highlighted
 from tui_support import until as wait_until
 
 from switchboard.a2a.model import (
@@ -64,10 +65,9 @@ async def test_a_background_tab_draws_its_stream_when_shown_and_its_end_at_once(
     link = SteppedLink("writer", card("writer"), [])
     app = build_app(tmp_path, links={"writer": link})
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("enter")  # the first agent of the scene: writer
+        view = await open_highlighted(pilot)  # the first agent of the scene: writer
         await settle(pilot, 0.2)
         await pilot.press(*"hi", "enter")
-        view = app.screen.query(ConversationView).last()
         pane_id = view.parent.id
         await until(lambda: "first part" in drawn(view))
 

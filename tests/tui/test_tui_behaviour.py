@@ -15,7 +15,7 @@ from scenes import (
     writer_events,
 )
 from textual.widgets import DataTable, Input
-from tui_support import click
+from tui_support import click, open_highlighted
 
 from switchboard.a2a.model import (
     Artifact,
@@ -61,11 +61,11 @@ def done(text: str) -> list:
 async def talk(pilot, row: int, text: str) -> ConversationView:
     for _ in range(row):
         await pilot.press("down")
-    await pilot.press("enter")
+    view = await open_highlighted(pilot)
     await settle(pilot, 0.2)
     await pilot.press(*text, "enter")
     await settle(pilot, 0.5)
-    return pilot.app.screen.query(ConversationView).last()
+    return view
 
 
 async def test_answering_the_prompt_pane_continues_the_same_task_and_context(home):

@@ -10,6 +10,7 @@ from functools import partial
 
 from scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from textual.worker import NoActiveWorker, get_current_worker
+from tui_support import open_highlighted
 from tui_support import until as wait_until
 
 from switchboard.a2a.cancel import CancelOutcome
@@ -43,10 +44,10 @@ def completed() -> StatusUpdate:
 
 
 async def open_and_send(pilot, text: str) -> ConversationView:
-    await pilot.press("enter")  # the first agent of the scene: writer
+    view = await open_highlighted(pilot)  # the first agent of the scene: writer
     await settle(pilot, 0.2)
     await pilot.press(*text, "enter")
-    return pilot.app.screen.query(ConversationView).last()
+    return view
 
 
 until = partial(wait_until, timeout=60, every=0.02)
@@ -224,9 +225,8 @@ async def test_a_frame_drawn_while_a_turns_view_mounts_does_not_crash(tmp_path):
     link = GatedLink("writer", card("writer"), [])
     app = build_app(tmp_path, links={"writer": link})
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("enter")
+        view = await open_highlighted(pilot)
         await settle(pilot, 0.2)
-        view = pilot.app.screen.query(ConversationView).last()
         transcript = view.query_one(".transcript")
         mount = transcript.mount
         drawn: list[bool] = []
@@ -247,3 +247,43 @@ async def test_a_frame_drawn_while_a_turns_view_mounts_does_not_crash(tmp_path):
         await until(lambda: not view.running)
         assert app.is_running and app.return_code is None
         assert "the end" in view.conversation.last.view.output_text
+
+
+async def test_a_tab_opened_as_the_app_quits_does_not_crash(tmp_path):
+    """An agent's enter pressed as the app quits: the new tab was being added while the app's tabs went, and showing
+    it raised Textual's "No Tab with id" (seen in a loaded run, in the quit after a failed test)."""
+    from textual.widgets import TabbedContent
+
+    from switchboard.tui.widgets.agents_pane import AgentsPane
+
+    app = build_app(tmp_path)
+    async with app.run_test(size=SIZE):
+        agents = app.screen.query_one(AgentsPane)
+        await until(lambda: "writer" in agents.statuses)
+        tabs = app.screen.query_one(TabbedContent)
+        add_pane = tabs.add_pane
+
+        def quit_while_adding(pane):
+            app.exit()  # the quit lands while the pane is added
+            return add_pane(pane)
+
+        tabs.add_pane = quit_while_adding  # type: ignore[method-assign]
+        agents.post_message(AgentsPane.OpenConversation(agents.statuses["writer"]))
+        await until(lambda: not app.is_running)
+    assert app.return_code == 0
+
+
+async def test_an_inbox_read_or_answer_that_ends_after_the_app_quit_does_not_crash(tmp_path):
+    """An answer sent from the inbox ended as the app quit, and its refresh looked for the inbox's list, already gone
+    (seen in a loaded run, as a worker's NoMatches at the quit)."""
+    from switchboard.tui.widgets.inbox_pane import InboxPane
+
+    app = build_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        inbox = app.screen.inbox
+        await pilot.press("f5")  # the inbox shown: its list is redrawn as each second passes
+        await app.screen.query_one(InboxPane).remove()  # as the quit does: the screen's widgets go first
+        later = app.clock() + 5
+        app.clock = lambda: later
+        inbox.refresh()  # what the answer's worker does last
+        assert inbox.items == [] and app.is_running

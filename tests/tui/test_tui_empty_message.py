@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 from scenes import ScriptedLink, build_app, card, settle
-
-from switchboard.tui.widgets.conversation_view import ConversationView
+from tui_support import open_highlighted
 
 SIZE = (120, 40)
 
@@ -17,9 +16,8 @@ async def test_a_blank_message_is_refused_with_a_notice_and_nothing_is_sent(tmp_
     app = build_app(tmp_path, links={"writer": link})
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("enter")  # talk to the first agent: writer
+        view = await open_highlighted(pilot)  # talk to the first agent: writer
         await settle(pilot, 0.2)
-        view = app.screen.query(ConversationView).last()
         area = view.query_one("#message")
         area.text = text
         area.focus()

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from textual.widgets import DataTable
-from tui_support import until
+from tui_support import open_highlighted, until
 
 from switchboard.a2a.model import TaskState
 from switchboard.demo import hostile
@@ -16,7 +16,6 @@ from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.screens.card import CardScreen
 from switchboard.tui.screens.main import MainScreen
 from switchboard.tui.widgets.agents_pane import AgentsPane
-from switchboard.tui.widgets.conversation_view import ConversationView
 
 SIZE = (120, 40)
 # What the screen's text must not hold: C0 controls but \n, DEL, C1, bidi overrides and isolates.
@@ -85,8 +84,7 @@ async def test_the_card_screen_shows_markup_literally_and_goes_back(app):
 async def test_a_conversation_shows_the_junk_as_text_and_the_app_still_answers_keys(app):
     async with app.run_test(size=SIZE) as pilot:
         await open_hostile(pilot)
-        await pilot.press("enter")
-        view = pilot.app.screen.query(ConversationView).last()
+        view = await open_highlighted(pilot)
         await until(lambda: view.conversation is not None)
         view.query_one("#message").focus()
         await pilot.press(*"hello", "enter")

@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
+from tui_support import open_highlighted
 
 from switchboard.a2a.model import Artifact, ArtifactUpdate, Message, StatusUpdate, TaskState, TaskStatus, TextPart
 from switchboard.a2a.wire.common import Notes
-from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.transcript import NoteLine, TurnView
 
 SIZE = (120, 40)
@@ -49,9 +49,8 @@ async def test_reducer_and_client_notes_show_as_warning_lines(tmp_path):
     link = NotingLink("writer", card("writer"), [events()])
     app = build_app(tmp_path, links={"writer": link})
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("enter")
+        view = await open_highlighted(pilot)
         await settle(pilot, 0.3)
-        view = app.screen.query(ConversationView).last()
         # Before any turn: the card fetch's note, in the transcript, its markup shown as text.
         assert lines(view.query(NoteLine)) == ["⚠ card: [b]url[/b] lacks a path"]
         await pilot.press(*"hello", "enter")

@@ -13,6 +13,7 @@ from functools import partial
 from scenes import CONTEXT, TASK, ScriptedLink, build_app, card, settle
 from textual.geometry import Region
 from textual.widgets import Footer
+from tui_support import open_highlighted
 from tui_support import until as wait_until
 
 from switchboard.a2a.model import (
@@ -78,10 +79,10 @@ class FloodLink(ScriptedLink):
 
 
 async def open_and_send(pilot, text: str) -> ConversationView:
-    await pilot.press("enter")  # the first agent of the scene: writer
+    view = await open_highlighted(pilot)  # the first agent of the scene: writer
     await settle(pilot, 0.2)
     await pilot.press(*text, "enter")
-    return pilot.app.screen.query(ConversationView).last()
+    return view
 
 
 until = partial(wait_until, timeout=120, every=0.05)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from textual.widgets import DataTable
-from tui_support import demo_fleet, until
+from tui_support import demo_fleet, open_highlighted, until
 
 from switchboard.agents import AgentEntry
 from switchboard.demo.base import DemoSettings
@@ -57,8 +57,7 @@ async def open_tab(pilot, name: str) -> ConversationView:
     table = pilot.app.screen.query_one(DataTable)
     await until(lambda: name in [row.value for row in table.rows])
     table.move_cursor(row=[row.value for row in table.rows].index(name))
-    await pilot.press("enter")
-    return pilot.app.screen.query(ConversationView).last()
+    return await open_highlighted(pilot)
 
 
 def notices(app) -> list[str]:

@@ -49,10 +49,18 @@ async def open_agent(pilot, name: str) -> ConversationView:
     table = pilot.app.screen.query_one(DataTable)
     await until(lambda: name in [row.value for row in table.rows])
     table.move_cursor(row=[row.value for row in table.rows].index(name))
-    await pilot.press("enter")
-    view = pilot.app.screen.query(ConversationView).last()
+    view = await open_highlighted(pilot)
     await until(lambda: view.conversation is not None)
     return view
+
+
+async def open_highlighted(pilot) -> ConversationView:
+    """Enter on the agents table's highlighted row: its new conversation tab (opened as the app reads the key, which
+    may be after `press` returns)."""
+    before = len(pilot.app.screen.query(ConversationView))
+    await pilot.press("enter")
+    await until(lambda: len(pilot.app.screen.query(ConversationView)) > before)
+    return pilot.app.screen.query(ConversationView).last()
 
 
 async def talk(pilot, name: str, text: str) -> ConversationView:

@@ -93,7 +93,8 @@ class InboxAnswering:
         except SwitchboardError as exc:
             self.app.notify(f"Sign-in failed: {exc.message}", title=entry.agent, severity="error", markup=False)
             return
-        await self.screen.query_one(InboxPane).close_question()
+        for pane in self.screen.query(InboxPane):  # none when the app quit during the sign-in
+            await pane.close_question()
         await self._reread_one(entry)
         self.refresh()
 

@@ -375,15 +375,18 @@ class InboxWatch(InboxAnswering):
     def _show(self, items: list[InboxItem]) -> None:
         """The inbox's items changed: its tab's count, and its list (drawn when shown: out of sight, a table rebuilt
         lays the screen out again under whatever the person is doing)."""
-        pane = self.screen.query_one(InboxPane)
+        try:
+            pane, tabs = self.screen.query_one(InboxPane), self.screen.query_one(TabbedContent)
+        except NoMatches:
+            return  # the app is quitting: a read or an answer that ends now has nothing left to show it in
         pane.items = items
-        if self.screen.query_one(TabbedContent).active == "inbox-tab" or pane.open_item is not None:
+        if tabs.active == "inbox-tab" or pane.open_item is not None:
             pane.show(items)
         label = (
             Content.assemble(("✱ ", "bold $warning"), (f"Inbox {len(items)}", "bold $warning")) if items else "Inbox"
         )
         try:
-            self.screen.query_one(TabbedContent).get_tab("inbox-tab").label = label
+            tabs.get_tab("inbox-tab").label = label
         except NoMatches:
             pass
 

@@ -4,12 +4,11 @@ view says which and why, and an agent behind mutual TLS is checked and talked to
 from __future__ import annotations
 
 from textual.widgets import DataTable, Static
-from tui_support import launch_workflow, talk, until
+from tui_support import launch_workflow, open_highlighted, talk, until
 
 from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.screens.card import CardScreen
 from switchboard.tui.widgets.agents_pane import AgentsPane
-from switchboard.tui.widgets.conversation_view import ConversationView
 
 
 async def test_agents_table_and_card_view_report_the_signature(
@@ -49,9 +48,7 @@ async def test_agents_table_and_card_view_report_the_signature(
         await until(lambda: not isinstance(app.screen, CardScreen))
         # a conversation with the mutual-TLS agent: its link presents the certificate too
         table.move_cursor(row=list(table.rows).index("vault"))
-        await pilot.press("enter")
-        await until(lambda: bool(app.screen.query(ConversationView)))
-        view = app.screen.query(ConversationView).last()
+        view = await open_highlighted(pilot)
         await pilot.pause(0.2)
         await pilot.press(*"quick hello", "enter")
         await until(lambda: view.conversation is not None and view.conversation.last is not None)

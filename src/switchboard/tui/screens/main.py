@@ -17,7 +17,7 @@ from textual.content import Content
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
-from textual.widget import Widget
+from textual.widget import MountError, Widget
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from ...agent_status import AgentStatus
@@ -147,11 +147,26 @@ class MainScreen(Screen):
 
         pane_id = f"conversation-{next(_ids)}"
         view = ConversationView(status, prefill)
-        tabs = self.query_one(TabbedContent)
-        await tabs.add_pane(MainTabPane(self._label(view), view, id=pane_id))
-        self._relabel_on_change(view, lambda: self._label(view))
-        tabs.active = pane_id
+        if await self._add_tab(MainTabPane(self._label(view), view, id=pane_id)):
+            self._relabel_on_change(view, lambda: self._label(view))
+            self.query_one(TabbedContent).active = pane_id
         return view
+
+    async def _add_tab(self, pane: TabPane) -> bool:
+        """Add `pane` as a tab; False when the app began to quit meanwhile: its tabs are going, and the new one,
+        never added or added to tabs on their way out, is not to be shown (Textual refuses both)."""
+        tabs = self.query_one(TabbedContent)
+        try:
+            await tabs.add_pane(pane)
+        except MountError:
+            if self.app.return_code is None:  # not quitting: a fault of ours, not to be hidden
+                raise
+            return False
+        try:
+            tabs.get_tab(pane)
+        except NoMatches:
+            return False
+        return self.app.return_code is None
 
     def _label(self, view: ConversationView) -> Content:
         if view.waiting is not None:
@@ -252,11 +267,10 @@ class MainScreen(Screen):
 
     async def _add_run(self, view: RunView, *, show: bool = True) -> None:
         pane_id = f"run-{next(_ids)}"
-        tabs = self.query_one(TabbedContent)
-        await tabs.add_pane(MainTabPane(self._run_label(view), view, id=pane_id))
-        self._relabel_on_change(view, lambda: self._run_label(view))
-        if show:
-            tabs.active = pane_id
+        if await self._add_tab(MainTabPane(self._run_label(view), view, id=pane_id)):
+            self._relabel_on_change(view, lambda: self._run_label(view))
+            if show:
+                self.query_one(TabbedContent).active = pane_id
 
     def _run_label(self, view: RunView) -> Content:
         if view.waiting:
