@@ -62,7 +62,7 @@ async def test_a_demo_agents_question_is_in_the_inbox_while_the_app_runs_and_nev
         # Answered in the inbox: the agent's next question is the item's, kept as the first was.
         await pilot.press("f5")
         pane = app.screen.query_one(InboxPane)
-        await until(lambda: pane.highlighted() is not None)
+        await until(lambda: pane.highlighted() is not None and pane.query_one("#inbox-filter").has_focus)
         await pilot.press("down")  # the made-up one is from 1970: oldest, first
         await until(lambda: pane.highlighted() is not None and pane.highlighted().task_id == task_id)
         await pilot.press("enter")
