@@ -1,18 +1,20 @@
 """What the inbox keeps and lets go of: a task whose tab is closed at its question stays in the inbox (the leave
-dialog says so), and a remembered task whose agent cannot be reached is read again seldom, not at every poll, and
-can be let go of with ctrl+d."""
+dialog says so), one of the demo fleet that `switchboard --demo` runs stays only while the app runs, and a
+remembered task whose agent cannot be reached is read again seldom, not at every poll, and can be let go of with
+ctrl+d."""
 
 from __future__ import annotations
 
 import socket
 
-from tui_support import app_on_fleet, click, talk, until
+from tui_support import app_on_fleet, click, demo_app, talk, until
 
 from switchboard.inbox import sources
 from switchboard.inbox.store import Remembered, load_remembered, remember
 from switchboard.tui.inbox_watch import InboxWatch
 from switchboard.tui.screens.leave import LeaveWorkScreen
 from switchboard.tui.widgets.conversation_view import ConversationView
+from switchboard.tui.widgets.inbox_pane import InboxPane
 
 
 def items(app):
@@ -33,6 +35,42 @@ async def test_a_task_whose_tab_is_closed_at_its_question_stays_in_the_inbox(fle
         # Its question left open at the agent: an item of the inbox, as after a restart, read again from the agent.
         await until(lambda: [(i.where, i.note) for i in items(app)] == [("remembered", "")])
         assert items(app)[0].task_id == task_id and [e.task_id for e in load_remembered()] == [task_id]
+
+
+async def test_a_demo_agents_question_is_in_the_inbox_while_the_app_runs_and_never_kept_past_it(
+    fleet, tmp_path, monkeypatch
+):
+    """Under `switchboard --demo` the fleet runs in the app's process, on new ports at each start, and its tasks end
+    when the app quits (the leave dialog says so): its questions are in the inbox while the app runs, a closed tab's
+    too, and never written down, so the next start has no task its agent cannot know."""
+    app = demo_app(fleet, tmp_path, monkeypatch)
+    async with app.run_test(size=(120, 36)) as pilot:
+        view = await talk(pilot, "interviewer", "interview me")
+        await until(lambda: [i.where for i in items(app)] == ["conversation tab"])
+        task_id = view.conversation.last.view.task_id
+        await pilot.press("f4")
+        await until(lambda: isinstance(app.screen, LeaveWorkScreen))
+        said = str(app.screen.query_one(".open-work").render())
+        assert "the Inbox (f5) keeps it" in said and "switchboard inbox" not in said
+        await click(pilot, "#leave")
+        await until(lambda: not app.screen.query(ConversationView))
+        await until(lambda: [(i.where, i.note, i.task_id) for i in items(app)] == [("remembered", "", task_id)])
+        # Another process writes the file meanwhile: read again, it holds the app's own question still.
+        url = items(app)[0].agent_url
+        remember(Remembered("interviewer", url, "no-such-task", "", "input-required", "Old question?", 1.0))
+        await until(lambda: [i.task_id for i in items(app)] == ["no-such-task", task_id])
+        # Answered in the inbox: the agent's next question is the item's, kept as the first was.
+        await pilot.press("f5")
+        pane = app.screen.query_one(InboxPane)
+        await until(lambda: pane.highlighted() is not None and pane.query_one("#inbox-filter").has_focus)
+        await pilot.press("down")  # the made-up one is from 1970: oldest, first
+        await until(lambda: pane.highlighted() is not None and pane.highlighted().task_id == task_id)
+        await pilot.press("enter")
+        await until(lambda: pane.query("PromptPane Input") and pane.query_one("PromptPane Input").has_focus)
+        await pilot.press(*"Ada", "enter")
+        await until(lambda: "Nice to meet you, Ada" in "".join(i.question for i in items(app)))
+        assert [e.task_id for e in load_remembered()] == ["no-such-task"]  # never the demo task
+    assert [e.task_id for e in load_remembered()] == ["no-such-task"]
 
 
 def closed_port() -> int:

@@ -7,12 +7,11 @@ from __future__ import annotations
 import httpx
 import pytest
 from textual.widgets import Button, TabbedContent
-from tui_support import app_on_fleet, click, demo_fleet, talk, until
+from tui_support import app_on_fleet, click, demo_app, demo_fleet, talk, until
 
 from switchboard.a2a.model import TaskState
 from switchboard.demo.base import DemoSettings
 from switchboard.link import open_link
-from switchboard.tui.app import SwitchboardApp
 from switchboard.tui.open_work import OpenWork
 from switchboard.tui.screens.leave import LeaveWorkScreen, leave_all
 from switchboard.tui.widgets.conversation_view import ConversationView
@@ -150,13 +149,6 @@ async def test_a_question_that_comes_while_the_runs_tab_closes_waits_for_later(a
         assert await view.ask(request) is None
         await removed
         assert app.is_running and app.return_code is None
-
-
-def demo_app(fleet, tmp_path, monkeypatch) -> SwitchboardApp:
-    """As `switchboard --demo` makes it: the app runs the fleet, which stops when the app quits."""
-    monkeypatch.setenv("SWITCHBOARD_HOME", str(tmp_path))
-    agents = [agent.as_entry() for agent in fleet.agents]
-    return SwitchboardApp(tmp_path / "agents.yaml", extra_agents=agents, steady=True, runs_extra_agents=True)
 
 
 async def test_quitting_the_demo_says_its_agents_task_ends_with_the_app(fleet, tmp_path, monkeypatch):

@@ -92,6 +92,13 @@ def app_on_fleet(fleet: BackgroundFleet, home: Path, monkeypatch: pytest.MonkeyP
     return SwitchboardApp(home / "agents.yaml", extra_agents=[agent.as_entry() for agent in fleet.agents], steady=True)
 
 
+def demo_app(fleet: BackgroundFleet, home: Path, monkeypatch: pytest.MonkeyPatch) -> SwitchboardApp:
+    """As `switchboard --demo` makes it: the app runs the fleet, which stops when the app quits."""
+    monkeypatch.setenv("SWITCHBOARD_HOME", str(home))
+    agents = [agent.as_entry() for agent in fleet.agents]
+    return SwitchboardApp(home / "agents.yaml", extra_agents=agents, steady=True, runs_extra_agents=True)
+
+
 @contextmanager
 def demo_fleet(settings: DemoSettings) -> Iterator[BackgroundFleet]:
     """The demo fleet on free ports, its agents' credentials in the environment until it stops.

@@ -1,6 +1,6 @@
 """Flags and value types shared by several commands: the connection and credential flags, message parts, the
-push receiver, the Temporal server, and the checked numbers. Loaded when a command's parser is filled, never for
-`switchboard --help`."""
+push receiver, --no-inbox, the Temporal server, and the checked numbers. Loaded when a command's parser is filled,
+never for `switchboard --help`."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ __all__ = [
     "PartAction",
     "connection_options",
     "from_zero",
+    "inbox_option",
     "non_negative_int",
     "port",
     "positive_int",
@@ -88,6 +89,17 @@ class Connection:
     no_browser: bool = False
     svc_param: list[str] = field(default_factory=list)
     trust_interface_origin: bool = False
+
+
+def inbox_option(parser: argparse.ArgumentParser) -> None:
+    """--no-inbox, the same on every command that keeps the inbox (task_inbox.py)."""
+    parser.add_argument(
+        "--no-inbox",
+        action="store_true",
+        help="leave the inbox as it is (by default a task seen at input-required or auth-required is remembered, "
+        "ids and question only, for `switchboard inbox` and the TUI's inbox, and one seen no longer waiting is "
+        "let go of)",
+    )
 
 
 def connection_options(p: argparse.ArgumentParser) -> None:

@@ -27,7 +27,7 @@ from .following import (
 from .message_parts import build_parts, metadata_of
 from .output import Out, warn
 from .render import render_task_page
-from .send_inbox import keep_in_inbox
+from .task_inbox import keep_in_inbox
 
 if TYPE_CHECKING:
     from ..link import AgentLink
@@ -107,7 +107,8 @@ async def send(args: SendOptions) -> int:
             raise
         if recorder is not None:
             recorder.save(view)
-        keep_in_inbox(args, target, link, result)  # a task left waiting: `switchboard inbox` lists it
+        # a task left waiting: `switchboard inbox` lists it; the one answered, once it waits no more, leaves it
+        keep_in_inbox(args, target, link, result, answered=args.task_id, name=args.inbox_name)
     return 0
 
 
@@ -183,7 +184,8 @@ async def task_get(args: TaskGetOptions) -> int:
                 async with deadline(args.timeout, f"task {task_id}"):
                     await link.wait(task_id, follow_policy(args))
         task = await link.get_task(task_id, history_length=args.history)
-    print_task(out, args, reply_command(args, target), task)
+        print_task(out, args, reply_command(args, target), task)
+        keep_in_inbox(args, target, link, task)  # found waiting: `switchboard inbox` lists it; ended: leaves it
     return 0
 
 
@@ -198,6 +200,7 @@ async def task_cancel(args: TaskCancelOptions) -> int:
         ):
             outcome = await link.cancel(task_id, timeout=args.timeout)
     print_task(Out(), args, reply_command(args, target), outcome.task)
+    keep_in_inbox(args, target, link, outcome.task)  # canceled: it waits no more
     if not outcome.confirmed:
         # The request went through, its effect is not seen yet: the job is not done, as with a timeout.
         warn(
@@ -218,7 +221,8 @@ async def task_subscribe(args: TaskSubscribeOptions) -> int:
             async with deadline(args.timeout, f"task {task_id}"):
                 turn = link.resume(task_id, follow_policy(args), streaming=True, view=view)
                 await consume_turn(turn, view, args, out, live=args.stream)
-        await print_followed(out, args, target, link, view, task_id)
+        seen = await print_followed(out, args, target, link, view, task_id)
+        keep_in_inbox(args, target, link, seen)
     return 0
 
 

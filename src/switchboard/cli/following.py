@@ -174,12 +174,15 @@ async def print_followed(
     link: AgentLink,
     view: TaskView,
     task_id: str,
-) -> None:
+) -> Task | None:
     """The end of a task followed (`task subscribe`, `task watch`): with --stream its summary, else the task as the
-    agent has it now; then a warning when it did not complete."""
+    agent has it now; then a warning when it did not complete. The task as it was last seen."""
     if args.stream:
+        seen = view.to_task()
         if args.output == "text":
             print_summary(out, args, reply_command(args, target), view)
     else:
-        print_task(out, args, reply_command(args, target), await link.get_task(task_id))
+        seen = await link.get_task(task_id)
+        print_task(out, args, reply_command(args, target), seen)
     warn_outcome(view.state)
+    return seen

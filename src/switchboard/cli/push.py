@@ -22,6 +22,7 @@ from .following import (
     warn_outcome,
 )
 from .output import Out, warn
+from .task_inbox import keep_in_inbox
 
 if TYPE_CHECKING:
     from .arguments import Connection
@@ -120,5 +121,6 @@ async def task_watch(args: TaskWatchOptions) -> int:
                 async with deadline(args.timeout, f"task {task_id}"):
                     events = watch_task(link, task_id, view, receiver, push_url=args.push_url)
                     await consume_turn(events, view, args, out, live=args.stream)
-        await print_followed(out, args, target, link, view, task_id)
+        seen = await print_followed(out, args, target, link, view, task_id)
+        keep_in_inbox(args, target, link, seen)
     return 0

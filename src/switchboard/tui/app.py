@@ -235,6 +235,11 @@ class SwitchboardApp(App):
         """The agent is one of the demo fleet this app started: it stops (and its tasks end) when the app quits."""
         return self.runs_extra_agents and self.is_extra(name)
 
+    def ends_with_app_at(self, url: str) -> bool:
+        """The address is that of an agent of the demo fleet this app started: its tasks end when the app quits."""
+        url = url.rstrip("/")
+        return self.runs_extra_agents and any(entry.url.rstrip("/") == url for entry in self.extra_agents)
+
     def reload_registry(self, registry: AgentsFile) -> None:
         hidden = set(self.hidden_extras())
         self.registry = registry

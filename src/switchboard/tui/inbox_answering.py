@@ -13,11 +13,12 @@ from ..a2a.auth.sign_in_offer import SignInOffer, oauth_source
 from ..a2a.errors import SwitchboardError
 from ..a2a.model import Part, TextPart
 from ..inbox.item import InboxItem
-from ..inbox.store import Remembered, forget, remember
+from ..inbox.store import Remembered
 from .widgets.inbox_pane import InboxPane, question_pane
 from .widgets.prompt_pane import PromptPane
 
 if TYPE_CHECKING:
+    from .inbox_kept import KeptQuestions
     from .widgets.conversation_view import ConversationView
 
 
@@ -35,6 +36,7 @@ class InboxAnswering:
         _reread: dict[tuple[str, str], InboxItem | None]
         _remembered: dict[tuple[str, str], Remembered]
         _last_temporal: float
+        kept: KeptQuestions
 
         async def _link_for(self, entry: Remembered) -> Any: ...
 
@@ -145,11 +147,11 @@ class InboxAnswering:
         if again is not None:
             kept = replace(entry, question=self.app.tap.redactor.text(again.question), state=again.state,
                            since=self.app.clock())  # fmt: skip
-            self._write(remember, kept)
+            self._write(self.kept.keep, kept)
             self._remembered[entry.key] = kept
             self._reread[entry.key] = replace(again, since=kept.since)
         else:
-            self._write(forget, *entry.key)
+            self._write(self.kept.let_go, *entry.key)
             self._remembered.pop(entry.key, None)
             said = view.state.value if view.state else "answered"
             self.app.notify(f"task {said}: {view.output_text[:200]}", title=entry.agent, markup=False)

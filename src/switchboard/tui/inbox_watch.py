@@ -27,8 +27,9 @@ from ..a2a.errors import SwitchboardError
 from ..a2a.model import TaskState
 from ..agents import AgentEntry
 from ..inbox.item import InboxItem, question_text, sort_oldest_first
-from ..inbox.store import Remembered, forget, load_remembered, remember, signature
+from ..inbox.store import Remembered, signature
 from .inbox_answering import InboxAnswering, is_view
+from .inbox_kept import KeptQuestions
 from .inbox_nudge import Nudge
 from .widgets.inbox_pane import InboxPane
 from .widgets.visibility import in_shown_tab
@@ -50,6 +51,7 @@ class InboxWatch(InboxAnswering):
         self.app = screen.app
         self.nudge = Nudge(self.app)
         self.handles: dict[str, Any] = {}  # item id -> what answers it (a view, a run view's step, a Remembered)
+        self.kept = KeptQuestions(self.app.ends_with_app_at)  # the file; the demo fleet's own tasks in memory
         self.items: list[InboxItem] = []
         self._remembered: dict[tuple[str, str], Remembered] = {}
         self._reread: dict[tuple[str, str], InboxItem | None] = {}  # key -> as its agent reported it last
@@ -213,7 +215,7 @@ class InboxWatch(InboxAnswering):
                 self._kept_questions[key] = (item.question, item.state)
                 entry = Remembered(item.agent, item.agent_url, item.task_id, item.context_id, item.state,
                                    self.app.tap.redactor.text(item.question), item.since)  # fmt: skip
-                self._write(remember, entry)
+                self._write(self.kept.keep, entry)
                 self._remembered[key] = entry  # type: ignore[index]
         open_tasks = self._open_tasks()
         for key in self._tab_keys - set(waiting):
@@ -221,7 +223,7 @@ class InboxWatch(InboxAnswering):
             # Its tab says it waits no more: let go of. Its tab was closed (the task left waiting at the agent): it
             # stays remembered, an item of the inbox as after a restart (its next read says whether it still waits).
             if key in self._remembered and key in open_tasks:
-                self._write(forget, *key)
+                self._write(self.kept.let_go, *key)
                 self._remembered.pop(key, None)
         self._tab_keys = set(waiting)
 
@@ -241,7 +243,7 @@ class InboxWatch(InboxAnswering):
 
     def _read_store(self) -> None:
         before = set(self._remembered)
-        self._remembered = {entry.key: entry for entry in load_remembered()}
+        self._remembered = self.kept.load()
         gone = before - set(self._remembered)
         for view in self.screen.conversations():  # answered by another process: the tab hears it from the agent
             item = self._conversation_item(view)
@@ -286,7 +288,7 @@ class InboxWatch(InboxAnswering):
         if link is not None:
             await link.aclose()
         if item is None:
-            self._write(forget, *key)
+            self._write(self.kept.let_go, *key)
             self._remembered.pop(key, None)
             self._reread.pop(key, None)
         elif key in self._remembered:  # not dismissed meanwhile
@@ -391,7 +393,7 @@ class InboxWatch(InboxAnswering):
             pass
 
     def dismiss(self, item: InboxItem) -> None:
-        self._write(forget, item.agent_url, item.task_id)
+        self._write(self.kept.let_go, item.agent_url, item.task_id)
         self._remembered.pop(item.key[1:], None)  # type: ignore[arg-type]
         self._reread.pop(item.key[1:], None)  # type: ignore[arg-type]
         self.refresh()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass, field
 
-from ..arguments import Connection, PartAction, connection_options, push_receiver, seconds
+from ..arguments import Connection, PartAction, connection_options, inbox_option, push_receiver, seconds
 from ..parser import EPILOG
 
 # (kind, value, media type): --text, --file, --data in the order given, --media-type bound to the one before it
@@ -84,12 +84,7 @@ def add_arguments(send: argparse.ArgumentParser) -> None:
         action="store_true",
         help="do not announce A2UI rendering: an agent that can fall back to text does (forms print as JSON)",
     )
-    send.add_argument(
-        "--no-inbox",
-        action="store_true",
-        help="do not keep a task left waiting for an answer in the inbox (by default one at input-required or "
-        "auth-required is remembered, ids and question only, for `switchboard inbox` and the TUI's inbox)",
-    )
+    inbox_option(send)
     send.set_defaults(parts=[], inbox_name=None)  # inbox_name: set by `switchboard answer`, no flag
     connection_options(send)
 

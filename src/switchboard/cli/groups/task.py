@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass, field
 
-from ..arguments import Connection, connection_options, push_receiver, seconds
+from ..arguments import Connection, connection_options, inbox_option, push_receiver, seconds
 from ..parser import EPILOG
 
 PUSH_EPILOG = """\
@@ -39,16 +39,18 @@ class TaskGetOptions(TaskOptions):
     history: int | None = None
     wait: bool = False
     poll_interval: float = 2.0
+    no_inbox: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
 class TaskCancelOptions(TaskOptions):
-    pass
+    no_inbox: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
 class TaskSubscribeOptions(TaskOptions):
     stream: bool = False
+    no_inbox: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -56,6 +58,7 @@ class TaskWatchOptions(TaskOptions):
     stream: bool = False
     push_url: str | None = None
     push_port: int = 0
+    no_inbox: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,13 +83,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     get.add_argument("--history", type=int, metavar="N", help="include up to N history messages")
     get.add_argument("--wait", "--watch", action="store_true", help="poll until the task ends or needs input")
     get.add_argument("--poll-interval", type=seconds, default=2.0, metavar="SECONDS")
+    inbox_option(get)
     connection_options(get)
     cancel = task.add_parser("cancel", help="cancel a task", epilog=EPILOG)
     cancel.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
+    inbox_option(cancel)
     connection_options(cancel)
     subscribe = task.add_parser("subscribe", help="re-attach to a running task's stream", epilog=EPILOG)
     subscribe.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
     subscribe.add_argument("--stream", action="store_true", help="print each event (JSONL with -o json)")
+    inbox_option(subscribe)
     connection_options(subscribe)
     watch = task.add_parser(
         "watch",
@@ -96,6 +102,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     watch.add_argument("words", nargs="*", metavar="[AGENT] TASK_ID")
     watch.add_argument("--stream", action="store_true", help="print each update (JSONL with -o json)")
     push_receiver(watch)
+    inbox_option(watch)
     connection_options(watch)
     listing = task.add_parser("list", help="list the agent's tasks (protocol 1.0)", epilog=EPILOG)
     listing.add_argument("words", nargs="*", metavar="[AGENT]")
