@@ -22,7 +22,7 @@ from ..a2a.user_input import is_loopback
 from ..push.receiver import PushReceiver
 
 if TYPE_CHECKING:
-    from .probe import Probe
+    from .interface_probe import Probe
 
 DELIVERY_BOUND = 5.0  # seconds the webhook waits for a push after the cancel answered (a busy host)
 SCENARIO = "push delivery"
