@@ -32,11 +32,14 @@ class Probe:
         timeout: float,
         checks: list[Check],
         wire: WireLog,
+        *,
+        push_wait: float = push_delivery.DELIVERY_BOUND,
     ) -> None:
         self.t = transport
         self.label = label
         self.card = resolved.card
         self.timeout = timeout
+        self.push_wait = push_wait  # seconds the webhook waits for the cancel's push
         self.checks = checks
         self.wire = wire
         self.version = transport.endpoint.version

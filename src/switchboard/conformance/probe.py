@@ -23,6 +23,7 @@ from ..a2a.tap import Tap
 from . import deeper
 from .error_codes import PROBE_TEXT
 from .interface_probe import Probe
+from .push_delivery import DELIVERY_BOUND
 from .report import Check, Report
 from .requirements import requirement
 from .wire_log import WireLog
@@ -55,8 +56,10 @@ async def probe(
     headers: dict[str, str] | None = None,
     tap: Tap | None = None,
     op_timeout: float = 20.0,
+    push_wait: float = DELIVERY_BOUND,
 ) -> Report:
-    """The conformance report of the agent at `ref`. A card that cannot be read raises (unreachable, not found)."""
+    """The conformance report of the agent at `ref`. A card that cannot be read raises (unreachable, not found).
+    `push_wait`: seconds the probe's webhook waits for the push its cancel should cause (push_delivery.py)."""
     tap = tap or Tap()
     wire = WireLog(tap)
     resolved = await fetch_card(ref, http, tap=tap, headers=headers)
@@ -94,5 +97,5 @@ async def probe(
             said = f"not probed: {exc.message}; give them (--api-key-env, --bearer-env) to probe this interface"
             checks.append(Check("interfaces", label, "skip", said, binding=binding, version=version))
             continue
-        await Probe(transport, label, resolved, op_timeout, checks, wire).run()
+        await Probe(transport, label, resolved, op_timeout, checks, wire, push_wait=push_wait).run()
     return report

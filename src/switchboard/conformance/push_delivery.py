@@ -24,7 +24,7 @@ from ..push.receiver import PushReceiver
 if TYPE_CHECKING:
     from .interface_probe import Probe
 
-DELIVERY_BOUND = 5.0  # seconds the webhook waits for a push after the cancel answered (a busy host)
+DELIVERY_BOUND = 5.0  # seconds the webhook waits for a push after the cancel answered (a busy host); probe(push_wait)
 SCENARIO = "push delivery"
 
 
@@ -107,7 +107,8 @@ async def _judge(p: Probe, delivery: Delivery) -> None:
         return
     first: asyncio.Task[StreamEvent] = asyncio.create_task(_first_push(delivery))
     refused_one = asyncio.create_task(delivery.receiver.refusal.wait())
-    await asyncio.wait({first, refused_one}, timeout=DELIVERY_BOUND, return_when=asyncio.FIRST_COMPLETED)
+    # Whichever comes first: the push, a POST refused (a wrong one is not sent again), or the bound.
+    await asyncio.wait({first, refused_one}, timeout=p.push_wait, return_when=asyncio.FIRST_COMPLETED)
     for waiting in (first, refused_one):
         waiting.cancel()
         with suppress(asyncio.CancelledError):
@@ -129,7 +130,11 @@ async def _judge(p: Probe, delivery: Delivery) -> None:
         p.judge("push delivery: payload", False, said, op="push_set", answered=f"{len(malformed)} POST(s) refused",
                 scenario=SCENARIO)  # fmt: skip
     elif arrived is None:
-        said = f"the task was canceled, and nothing reached the webhook within {DELIVERY_BOUND:g} s"
+        said = (
+            f"sent {p.sent('push_set')} for task {delivery.task_id} (config {delivery.config_id}, webhook "
+            f"{delivery.receiver.url}, with a token), then {p.sent('cancel')}: the task was canceled, and nothing "
+            f"reached the webhook within {p.push_wait:g} s"
+        )
         p.judge("push delivery", False, said + said_refused, op="push_set", answered="no POST", scenario=SCENARIO)
     else:
         what = type(arrived).__name__
