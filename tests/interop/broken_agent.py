@@ -36,6 +36,8 @@ broken_scripts.py), and breaks one thing:
   push-payload: declares push notifications and keeps push configs right, but POSTs a task's change as a bare
     TaskStatusUpdateEvent, not a StreamResponse (§4.3.3; broken_push.py);
   push-unsigned: the same, pushing a StreamResponse but without the config's token (a SHOULD: a warning);
+  push-no-auth: the same, pushing a StreamResponse with the token but without the Authorization the config's
+    `authentication` names (§4.3.3);
   push-silent (PROBE_ONLY_MODES: not in the TCK cross-check): the same, but never POSTs at all (§4.3.3: at least
     once).
 """
@@ -77,6 +79,7 @@ MODES = (
     "first-stream-only",
     "push-payload",
     "push-unsigned",
+    "push-no-auth",
 )
 # Modes only our probe is run against, with a short push_wait: the TCK's three delivery tests would each wait their
 # 15 s for a push that never comes (45 s), so `push-silent` stays out of the cross-check's MODES.

@@ -86,6 +86,10 @@ async def test_every_reference_server_passes(reference_server):
     # What the cancel pushed reached the probe's own webhook (a2a-sdk's agents declare push notifications).
     delivered = reference_server.stack == "sdk13" and push_spoken
     assert mine["push delivery"] == ("pass" if delivered else "skip")
+    # At 1.0 it came with the Authorization the config's authentication named (PUSH-DELIVER-001).
+    authorized = [c.outcome for c in report.checks if c.interface == f"{label} {reference_server.wire_version}"
+                  and c.requirement and c.requirement.tck == "PUSH-DELIVER-001"]  # fmt: skip
+    assert authorized == (["pass"] if delivered and reference_server.wire_version == "1.0" else [])
 
 
 AUTH_API_KEY = "conformance-key-123"
@@ -163,6 +167,7 @@ BROKEN_MODES = {
     "first-stream-only": ("subscribe: two streams", "STREAM-ORDER-003", "the second (and a third closed after"),
     "push-payload": ("push delivery", "PUSH-DELIVER-003", "the push was no StreamResponse of the task"),
     "push-unsigned": ("push delivery: token", "", "without the config's token"),  # a SHOULD: a warning
+    "push-no-auth": ("push delivery", "PUSH-DELIVER-001", "without the Authorization the config's authentication"),
     "push-silent": ("push delivery", "PUSH-DELIVER-002", "nothing reached the webhook within 0.3 s"),
 }
 # The webhook's wait for a push that never comes (push-silent): short, as the probe lets a test ask; the modes that
