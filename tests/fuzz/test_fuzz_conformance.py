@@ -5,14 +5,16 @@ say is text the report can print."""
 
 from __future__ import annotations
 
+import h11
 from fuzz_inputs import answers
 from fuzz_support import fuzz
-from hypothesis import example, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from switchboard.a2a.model import Task, TaskState, TaskStatus
 from switchboard.conformance.artifacts import judge_chunks, judge_in_task, judge_shape, read_stream, read_task
 from switchboard.conformance.error_bodies import errors_in, judge_jsonrpc_error, judge_rest_error
+from switchboard.conformance.push_delivery import Webhook
 from switchboard.conformance.streams import judge_stream, judge_transport, raw_states
 from switchboard.conformance.wire_log import Exchange
 
@@ -110,3 +112,28 @@ def test_artifacts_of_anything_are_judged_without_raising(frames, body, binding)
     task = read_task(Exchange(2, "POST", "http://agent/", status=200, body=body), binding)
     for finding in (judge_shape(stream, task), judge_chunks(stream), judge_in_task(stream, task)):
         assert finding is None or (len(finding.detail) < 800 and len(finding.answered) < 200)
+
+
+CREDENTIALS = "fuzz-credentials-0123456789"
+
+
+@fuzz(examples=200)
+@given(value=st.one_of(st.binary(max_size=80), st.sampled_from([b"Bearer", b"Bearer ", b"bearer  x", b"\xff\xfe"])))
+@example(value=b"Bearer " + CREDENTIALS.encode())
+@example(value=b"BEARER \t" + CREDENTIALS.encode() + b" ")
+def test_the_webhooks_authorization_check_takes_any_header_and_lets_through_only_the_one_it_asked_for(value):
+    """conformance/push_delivery.py reads the Authorization of a push (an untrusted sender's header, as h11 parsed
+    it): any value is a decision, never an exception, and only `Bearer CREDENTIALS` is let through."""
+    webhook = Webhook(CREDENTIALS)
+    token = webhook.register("t-1")
+    try:
+        request = h11.Request(method="POST", target=webhook.path, headers=[
+            (b"host", b"x"), (b"x-a2a-notification-token", token.encode()), (b"authorization", value)
+        ])  # fmt: skip
+    except h11.LocalProtocolError:
+        assume(False)  # h11 would not have parsed it either: it never reaches the webhook
+    decided = webhook.decide(request)
+    scheme, _, given_credentials = value.decode("latin-1").strip().partition(" ")
+    expected = scheme.lower() == "bearer" and given_credentials.strip() == CREDENTIALS
+    assert decided == (None if expected else 401)
+    assert [(h.token, h.authorized) for h in webhook.heads] == [(True, expected)]

@@ -35,7 +35,11 @@ broken_scripts.py), and breaks one thing:
     cancel); one opened beside it is sent the Task and closed (§3.5.2);
   push-payload: declares push notifications and keeps push configs right, but POSTs a task's change as a bare
     TaskStatusUpdateEvent, not a StreamResponse (§4.3.3; broken_push.py);
-  push-unsigned: the same, pushing a StreamResponse but without the config's token (a SHOULD: a warning).
+  push-unsigned: the same, pushing a StreamResponse but without the config's token (a SHOULD: a warning);
+  push-no-auth: the same, pushing a StreamResponse with the token but without the Authorization the config's
+    `authentication` names (§4.3.3);
+  push-silent (PROBE_ONLY_MODES: not in the TCK cross-check): the same, but never POSTs at all (§4.3.3: at least
+    once).
 """
 
 from __future__ import annotations
@@ -75,7 +79,11 @@ MODES = (
     "first-stream-only",
     "push-payload",
     "push-unsigned",
+    "push-no-auth",
 )
+# Modes only our probe is run against, with a short push_wait: the TCK's three delivery tests would each wait their
+# 15 s for a push that never comes (45 s), so `push-silent` stays out of the cross-check's MODES.
+PROBE_ONLY_MODES = ("push-silent",)
 ARTIFACT_MODES = ("artifact-no-id", "chunk-after-last", "artifact-lost")  # their streams carry an artifact
 ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 REASONS = {-32001: "TASK_NOT_FOUND", -32002: "TASK_NOT_CANCELABLE", -32003: "PUSH_NOTIFICATION_NOT_SUPPORTED",
@@ -177,7 +185,7 @@ async def _live(mode: str, rid: object) -> AsyncIterator[str]:
 
 async def _rpc(request: Request) -> Response:
     mode = request.path_params.get("mode", "default")
-    if mode != "default" and mode not in MODES:
+    if mode != "default" and mode not in (*MODES, *PROBE_ONLY_MODES):
         return Response(status_code=404)
     call = await request.json()
     method, params, rid = call.get("method"), call.get("params") or {}, call.get("id")
@@ -269,7 +277,7 @@ async def _rpc(request: Request) -> Response:
 def app() -> Starlette:
     async def agent_card(request: Request) -> Response:
         mode = request.path_params.get("mode")
-        if mode is not None and mode not in MODES:
+        if mode is not None and mode not in (*MODES, *PROBE_ONLY_MODES):
             return Response(status_code=404)
         served = card(str(request.url).removesuffix(".well-known/agent-card.json"), mode)
         return JSONResponse(served, headers={"Cache-Control": "max-age=60", "ETag": '"broken-1"'})

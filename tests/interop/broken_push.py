@@ -1,10 +1,11 @@
-"""The spec-breaking agent's push notifications, in its modes `push-payload` and `push-unsigned` (the only ones whose
-cards declare them):
+"""The spec-breaking agent's push notifications, in its modes `push-payload`, `push-unsigned`, `push-no-auth` and
+`push-silent` (the only ones whose cards declare them):
 push configs created, read, listed and deleted as the spec says, for its task-1 and for the TCK's scripted tasks
 (also when a SendMessage carries one inline, as the TCK's delivery tests send it); and a change of such a task (the
 probe's cancel, the TCK's scripted completion) POSTed to each config's URL with its authentication, but: in
 `push-payload`, as a bare TaskStatusUpdateEvent, not the StreamResponse that wraps it (§4.3.3); in `push-unsigned`,
-without the config's token (X-A2A-Notification-Token)."""
+without the config's token (X-A2A-Notification-Token); in `push-no-auth`, without the Authorization the config's
+`authentication` names (§4.3.3, PUSH-DELIVER-001); in `push-silent`, never (§4.3.3: at least once)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 
 import httpx
 
-MODES = ("push-payload", "push-unsigned")
+MODES = ("push-payload", "push-unsigned", "push-no-auth", "push-silent")
 _configs: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}  # (mode, task id) -> config id -> the config
 _sending: set[asyncio.Task[None]] = set()  # POSTs under way (kept, so none is collected before it ends)
 
@@ -51,7 +52,10 @@ def answer(mode: str, method: str, params: dict[str, Any], known: bool) -> tuple
 
 
 def push(mode: str, task_id: str, state: str) -> None:
-    """POST the task's new state to each of its configs, in the background (the answer does not wait for it)."""
+    """POST the task's new state to each of its configs, in the background (the answer does not wait for it); in
+    `push-silent`, to none: the configs were taken, the push never comes."""
+    if mode == "push-silent":
+        return
     for config in list(_configs.get((mode, task_id), {}).values()):
         sending = asyncio.get_running_loop().create_task(_post(mode, config, task_id, state))
         _sending.add(sending)
@@ -63,7 +67,7 @@ async def _post(mode: str, config: dict[str, Any], task_id: str, state: str) -> 
     if isinstance(config.get("token"), str) and mode != "push-unsigned":
         headers["X-A2A-Notification-Token"] = config["token"]
     auth = config.get("authentication")
-    if isinstance(auth, dict) and auth.get("credentials"):
+    if isinstance(auth, dict) and auth.get("credentials") and mode != "push-no-auth":
         headers["Authorization"] = f"{auth.get('scheme', 'Bearer')} {auth['credentials']}"
     event = {"taskId": task_id, "contextId": "ctx-1", "status": {"state": state}}
     body = event if mode == "push-payload" else {"statusUpdate": event}  # push-payload: the event, unwrapped

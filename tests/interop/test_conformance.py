@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from broken_agent import MODES, broken_agent
+from broken_agent import MODES, PROBE_ONLY_MODES, broken_agent
 from cli_runner import run_cli_in_process
 
 from switchboard.a2a.auth.credentials import Credentials
@@ -86,6 +86,10 @@ async def test_every_reference_server_passes(reference_server):
     # What the cancel pushed reached the probe's own webhook (a2a-sdk's agents declare push notifications).
     delivered = reference_server.stack == "sdk13" and push_spoken
     assert mine["push delivery"] == ("pass" if delivered else "skip")
+    # At 1.0 it came with the Authorization the config's authentication named (PUSH-DELIVER-001).
+    authorized = [c.outcome for c in report.checks if c.interface == f"{label} {reference_server.wire_version}"
+                  and c.requirement and c.requirement.tck == "PUSH-DELIVER-001"]  # fmt: skip
+    assert authorized == (["pass"] if delivered and reference_server.wire_version == "1.0" else [])
 
 
 AUTH_API_KEY = "conformance-key-123"
@@ -163,7 +167,12 @@ BROKEN_MODES = {
     "first-stream-only": ("subscribe: two streams", "STREAM-ORDER-003", "the second (and a third closed after"),
     "push-payload": ("push delivery", "PUSH-DELIVER-003", "the push was no StreamResponse of the task"),
     "push-unsigned": ("push delivery: token", "", "without the config's token"),  # a SHOULD: a warning
+    "push-no-auth": ("push delivery", "PUSH-DELIVER-001", "without the Authorization the config's authentication"),
+    "push-silent": ("push delivery", "PUSH-DELIVER-002", "nothing reached the webhook within 0.3 s"),
 }
+# The webhook's wait for a push that never comes (push-silent): short, as the probe lets a test ask; the modes that
+# push are given the default bound (their push comes within milliseconds of the cancel, but the host may be busy).
+SILENT_WAIT = 0.3
 
 
 # One breach that breaks a second requirement: a "stream" answered as one JSON document carries no event, so the
@@ -171,11 +180,12 @@ BROKEN_MODES = {
 ALSO_BROKEN = {"json-stream": ("stream", "CORE-STREAM-003", "no event stream")}
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", (*MODES, *PROBE_ONLY_MODES))
 async def test_each_broken_mode_fails_on_its_one_requirement(broken, mode):
     scenario, tck, said = BROKEN_MODES[mode]
+    wait = {"push_wait": SILENT_WAIT} if mode in PROBE_ONLY_MODES else {}
     async with new_http_client() as http:
-        report = await probe(f"{broken}{mode}/", http=http)
+        report = await probe(f"{broken}{mode}/", http=http, **wait)
     failed = [c for c in report.checks if c.outcome in ("fail", "warn")]
     expected = [(scenario, tck)] + ([ALSO_BROKEN[mode][:2]] if mode in ALSO_BROKEN else [])
     assert [(c.scenario, c.requirement.tck if c.requirement else None) for c in failed] == expected, failed
@@ -184,6 +194,27 @@ async def test_each_broken_mode_fails_on_its_one_requirement(broken, mode):
     assert said in failed[0].detail + failed[0].answered, failed[0]
     # a MUST broken is a fail, a SHOULD a warning
     assert [c.outcome for c in failed] == [{"MUST": "fail", "SHOULD": "warn"}[c.requirement.level] for c in failed]
+
+
+async def test_a_push_that_never_comes_fails_saying_what_was_sent_and_how_long_it_waited(broken):
+    """push-silent takes the push config (create, get, list, delete all answer right) and never POSTs: the probe's
+    webhook waits `push_wait` after the cancel (an event or the bound, never a fixed sleep) and fails delivery."""
+    async with new_http_client() as http:
+        report = await probe(f"{broken}push-silent/", http=http, push_wait=SILENT_WAIT)
+    by_scenario = {c.scenario: c for c in report.checks}
+    assert by_scenario["push config"].outcome == "pass"  # the config was accepted: only the delivery is missing
+    delivery = by_scenario["push delivery"]
+    assert (delivery.outcome, delivery.answered, delivery.sent) == (
+        "fail",
+        "no POST",
+        "CreateTaskPushNotificationConfig",
+    )
+    assert delivery.requirement.level == "MUST" and "§4.3.3" in delivery.section
+    assert "for task task-1 (config switchboard-conformance-" in delivery.detail
+    assert (
+        "webhook http://127.0.0.1:" in delivery.detail and "then CancelTask: the task was canceled" in delivery.detail
+    )
+    assert delivery.detail.endswith("nothing reached the webhook within 0.3 s")
 
 
 async def test_a_v10_card_declaring_its_extended_card_only_the_v03_way_fails_at_10_and_passes_at_03(server_pool):

@@ -110,8 +110,12 @@ AREAS = (
     Area("version: empty", ("VER-SERVER-003",), ("TestVersionErrors::test_empty_version_treated_as_default",)),
     Area("push config", ("PUSH-CREATE-001",), ("TestPushNotificationCrud::",)),
     # The probe's own webhook on 127.0.0.1, pushed to by the cancel; the TCK's, by its scripted task's completion.
-    Area("push delivery", ("PUSH-DELIVER-002", "PUSH-DELIVER-003"), ("TestPushNotificationDelivery::",)),
-    Area("push delivery: token", ("push delivery: token",), ()),  # the TCK checks `authentication`, not the token
+    Area(
+        "push delivery",
+        ("PUSH-DELIVER-001", "PUSH-DELIVER-002", "PUSH-DELIVER-003"),
+        ("TestPushNotificationDelivery::",),
+    ),
+    Area("push delivery: token", ("push delivery: token",), ()),  # the TCK checks `authentication` only, not the token
     Area(
         "push config: refused",
         ("CORE-CAP-001",),

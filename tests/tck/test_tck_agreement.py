@@ -42,6 +42,7 @@ BREACHES = {
     "first-stream-only": ("subscribe: two streams", "fail"),
     "push-payload": ("push delivery", "fail"),
     "push-unsigned": ("push delivery: token", None),  # a SHOULD; the TCK checks the Authorization header only
+    "push-no-auth": ("push delivery", "fail"),  # PUSH-DELIVER-001: the Authorization the config's authentication names
 }
 SHOULD_BREACHES = {"chunk-after-last", "push-unsigned"}  # ours warns there: the requirement is a SHOULD
 

@@ -24,7 +24,7 @@ from .streams import Finding
 from .wire_log import Exchange
 
 if TYPE_CHECKING:
-    from .probe import Probe
+    from .interface_probe import Probe
 
 FRAMES_READ = 10_000  # frames of one stream judged; the probe reads no more events than that either
 ARTIFACTS_READ = 1_000  # artifacts of one task, or chunks of one stream, judged

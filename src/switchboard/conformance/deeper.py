@@ -23,7 +23,7 @@ from .streams import summary
 from .wire_log import WireLog
 
 if TYPE_CHECKING:
-    from .probe import Probe
+    from .interface_probe import Probe
 
 TASK_NOT_FOUND, NOT_CANCELABLE, UNSUPPORTED = -32001, -32002, -32004
 PUSH_NOT_SUPPORTED = -32003

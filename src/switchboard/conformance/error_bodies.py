@@ -21,7 +21,7 @@ from .streams import Finding
 from .wire_log import Exchange
 
 if TYPE_CHECKING:
-    from .probe import Probe
+    from .interface_probe import Probe
 
 ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 A2A_DOMAIN = "a2a-protocol.org"

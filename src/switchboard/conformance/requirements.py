@@ -128,6 +128,12 @@ _TABLE: dict[str, tuple[Requirement, Requirement | None]] = {
         Requirement("§4.3.3 Push Notification Payload: the config's token, X-A2A-Notification-Token", "SHOULD"),
         _v03("§9.5 Push Notification Setup and Usage: the token", "SHOULD"),
     ),
+    "push delivery: authentication": (
+        _must(
+            "§4.3.3 Push Notification Payload: the config's authentication, sent as Authorization", "PUSH-DELIVER-001"
+        ),
+        _v03("§9.5 Push Notification Setup and Usage: the config's authentication", "SHOULD"),
+    ),
     "push delivery: payload": (
         _must("§4.3.3 Push Notification Payload: a StreamResponse", "PUSH-DELIVER-003"),
         _v03("§9.5 Push Notification Setup and Usage", "SHOULD"),

@@ -15,7 +15,7 @@ from .deeper import WATCH_BOUND, Watch
 from .streams import summary
 
 if TYPE_CHECKING:
-    from .probe import Probe
+    from .interface_probe import Probe
 
 SCENARIO, KEY, OP = "subscribe: two streams", "subscribe: every stream", "subscribe"
 

@@ -142,9 +142,16 @@ class Transport(ABC):
     # --- push-notification configs: the A2A bindings at 1.0 speak them; here, the refusal of the others ---
 
     async def create_push_config(
-        self, task_id: str, url: str, *, token: str | None = None, config_id: str | None = None
+        self,
+        task_id: str,
+        url: str,
+        *,
+        token: str | None = None,
+        config_id: str | None = None,
+        authentication: tuple[str, str] | None = None,
     ) -> dict[str, Any]:
-        """CreateTaskPushNotificationConfig: have the agent POST the task's updates to `url`."""
+        """CreateTaskPushNotificationConfig: have the agent POST the task's updates to `url`, echoing `token` in
+        X-A2A-Notification-Token and sending `authentication` (scheme, credentials) as its Authorization."""
         raise _no_push()
 
     async def get_push_config(self, task_id: str, config_id: str) -> dict[str, Any]:

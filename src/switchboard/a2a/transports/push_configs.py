@@ -45,13 +45,21 @@ class PushConfigs:
         return self.endpoint.tenant or None
 
     async def create_push_config(
-        self, task_id: str, url: str, *, token: str | None = None, config_id: str | None = None
+        self,
+        task_id: str,
+        url: str,
+        *,
+        token: str | None = None,
+        config_id: str | None = None,
+        authentication: tuple[str, str] | None = None,
     ) -> dict[str, Any]:
         op = "CreateTaskPushNotificationConfig"
         if self._at_03():
-            answer = await self._push_call("push_set", v03.push_config_params(task_id, url, token, config_id))
-            return v03.decode_push_config(self._config(answer, op))
-        params = v10.push_config_params(task_id, url, token, config_id, tenant=self._push_tenant())
+            params03 = v03.push_config_params(task_id, url, token, config_id, authentication=authentication)
+            return v03.decode_push_config(self._config(await self._push_call("push_set", params03), op))
+        params = v10.push_config_params(
+            task_id, url, token, config_id, tenant=self._push_tenant(), authentication=authentication
+        )
         return self._config(await self._push_call("push_set", params), op)
 
     async def get_push_config(self, task_id: str, config_id: str) -> dict[str, Any]:

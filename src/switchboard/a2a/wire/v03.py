@@ -301,12 +301,21 @@ def id_params(task_id: str, tenant: str | None = None) -> dict[str, Any]:  # no 
 # --- push-notification configs (JSON-RPC), in and out of the v1.0 ProtoJSON shape the rest of switchboard uses ---
 
 
-def push_config_params(task_id: str, url: str, token: str | None, config_id: str | None = None) -> dict[str, Any]:
-    """tasks/pushNotificationConfig/set: a TaskPushNotificationConfig, its config nested as v0.3 has it."""
+def push_config_params(
+    task_id: str,
+    url: str,
+    token: str | None,
+    config_id: str | None = None,
+    authentication: tuple[str, str] | None = None,
+) -> dict[str, Any]:
+    """tasks/pushNotificationConfig/set: a TaskPushNotificationConfig, its config nested as v0.3 has it (and its
+    authentication as a list of schemes)."""
     config: dict[str, Any] = {}
     put(config, "id", config_id)
     config["url"] = url
     put(config, "token", token)
+    if authentication is not None:
+        config["authentication"] = {"schemes": [authentication[0]], "credentials": authentication[1]}
     return {"taskId": task_id, "pushNotificationConfig": config}
 
 

@@ -410,16 +410,23 @@ def list_params(
 
 
 def push_config_params(
-    task_id: str, url: str, token: str | None, config_id: str | None = None, tenant: str | None = None
+    task_id: str,
+    url: str,
+    token: str | None,
+    config_id: str | None = None,
+    tenant: str | None = None,
+    authentication: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
     """A TaskPushNotificationConfig to create: where the agent POSTs the task's updates, with `token` echoed in
-    X-A2A-Notification-Token."""
+    X-A2A-Notification-Token and `authentication` (scheme, credentials) sent as the POST's Authorization."""
     out: dict[str, Any] = {}
     put(out, "tenant", tenant)
     out["taskId"] = task_id
     put(out, "id", config_id)
     out["url"] = url
     put(out, "token", token)
+    if authentication is not None:
+        out["authentication"] = {"scheme": authentication[0], "credentials": authentication[1]}
     return out
 
 

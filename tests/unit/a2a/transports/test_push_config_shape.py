@@ -13,6 +13,7 @@ from transcripts import ROOT
 from switchboard.a2a.cards import parse_card
 from switchboard.a2a.errors import InvalidResponseError
 from switchboard.a2a.transports.jsonrpc import JsonRpcTransport
+from switchboard.a2a.wire import v03
 
 BASE = "http://agent.test/"
 
@@ -48,3 +49,24 @@ async def test_a_push_config_object_comes_back_as_sent():
     async with JsonRpcTransport(card(), card_url=BASE, http=http) as transport:
         assert await transport.get_push_config("task-1", "config-1") == config
     await http.aclose()
+
+
+async def test_a_push_config_carries_its_authentication_in_each_versions_shape():
+    """The config's authentication (PushNotificationConfig.authentication) is what the agent sends as the push's
+    Authorization: one scheme at 1.0, a list of schemes at 0.3."""
+    sent: list[dict] = []
+
+    def agent(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        sent.append(body["params"])
+        return httpx.Response(200, json={"jsonrpc": "2.0", "id": body["id"], "result": {"id": "c", "url": "u"}})
+
+    http = httpx.AsyncClient(transport=httpx.MockTransport(agent))
+    async with JsonRpcTransport(card(), card_url=BASE, http=http) as transport:
+        await transport.create_push_config("task-1", "http://127.0.0.1:1/hook", authentication=("Bearer", "s3cret"))
+        await transport.create_push_config("task-1", "http://127.0.0.1:1/hook")
+    await http.aclose()
+    assert sent[0]["authentication"] == {"scheme": "Bearer", "credentials": "s3cret"}
+    assert "authentication" not in sent[1]
+    legacy = v03.push_config_params("task-1", "http://127.0.0.1:1/hook", "tok", authentication=("Bearer", "s3cret"))
+    assert legacy["pushNotificationConfig"]["authentication"] == {"schemes": ["Bearer"], "credentials": "s3cret"}
