@@ -102,6 +102,33 @@ async def test_researcher_task_is_canceled_from_the_keyboard(app):
         await until(lambda: not view.running)
 
 
+def offers_cancel(app, view: ConversationView) -> bool:
+    """ctrl+g in the footer, and in the message box's hint."""
+    active = app.screen.active_bindings.get("ctrl+g")
+    footer = active is not None and active.enabled and active.binding.description == "Cancel task"
+    hint = "ctrl+g cancel task" in str(view.query_one(".composer-hint", Static).render())
+    assert footer == hint, (footer, hint)
+    return footer
+
+
+async def test_ctrl_g_is_offered_only_while_the_task_can_be_canceled(app):
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_agent(pilot, "writer")
+        await until(lambda: view.conversation is not None and view.query_one("#message").has_focus)
+        assert not offers_cancel(app, view)  # no task yet
+        await say(pilot, view, "tides pace 300")
+        await until(lambda: view.conversation.last.view.task_id is not None and view.running)
+        await until(lambda: offers_cancel(app, view))
+        await pilot.press("ctrl+g")
+        await until(lambda: view.conversation.last.view.state is TaskState.CANCELED and not view.canceling)
+        await pilot.pause()
+        assert not offers_cancel(app, view)  # the key would do nothing: not offered
+        await say(pilot, view, "tides pace 1")
+        await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED and not view.running)
+        await pilot.pause()
+        assert not offers_cancel(app, view)
+
+
 async def test_gatekeeper_auth_required_round_trip(app):
     async with app.run_test(size=SIZE) as pilot:
         view = await open_agent(pilot, "gatekeeper")
