@@ -9,12 +9,12 @@ from textual.widgets import Input, RadioSet, Static
 from tui_support import app_on_fleet, demo_fleet, open_agent, until
 
 from switchboard.a2a.model import DataPart, TaskState
-from switchboard.demo import researcher, writer
+from switchboard.demo import writer
 from switchboard.demo.base import DemoSettings
 from switchboard.tui.downloads import downloads_dir
 from switchboard.tui.widgets.conversation_view import ConversationView
 from switchboard.tui.widgets.prompt_pane import PromptPane
-from switchboard.tui.widgets.transcript import ArtifactBox, FileRow
+from switchboard.tui.widgets.transcript import ArtifactBox
 
 SIZE = (120, 40)
 
@@ -217,16 +217,3 @@ async def test_ctrl_s_saves_an_artifact_under_the_name_a_person_expects(app):
         await pilot.press("ctrl+s")
         await until(lambda: (downloads_dir() / "vault-contents.md").exists())
         assert sorted(p.name for p in downloads_dir().iterdir()) == ["draft-2.md", "draft.md", "vault-contents.md"]
-
-
-async def test_s_on_a_file_saves_it_from_its_bytes_and_from_its_address(app):
-    async with app.run_test(size=SIZE) as pilot:
-        view = await open_agent(pilot, "researcher")
-        await say(pilot, view, "quick: tides")
-        await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED and not view.running)
-        await until(lambda: len(view.query(FileRow)) == 2)
-        for row in view.query(FileRow):
-            row.focus()
-            await pilot.press("s")
-        await until(lambda: (downloads_dir() / "sources.csv").exists() and (downloads_dir() / "report.md").exists())
-        assert (downloads_dir() / "sources.csv").read_bytes() == researcher.sources_csv("tides")
