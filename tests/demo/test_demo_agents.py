@@ -93,7 +93,9 @@ async def test_interviewer_asks_twice_then_completes_with_the_answers_as_data(de
         ids = {"task_id": first.task_id, "context_id": first.context_id}
         second, _ = await turn(client, "Ada", streaming=streaming, **ids)
         assert second.state is INPUT_REQUIRED and second.task_id == first.task_id
+        # A client that announces no A2UI gets no form: the choices are numbered, and "2" picks one.
         assert second.status_text == interviewer.question_goal("Ada")
+        assert "Pick a choice (1-3) or say it in your own words." in second.status_text
         offered = [p.data for p in second.status.message.parts if isinstance(p, DataPart)]
         assert offered == [{"choices": interviewer.CHOICES}]
         third, _ = await turn(client, "2", streaming=streaming, **ids)

@@ -107,6 +107,13 @@ def test_the_interviewer_offers_its_choices_as_a_form_beside_its_data_part(cli):
     assert (
         "Form interview-goal (A2UI v0.9)" in asked.stdout and "[ Answer ] (primary) sends action answer" in asked.stdout
     )
+    # Worded for the form, whose choices have no numbers on screen (typing a number still picks one).
+    assert "Pick one below or say it in your own words." in asked.stdout and "(1-3)" not in asked.stdout
+    # An empty answer gets the question again, with its form again: the form is what the person answers with.
+    again = cli("send", "interviewer", "--task-id", task_id, "--a2ui-action", "answer", "--data",
+                '{"/goal/choice": []}')  # fmt: skip
+    assert "I did not catch that. Nice to meet you, Ada." in again.stdout, again.stdout + again.stderr
+    assert "Pick one below" in again.stdout and "Form interview-goal (A2UI v0.9)" in again.stdout
     done = cli("send", "interviewer", "--task-id", task_id, "--a2ui-action", "answer", "--data",
                '{"/goal/words": "build a bot"}')  # fmt: skip
     assert done.returncode == 0 and fields(done.stdout).get("State") == "completed", done.stdout + done.stderr
@@ -116,3 +123,4 @@ def test_the_interviewer_offers_its_choices_as_a_form_beside_its_data_part(cli):
                 "Bo")  # fmt: skip
     assert '"choices": [' in plain.stdout
     assert "Form" not in plain.stdout  # A2UI switched off: the question as before, the choices as data
+    assert "Pick a choice (1-3) or say it in your own words." in plain.stdout  # numbered: a number is typed

@@ -202,7 +202,8 @@ def test_cli_interviewer_three_turns(cli, flags):
     ids = ["--task-id", first["Task ID"], "--context-id", first["Context ID"]]
     second = cli("send", "interviewer", *ids, "Grace", *flags)
     assert fields(second.stdout)["State"] == "input-required"
-    assert interviewer.question_goal("Grace") in second.stdout and "learn how A2A works" in second.stdout
+    # send announces the A2UI it renders (the card declares it): the question is worded for the form it shows
+    assert interviewer.question_goal("Grace", form=True) in second.stdout and "learn how A2A works" in second.stdout
     third = cli("send", "interviewer", *ids, "test my own agent", "-o", "json", *flags)
     task = json.loads(third.stdout)["task"]
     assert task["status"]["state"] == "TASK_STATE_COMPLETED"

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Button
+from textual.widgets import Button, OptionList
 from tui_support import app_on_fleet, click, demo_fleet, launch_workflow, until
 
 from switchboard.demo.base import DemoSettings
@@ -89,3 +89,29 @@ async def test_f8_is_offered_while_the_run_goes_and_not_once_it_ended(app):
         await pilot.press("f8")  # nothing to cancel: no question either
         await pilot.pause(0.2)
         assert not isinstance(app.screen, ConfirmScreen)
+
+
+def offers_cancel_step(app) -> bool:
+    active = app.screen.active_bindings.get("ctrl+g")
+    return active is not None and active.enabled and active.binding.description == "Cancel step"
+
+
+async def test_ctrl_g_is_offered_only_on_a_step_that_is_going(app):
+    async with app.run_test(size=SIZE) as pilot:
+        view = await launch_workflow(pilot, "interview.yaml")
+        await until(lambda: bool(view.query("PromptPane Input")))  # the interview step waits for the person
+        steps = view.query_one("#steps", OptionList)
+        steps.focus()
+        steps.highlighted = 0
+        await until(lambda: view.selected_step() == "interview" and offers_cancel_step(app))
+        steps.highlighted = 1
+        await until(lambda: view.selected_step() == "welcome")
+        await pilot.pause()
+        assert not offers_cancel_step(app)  # pending: nothing to cancel yet
+        steps.highlighted = 0
+        await until(lambda: offers_cancel_step(app))
+        await pilot.press("ctrl+g")
+        await until(lambda: view.steps["interview"].status == "canceled")
+        await until(lambda: view.selected_step() == "interview" and view.status != "running")
+        await pilot.pause()
+        assert not offers_cancel_step(app)  # ended: the key would do nothing

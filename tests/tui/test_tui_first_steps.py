@@ -12,10 +12,14 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, OptionList, Static
 from tui_support import app_on_fleet, demo_fleet, talk, until
 
+from switchboard.a2a.model import TaskState
+from switchboard.demo import researcher
 from switchboard.demo.base import DemoSettings
+from switchboard.tui.downloads import downloads_dir
 from switchboard.tui.screens.launch import LaunchScreen
 from switchboard.tui.screens.sign_in import SignInScreen
 from switchboard.tui.widgets.inbox_pane import InboxPane
+from switchboard.tui.widgets.transcript import FileRow
 
 SIZE = (120, 40)
 
@@ -93,3 +97,19 @@ async def test_a_hidden_sign_in_can_be_shown_again_from_the_palette(app, monkeyp
         await pilot.press("down", "enter")
         await until(lambda: isinstance(app.screen, SignInScreen))
         assert app.screen.code == code  # the same flow's code, not a new sign-in
+
+
+async def test_s_on_a_file_saves_it_from_its_bytes_and_from_its_address(app):
+    """The researcher's two files: `sources.csv` inline, `report.md` at an address the agent serves."""
+    async with app.run_test(size=SIZE) as pilot:
+        view = await talk(pilot, "researcher", "quick: tides")
+        await until(
+            lambda: view.conversation.last is not None and view.conversation.last.view.state is TaskState.COMPLETED
+        )
+        await until(lambda: not view.running)
+        await until(lambda: len(view.query(FileRow)) == 2)
+        for row in view.query(FileRow):
+            row.focus()
+            await pilot.press("s")
+        await until(lambda: (downloads_dir() / "sources.csv").exists() and (downloads_dir() / "report.md").exists())
+        assert (downloads_dir() / "sources.csv").read_bytes() == researcher.sources_csv("tides")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from textual.widgets import Input, RadioSet
+from textual.widgets import Input, RadioSet, Static
 from tui_support import app_on_fleet, demo_fleet, open_agent, until
 
 from switchboard.a2a.model import DataPart, TaskState
@@ -61,6 +61,8 @@ async def test_interviewer_asks_a_name_in_words_then_its_goal_as_a_form_picked_f
         await until(lambda: pilot.app.focused is pane.query_one(RadioSet))
         assert not pane.query("#prompt-input")  # no text field of the pane's own: the form is the answer
         assert not pane.query(".json-block")  # its `{"choices": [...]}` data part is the form's choices: not repeated
+        question = str(pane.query_one(".question", Static).render())
+        assert "Pick one below or say it in your own words." in question  # the form's choices carry no numbers
         # down: the second choice, space: pick it, tab: the own-words field, enter: send the form
         await pilot.press("down", "space", "tab", "enter")
         await until(lambda: len(view.conversation.turns) == 3 and not view.running)
@@ -100,6 +102,33 @@ async def test_researcher_task_is_canceled_from_the_keyboard(app):
         await until(lambda: not view.running)
 
 
+def offers_cancel(app, view: ConversationView) -> bool:
+    """ctrl+g in the footer, and in the message box's hint."""
+    active = app.screen.active_bindings.get("ctrl+g")
+    footer = active is not None and active.enabled and active.binding.description == "Cancel task"
+    hint = "ctrl+g cancel task" in str(view.query_one(".composer-hint", Static).render())
+    assert footer == hint, (footer, hint)
+    return footer
+
+
+async def test_ctrl_g_is_offered_only_while_the_task_can_be_canceled(app):
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_agent(pilot, "writer")
+        await until(lambda: view.conversation is not None and view.query_one("#message").has_focus)
+        assert not offers_cancel(app, view)  # no task yet
+        await say(pilot, view, "tides pace 300")
+        await until(lambda: view.conversation.last.view.task_id is not None and view.running)
+        await until(lambda: offers_cancel(app, view))
+        await pilot.press("ctrl+g")
+        await until(lambda: view.conversation.last.view.state is TaskState.CANCELED and not view.canceling)
+        await pilot.pause()
+        assert not offers_cancel(app, view)  # the key would do nothing: not offered
+        await say(pilot, view, "tides pace 1")
+        await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED and not view.running)
+        await pilot.pause()
+        assert not offers_cancel(app, view)
+
+
 async def test_gatekeeper_auth_required_round_trip(app):
     async with app.run_test(size=SIZE) as pilot:
         view = await open_agent(pilot, "gatekeeper")
@@ -137,6 +166,7 @@ async def test_after_a_cancel_the_transcript_follows_the_next_turn_to_its_end(ap
         # History taller than the screen: a whole interview.
         await say(pilot, view, "interview me")
         await answer(pilot, "Ada")
+        await until(lambda: "Pick a choice (1-3)" in str(view.conversation.last.view.question))  # numbered, no form
         await answer(pilot, "1")
         await until(lambda: view.conversation.last.view.state is TaskState.COMPLETED and not view.running)
         # A question, canceled while its prompt pane shows: the pane goes, the transcript gets shorter.

@@ -3,9 +3,16 @@ width it is given, and the timeline's bars."""
 
 from __future__ import annotations
 
-from switchboard.tui.widgets.run_picture import graph, timeline_picture
+from pathlib import Path
+
+import pytest
+import yaml
+
+from switchboard.tui.widgets.run_picture import WIDEST, graph, timeline_picture
 from switchboard.workflow.picture import timeline
 from switchboard.workflow.state import StepState
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "workflows"
 
 
 def _steps() -> dict[str, StepState]:
@@ -32,10 +39,50 @@ def test_the_graph_draws_a_box_per_step_in_columns_and_a_line_per_dependency():
     assert max(len(line) for line in lines) <= 100
 
 
-def test_a_narrow_terminal_gets_narrow_boxes_and_long_names_are_cut():
-    steps = {"a-step-with-a-very-long-name-indeed": StepState("a-step-with-a-very-long-name-indeed", agent="x")}
-    drawn = graph(steps, 40).plain
-    assert "…" in drawn and max(len(line) for line in drawn.splitlines()) <= 40
+def _example_steps() -> dict[str, dict[str, StepState]]:
+    """The steps of every workflow in examples/workflows (a relay file's workflows each), all ended a while ago."""
+    found: dict[str, dict[str, StepState]] = {}
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for workflow in [document] if "steps" in document else document["workflows"]:
+            steps = {}
+            for step in workflow["steps"]:
+                state = StepState(
+                    step["name"], type=step.get("type", "a2a"), agent=step.get("agent"), status="completed"
+                )
+                state.depends_on = list(step.get("dependsOn", []))
+                state.started_at, state.ended_at = 100.0, 231.2  # "completed 131.2s": the longest the state says
+                steps[step["name"]] = state
+            found[f"{path.name}:{workflow['name']}"] = steps
+    return found
+
+
+@pytest.mark.parametrize("width", [126, 80, 60])
+def test_every_example_workflows_steps_and_agents_show_whole_in_their_boxes(width):
+    examples = _example_steps()
+    assert len(examples) >= 4
+    for where, steps in examples.items():
+        drawn = graph(steps, width, now=300.0).plain
+        for state in steps.values():
+            who = state.agent or ("shell" if state.type == "shell" else "")
+            assert f" {state.name} " in drawn, (where, state.name, drawn)
+            assert f"│ {who} " in drawn, (where, who, drawn)  # "researcher" was cut beside its state and time
+        assert "…" not in drawn, (where, drawn)
+
+
+def test_a_long_name_widens_its_box_and_the_picture_scrolls_past_the_width_given():
+    name, agent = "a-step-with-a-very-long-name-indeed", "an-agent-with-a-long-name-too"
+    drawn = graph({name: StepState(name, agent=agent, status="running")}, 40).plain
+    assert f" {name} " in drawn and f"│ {agent} " in drawn and "…" not in drawn
+    assert max(len(line) for line in drawn.splitlines()) > 40  # the run view's picture scrolls sideways
+
+
+def test_a_name_past_the_widest_box_is_cut_and_its_state_stays_in_the_bottom_border():
+    name = "s" * 80
+    drawn = graph({name: StepState(name, agent="x", status="completed")}, 40).plain
+    top, middle, bottom = drawn.splitlines()
+    assert "…" in top and len(top) == WIDEST  # the whole name is in the list of steps beside the picture
+    assert bottom.rstrip().endswith(" completed ╯") and middle.startswith("│ x ")
 
 
 def test_the_timeline_draws_attempts_retries_and_waits():

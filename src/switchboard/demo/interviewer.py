@@ -19,8 +19,11 @@ CATALOG_V091 = "https://a2ui.org/specification/v0_9_1/catalogs/basic/catalog.jso
 CHOICES = ["learn how A2A works", "test my own agent", "just looking around"]
 
 
-def question_goal(name: str) -> str:
-    return f"Nice to meet you, {name}. What is your goal today? Pick a choice (1-3) or say it in your own words."
+def question_goal(name: str, *, form: bool = False) -> str:
+    """The second question: worded for the form when it goes with one (its choices carry no numbers on screen),
+    else with the choices' numbers (a text-only client types one; the data part lists them)."""
+    pick = "Pick one below" if form else f"Pick a choice (1-{len(CHOICES)})"
+    return f"Nice to meet you, {name}. What is your goal today? {pick} or say it in your own words."
 
 
 def read_goal(answer: str) -> str:
@@ -86,11 +89,13 @@ class InterviewerExecutor(DemoExecutor):
         answer = _answer(turn)
         name = self._names.get(turn.task_id)
         if not answer:
-            await turn.ask("I did not catch that. " + (question_goal(name) if name else QUESTION_NAME))
+            if name is None:
+                await turn.ask("I did not catch that. " + QUESTION_NAME)
+            else:
+                await self._ask_goal(turn, name, "I did not catch that. ")
         elif name is None:
             self._names[turn.task_id] = answer
-            form = [a2ui_part(goal_form(), MIME_V091)] if _renders_v091(turn) else []
-            await turn.ask(question_goal(answer), data({"choices": CHOICES}), *form)
+            await self._ask_goal(turn, answer)
         else:
             goal = read_goal(answer)
             await turn.working("writing up your answers")
@@ -100,6 +105,13 @@ class InterviewerExecutor(DemoExecutor):
             await turn.artifact(parts, artifact_id="interview", name="interview summary")
             self._names.pop(turn.task_id, None)
             await turn.complete("interview complete, thank you")
+
+    async def _ask_goal(self, turn: Turn, name: str, before: str = "") -> None:
+        """The goal question with its choices as data, and as a form to a client that draws one (asked again, the
+        same: the form is what the person answers with)."""
+        form = _renders_v091(turn)
+        parts = [a2ui_part(goal_form(), MIME_V091)] if form else []
+        await turn.ask(before + question_goal(name, form=form), data({"choices": CHOICES}), *parts)
 
 
 def build(url: str, settings: DemoSettings) -> ServedApp:

@@ -115,10 +115,7 @@ class Composer(Vertical):
         with Horizontal(classes="composer-bar"):
             options = [(f"{skill.name}: {example}", example) for skill in self.skills for example in skill.examples[:6]]
             yield Select(options, prompt="skill examples", id="skill-hint", allow_blank=True, compact=True)
-            yield Static(
-                Content.styled("enter send · ctrl+j new line · ctrl+g cancel task · f2 wire", "$text-muted"),
-                classes="composer-hint",
-            )
+            yield Static(_hint(cancel=False), classes="composer-hint")
 
     def on_mount(self) -> None:
         area = self.query_one(MessageArea)
@@ -143,6 +140,11 @@ class Composer(Vertical):
             area.move_cursor(area.document.end)
             area.focus()
 
+    def offer_cancel(self, offered: bool) -> None:
+        """Name ctrl+g in the hint only while it cancels something (a task that has ended has nothing to cancel)."""
+        if not self.query_one(MessageArea).read_only:  # a replay's box says it is read-only in the hint's place
+            self.query_one(".composer-hint", Static).update(_hint(cancel=offered))
+
     def set_enabled(self, enabled: bool) -> None:
         self.query_one(MessageArea).disabled = not enabled
 
@@ -165,3 +167,8 @@ class Composer(Vertical):
         area.refresh_bindings()
         self.query_one("#skill-hint", Select).disabled = True
         self.query_one(".composer-hint", Static).update(Content.styled(note, "$text-muted"))
+
+
+def _hint(*, cancel: bool) -> Content:
+    keys = ["enter send", "ctrl+j new line", *(["ctrl+g cancel task"] if cancel else []), "f2 wire"]
+    return Content.styled(" · ".join(keys), "$text-muted")

@@ -27,21 +27,21 @@ from textual.widgets import Static
 from ...a2a.auth.sign_in_offer import SignInOffer, oauth_source, sign_in_offer
 from ...a2a.errors import SwitchboardError
 from ...a2a.follow import TurnEvent
-from ...a2a.model import FilePart, Part, TaskState, TextPart
+from ...a2a.model import Part, TaskState, TextPart
 from ...agent_status import AgentStatus
 from ...conversation import Conversation, Turn
 from ...link import AgentLink
 from ...safe_text import strip_controls
-from ..downloads import downloads_dir, save_artifact_texts, save_file_part
 from ..hints import error_text
 from ..typed_app import switchboard_app
 from .a2ui.actions_host import FormActions
 from .composer import Composer
+from .conversation_saving import SavingActions
 from .markdown_pages import TranscriptScroll
 from .prompt_pane import PromptPane
 from .send_refusal import send_refusal
 from .throttle import FrameThrottle
-from .transcript import FileRow, NoteLine, TurnView, UserMessage, turn_state
+from .transcript import NoteLine, TurnView, UserMessage, turn_state
 from .visibility import being_removed, in_shown_tab
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ FRAME = 1 / 30  # the transcript is re-rendered at most this often while a strea
 SLOWEST = 0.25  # and at least this often, however long a render takes
 
 
-class ConversationView(FormActions, Vertical):
+class ConversationView(FormActions, SavingActions, Vertical):
     app = switchboard_app  # typed: the app's own attributes (tui/typed_app.py)
 
     BINDINGS = [
@@ -65,6 +65,8 @@ class ConversationView(FormActions, Vertical):
     # too). `running` and `waiting` read the conversation itself, at once.
     busy: var[bool] = var(False, toggle_class="-running")
     asking: var[bool] = var(False, toggle_class="-waiting")
+    # ctrl+g is offered (the footer, the message box's hint) only while the last turn's task can be canceled.
+    cancelable: var[bool] = var(False)
 
     def __init__(self, status: AgentStatus, prefill: str = "", *, link: AgentLink | None = None, **kwargs):
         super().__init__(classes="conversation", **kwargs)
@@ -108,10 +110,28 @@ class ConversationView(FormActions, Vertical):
         """The turn started, ended, or began or stopped waiting for the person."""
         self.busy = self.running
         self.asking = self.waiting is not None
+        self.cancelable = self._can_cancel()
         if self._gone():
             return  # called after an await (a render, a mount): the tab may have begun to close in it
         for composer in self.query(Composer):
             composer.mask(self.waiting is TaskState.AUTH_REQUIRED, strip_controls(self.agent_name))
+
+    def _can_cancel(self) -> bool:
+        """The last turn has a task that has not ended, and no cancel of it is on its way."""
+        last = self.conversation.last if self.conversation else None
+        if last is None or not last.view.task_id or self._canceling:
+            return False
+        return not (last.view.state is not None and last.view.state.is_terminal)
+
+    def watch_cancelable(self, cancelable: bool) -> None:
+        self.refresh_bindings()
+        if not self._gone():
+            for composer in self.query(Composer):
+                composer.offer_cancel(cancelable)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A key that would do nothing is not offered: the task ended (completed, failed, canceled, rejected).
+        return self.cancelable if action == "cancel_task" else True
 
     def _gone(self) -> bool:
         """Closed, or being removed: a turn's worker can go on while its transcript or message box is gone."""
@@ -379,6 +399,7 @@ class ConversationView(FormActions, Vertical):
                     return  # the view began to close during the sync
                 raise
             self._head()
+            self.cancelable = self._can_cancel()  # the task's state came with the stream
             await self._show_link_notes()
             # after the new content is laid out, or the end is not the end any more
             self.call_after_refresh(self._synced, transcript, following, started)
@@ -410,19 +431,8 @@ class ConversationView(FormActions, Vertical):
     # --- actions -------------------------------------------------------------------------------------
 
     async def action_cancel_task(self) -> None:
-        if self.conversation is None or not self.conversation.task_id:
-            self.notify("no task to cancel")
-            return
-        if (
-            self.conversation.last
-            and self.conversation.last.view.state
-            and self.conversation.last.view.state.is_terminal
-        ):
-            self.notify("the task has already ended")
-            return
-        if self._canceling:
-            self.notify("already canceling the task")
-            return
+        if not self._can_cancel():
+            return  # not offered (check_action): the key came in a frame before the footer knew
         # Stop listening first, then ask. An agent can have a long queue of updates for this stream, which it
         # goes on sending (some servers never end a stream that another request canceled), and reading them
         # competes with the cancel request: under a flood of 64 KB chunks the stream went on for over a minute.
@@ -446,6 +456,7 @@ class ConversationView(FormActions, Vertical):
             outcome = await self._connected.cancel()
         except SwitchboardError as exc:
             self._canceling = False
+            self._state_changed()  # ctrl+g is offered again while the task goes on
             # The agent wrote the message: shown as text, never read as markup ("[/]" alone would raise).
             self.notify(strip_controls(f"{exc.code}: {exc.message}"), severity="error", markup=False)
             last = self._connected.last
@@ -454,6 +465,7 @@ class ConversationView(FormActions, Vertical):
             return
         except BaseException:
             self._canceling = False
+            self.cancelable = self._can_cancel()
             raise
         self._canceling = False
         if self._gone():
@@ -479,27 +491,3 @@ class ConversationView(FormActions, Vertical):
                 await worker.wait()  # the stream let go before the watch begins (both mark the turn running)
         self.notify("stream closed; following the task by its pushes or by polling")
         self.watch_quietly()
-
-    def action_save_artifacts(self) -> None:
-        last = self.conversation.last if self.conversation else None
-        if last is None or not last.view.artifacts:
-            self.notify("no artifacts to save yet")
-            return
-        saved = save_artifact_texts(last.view.artifacts.values())
-        names = ", ".join(path.name for path in saved) or "nothing (no text)"
-        self.notify(f"saved {names} to {downloads_dir()}", markup=False)
-
-    @on(FileRow.SaveRequested)
-    def _save_requested(self, event: FileRow.SaveRequested) -> None:
-        event.stop()
-        self.save_file(event.part)
-
-    @work(group="files")
-    async def save_file(self, part: FilePart) -> None:
-        try:
-            path, size = await save_file_part(part, self.app.http)
-        except Exception as exc:  # no bytes, a URL that does not serve it, a folder that cannot be written
-            said = f"could not save {part.name or 'the file'}: {exc}"
-            self.notify(strip_controls(said), severity="error", markup=False)
-            return
-        self.notify(f"saved {path.name} ({size} bytes) to {path.parent}", markup=False)

@@ -24,8 +24,9 @@ STYLE = {
     "skipped": ("–", "$text-muted"),
 }
 GAP = 5  # columns between boxes: room for the lines
-BOX_H, ROW_GAP = 3, 0  # the name in the top border: a box takes three lines
-MIN_W, MAX_W = 16, 28
+BOX_H, ROW_GAP = 3, 0  # the name in the top border, the agent inside, the state in the bottom border
+MIN_W, MAX_W = 16, 28  # boxes share the width given between these
+WIDEST = 48  # a box grows past MAX_W (the picture scrolls sideways) to show a name or agent whole, up to this
 UP, DOWN, LEFT, RIGHT = 1, 2, 4, 8
 LINES = {
     LEFT | RIGHT: "─", LEFT: "─", RIGHT: "─", UP | DOWN: "│", UP: "│", DOWN: "│",
@@ -85,7 +86,8 @@ def graph(steps: Mapping[str, StepState], width: int, now: float | None = None) 
     cols = columns({name: state.depends_on for name, state in steps.items()})
     if not cols:
         return Content("")
-    box_w = max(MIN_W, min(MAX_W, (width - GAP * (len(cols) - 1)) // len(cols)))
+    shared = max(MIN_W, min(MAX_W, (width - GAP * (len(cols) - 1)) // len(cols)))
+    box_w = max(shared, min(WIDEST, max(_needed(state) for state in steps.values())))
     where: dict[str, tuple[int, int]] = {}
     for c, names in enumerate(cols):
         for r, name in enumerate(names):
@@ -119,6 +121,15 @@ def _edge(canvas: _Canvas, x1: int, y1: int, x2: int, y2: int) -> None:
     canvas.put(x2, y2, "▶", "$text-muted")
 
 
+def _who(state: StepState) -> str:
+    return strip_controls(state.agent or ("shell" if state.type == "shell" else "")).replace("\n", " ")
+
+
+def _needed(state: StepState) -> int:
+    """The width that shows the step's name (after its mark, in the top border) and its agent (inside) whole."""
+    return max(len(strip_controls(state.name)) + 6, len(_who(state)) + 4)
+
+
 def _box(canvas: _Canvas, x: int, y: int, w: int, state: StepState, now: float | None) -> None:
     mark, style = STYLE.get(state.status, ("?", ""))
     border = style if state.status in ("running", "waiting", "failed") else "$text-muted"
@@ -131,10 +142,12 @@ def _box(canvas: _Canvas, x: int, y: int, w: int, state: StepState, now: float |
     inner = w - 4
     canvas.put(x + 1, y, f" {mark} ", style)
     canvas.put(x + 4, y, _clip(state.name, inner - 2) + " ", "bold")
-    who = state.agent or ("shell" if state.type == "shell" else "")
+    canvas.put(x + 2, y + 1, _clip(_who(state), inner), "$accent")
+    # The state (and its time, where there is room) in the bottom border, at its right: the agent keeps the line
+    # inside to itself ("researcher" beside "completed 31.2s" was cut in a box of the usual width).
     said = f"{state.status} {_elapsed(state, now)}".rstrip()
-    canvas.put(x + 2, y + 1, _clip(who, max(inner - len(said) - 1, 0)), "$accent")
-    canvas.put(x + w - 2 - min(len(said), inner), y + 1, _clip(said, inner), style)
+    said = said if len(said) <= inner - 2 else _clip(state.status, inner - 2)
+    canvas.put(x + w - 3 - len(said), y + BOX_H - 1, f" {said} ", style)
 
 
 def _elapsed(state: StepState, now: float | None) -> str:

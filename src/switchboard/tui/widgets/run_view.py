@@ -35,7 +35,7 @@ from ..typed_app import switchboard_app
 from .a2ui.actions_host import step_forms
 from .a2ui.surface import A2uiSurface
 from .prompt_pane import PromptPane
-from .step_lines import depths, step_line
+from .step_lines import depths, outputs_picture, step_line
 from .throttle import FrameThrottle
 from .transcript import TurnView
 from .visibility import being_removed, in_shown_tab
@@ -45,7 +45,6 @@ if TYPE_CHECKING:
 
 FRAME = 1 / 20
 PICTURE_ROOM = 30  # rows: below, the graph makes way for a prompt
-OUTPUT_LINES = 3  # of each run output, under the run's head
 LATER = "the step waits for your answer; esc leaves it for now, enter on the step comes back to it"
 
 
@@ -63,6 +62,8 @@ class RunView(Vertical):
     # (the main screen watches them). `status` and `waiting` read the run itself, at once.
     busy: var[bool] = var(False, toggle_class="-running")
     asking: var[bool] = var(False, toggle_class="-waiting")
+    # ctrl+g is offered only while the selected step of a live run is going (running, or waiting for the person).
+    step_cancelable: var[bool] = var(False)
 
     def __init__(self, title: str, *, start=None, record=None, **kwargs) -> None:
         """`start(ask)` starts the live run and returns it; `record` is a past run from the journal."""
@@ -98,12 +99,24 @@ class RunView(Vertical):
     def _state_changed(self) -> None:
         self.busy = self.status == "running"
         self.asking = self.waiting
+        self.step_cancelable = self._step_going(self._shown_step)
 
     def watch_busy(self) -> None:
         self.refresh_bindings()  # f8 is offered while there is a run to cancel
 
+    def watch_step_cancelable(self) -> None:
+        self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return self.busy if action == "cancel_run" else True
+        if action == "cancel_run":
+            return self.busy
+        return self.step_cancelable if action == "cancel_step" else True
+
+    def _step_going(self, name: str | None) -> bool:
+        """The step is going in a live run (a run from the journal is only looked at)."""
+        state = self.steps.get(name) if name is not None else None
+        live = self.run is not None and self.status == "running"
+        return live and state is not None and state.status in ("running", "waiting")
 
     def _gone(self) -> bool:
         """Closed, or being removed: Textual takes the children away first, and a widget mounted into a view
@@ -372,25 +385,9 @@ class RunView(Vertical):
         shown = self.query_one(".run-outputs", Static)
         outputs = self.outputs
         shown.display = bool(outputs)
-        if not outputs:
-            return
-        run_id = self.run.run_id if self.run else (self.record.run_id if self.record else "")
-        width = max(len(name) for name in outputs)
-        lines = [Content.styled("outputs", "bold")]
-        cut = False
-        for name, value in outputs.items():
-            value_lines = strip_controls(str(value)).splitlines() or [""]
-            cut = cut or len(value_lines) > OUTPUT_LINES
-            for index, line in enumerate(value_lines[:OUTPUT_LINES]):
-                label = f"  {name:<{width}}  " if index == 0 else " " * (width + 4)
-                lines.append(Content.assemble((label, "$accent"), line))
-        if cut:
-            lines.append(
-                Content.styled(
-                    f"  (cut to {OUTPUT_LINES} lines each: switchboard runs show {run_id})", "$text-muted italic"
-                )
-            )
-        shown.update(Content("\n").join(lines))
+        if outputs:
+            run_id = self.run.run_id if self.run else (self.record.run_id if self.record else "")
+            shown.update(outputs_picture(outputs, run_id))
 
     def selected_step(self) -> str | None:
         options = self.query_one("#steps", OptionList)
@@ -412,6 +409,7 @@ class RunView(Vertical):
 
     async def _detail(self) -> None:
         name = self.selected_step()
+        self.step_cancelable = self._step_going(name)  # the step shown changed, or its state did
         if name is None or name not in self.steps:
             return
         state = self.steps[name]
@@ -450,8 +448,8 @@ class RunView(Vertical):
 
     async def action_cancel_step(self) -> None:
         name = self.selected_step()
-        if self.run is None or name is None:
-            return
+        if name is None or not self._step_going(name):
+            return  # not offered (check_action): the step ended a frame before the footer knew
         try:
             await self.run.cancel_step(name)
         except SwitchboardError as exc:  # a run on Temporal cancels as a whole
