@@ -134,9 +134,10 @@ async def test_add_anyway_fits_beside_add_and_cancel_on_any_size(tmp_path):
             dialog.query_one("#url", Input).value = "http://127.0.0.1:9/"
             dialog.add()
             anyway = dialog.query_one("#add-anyway")
-            await until(lambda: anyway.display)  # noqa: B023
+            await until(lambda: anyway.display and anyway.region.area)  # noqa: B023  (shown, and laid out)
             dialog.query_one(".dialog").scroll_to_widget(anyway, animate=False)
-            await settle(pilot, 0.1)
+            buttons = [dialog.query_one(b) for b in ("#add", "#add-anyway", "#cancel")]
+            await until(lambda: all(b.region.bottom <= size[1] for b in buttons))  # noqa: B023  (scrolled to)
             box = dialog.query_one(".dialog").scrollable_content_region
             for button in ("#add", "#add-anyway", "#cancel"):
                 region = dialog.query_one(button).region
