@@ -199,6 +199,22 @@ async def test_a_transcript_scrolled_up_by_the_person_stays_where_they_put_it(ap
         assert transcript.scroll_y == 2
 
 
+async def test_a_scroll_up_just_before_a_frame_is_laid_out_is_not_undone(app):
+    """A frame's render began with the transcript at its end; the person scrolled up before the render was laid
+    out: the frame's follow to the end came after and took them back down (a loaded run saw it)."""
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_agent(pilot, "echo")
+        transcript = view.query_one(".transcript")
+        for n in range(12):
+            await say(pilot, view, f"message {n}")
+            await until(lambda: not view.running)
+        await until(lambda: transcript.max_scroll_y > 0 and transcript.scroll_y == transcript.max_scroll_y)
+        await view._sync()  # a frame: its follow to the end waits for the next refresh
+        transcript.scroll_to(y=2, animate=False, immediate=True)  # the person, before that refresh
+        await pilot.pause(0.3)
+        assert transcript.scroll_y == 2
+
+
 async def test_ctrl_s_saves_an_artifact_under_the_name_a_person_expects(app):
     """Issue 26, item 6: the writer's `draft.md` was saved as `draft.md.md`, the gatekeeper's `vault contents` as
     `vault contents.md`; a second save replaced the first."""

@@ -402,7 +402,7 @@ class ConversationView(FormActions, SavingActions, Vertical):
             self.cancelable = self._can_cancel()  # the task's state came with the stream
             await self._show_link_notes()
             # after the new content is laid out, or the end is not the end any more
-            self.call_after_refresh(self._synced, transcript, following, started)
+            self.call_after_refresh(self._synced, transcript, transcript.scroll_y if following else None, started)
 
     async def _show_link_notes(self) -> None:
         """What the client noted about the agent (card lint, decoding oddities, retries outside a turn): under
@@ -417,7 +417,10 @@ class ConversationView(FormActions, SavingActions, Vertical):
             for transcript in self.query_children(".transcript"):
                 await transcript.mount_all([NoteLine(text) for text in fresh])
 
-    def _synced(self, transcript: VerticalScroll, following: bool, started: float) -> None:
+    def _synced(self, transcript: VerticalScroll, followed_from: float | None, started: float) -> None:
+        """`followed_from`: where the transcript stood, at its end, when the render began (None: the person had
+        scrolled up). One who scrolls up before the render is laid out is left there too."""
+        following = followed_from is not None and transcript.scroll_y >= followed_from - 1
         if following and not any(p.form_ids for p in transcript.query_children(PromptPane)):  # a form shows its top
             transcript.scroll_end(animate=False, immediate=True)
             # Markdown lays its blocks out after this refresh: anchored, the transcript stays at the end as they
