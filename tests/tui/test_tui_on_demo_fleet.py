@@ -184,14 +184,20 @@ async def test_after_a_cancel_the_transcript_follows_the_next_turn_to_its_end(ap
         await until(lambda: transcript.max_scroll_y > 0 and transcript.scroll_y == transcript.max_scroll_y)
 
 
+async def a_transcript_taller_than_its_view(pilot):
+    """Twelve exchanges with echo: the conversation and its transcript, scrolled to its end."""
+    view = await open_agent(pilot, "echo")
+    transcript = view.query_one(".transcript")
+    for n in range(12):
+        await say(pilot, view, f"message {n}")
+        await until(lambda: not view.running)
+    await until(lambda: transcript.max_scroll_y > 0 and transcript.scroll_y == transcript.max_scroll_y)
+    return view, transcript
+
+
 async def test_a_transcript_scrolled_up_by_the_person_stays_where_they_put_it(app):
     async with app.run_test(size=SIZE) as pilot:
-        view = await open_agent(pilot, "echo")
-        transcript = view.query_one(".transcript")
-        for n in range(12):
-            await say(pilot, view, f"message {n}")
-            await until(lambda: not view.running)
-        await until(lambda: transcript.max_scroll_y > 0 and transcript.scroll_y == transcript.max_scroll_y)
+        view, transcript = await a_transcript_taller_than_its_view(pilot)
         transcript.scroll_to(y=2, animate=False, immediate=True)
         await say(pilot, view, "one more")
         await until(lambda: not view.running and transcript.max_scroll_y > 2)
@@ -203,12 +209,7 @@ async def test_a_scroll_up_just_before_a_frame_is_laid_out_is_not_undone(app):
     """A frame's render began with the transcript at its end; the person scrolled up before the render was laid
     out: the frame's follow to the end came after and took them back down (a loaded run saw it)."""
     async with app.run_test(size=SIZE) as pilot:
-        view = await open_agent(pilot, "echo")
-        transcript = view.query_one(".transcript")
-        for n in range(12):
-            await say(pilot, view, f"message {n}")
-            await until(lambda: not view.running)
-        await until(lambda: transcript.max_scroll_y > 0 and transcript.scroll_y == transcript.max_scroll_y)
+        view, transcript = await a_transcript_taller_than_its_view(pilot)
         await view._sync()  # a frame: its follow to the end waits for the next refresh
         transcript.scroll_to(y=2, animate=False, immediate=True)  # the person, before that refresh
         await pilot.pause(0.3)
