@@ -111,7 +111,7 @@ async def test_a_task_send_leaves_waiting_is_kept_in_the_inbox_until_it_is_answe
     [next_question] = inbox(home, agents_file)
     assert next_question["question"].startswith("Nice to meet you, Ada") and next_question["id"] == asked["id"]
     table = run_cli(home, agents_file, "inbox").stdout  # a long question cut says so
-    assert "Nice to meet you, Ada. What is your goal today? Pick a choi…  remembered" in table
+    assert "Nice to meet you, Ada. What is your goal today? Pick one be…  remembered" in table
     last = run_cli(home, agents_file, *follow_up, "1")
     assert last.returncode == 0, last.stderr
     assert inbox(home, agents_file) == [] and load_remembered() == []
