@@ -9,11 +9,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from workflow_support import API_KEY, TOKEN, cli_env
 
+from switchboard.demo import echo, researcher
 from switchboard.demo.base import DemoSettings
 from switchboard.demo.fleet import BackgroundFleet, start_in_background
 from switchboard.workflow.temporal.dev import DevServer, start_dev_server
@@ -48,6 +50,22 @@ def temporal(tmp_path_factory: pytest.TempPathFactory, temporal_key: str) -> Ite
 def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BackgroundFleet]:
     agents_file = tmp_path_factory.mktemp("fleet") / "agents.yaml"
     handle = start_in_background(first_port=0, settings=SETTINGS, agents_file=agents_file)
+    yield handle
+    handle.stop()
+
+
+# A researcher that does not finish while a test looks: a cancel reaches its task while it runs, however long a
+# loaded machine takes to send the cancel (with the fleet's 8 s researcher, it once came after the step ended).
+PATIENT = replace(SETTINGS, research_seconds=3600.0)
+
+
+@pytest.fixture
+def patient_fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BackgroundFleet]:
+    """The researcher (PATIENT) and echo alone, with an agents file of their own."""
+    agents_file = tmp_path_factory.mktemp("patient") / "agents.yaml"
+    handle = start_in_background(
+        first_port=0, settings=PATIENT, agents_file=agents_file, agents=[researcher.AGENT, echo.AGENT]
+    )
     yield handle
     handle.stop()
 

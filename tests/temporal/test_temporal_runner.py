@@ -303,9 +303,11 @@ def test_a_worker_lost_mid_step_is_replaced_and_the_agent_sees_one_task(home, ag
     assert research["correlationId"] == f"{run_id}:delegate:research" and research["status"] == "completed"
 
 
-def test_cancel_reaches_the_agents_task(home, agents_file, fleet, workers):
+def test_cancel_reaches_the_agents_task(home, patient_fleet, workers):
+    """The researcher here works until canceled: the step is running when the cancel comes, however late."""
+    agents_file = patient_fleet.agents_file
     run_id = start_slow(home, agents_file, workers)
-    researcher = fleet.agent("researcher").url
+    researcher = patient_fleet.agent("researcher").url
     task = wait_for_task(researcher, f"{run_id}:delegate:research")
     canceled = run_cli(home, agents_file, "runs", "cancel", run_id, "--temporal", workers.address, "-o", "json")
     run = document(canceled)

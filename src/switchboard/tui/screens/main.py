@@ -381,7 +381,7 @@ class MainScreen(Screen):
             self.query_one(InboxPane).show(self.inbox.items)
         target = self._focus_target(event.pane)
         if target is not None:
-            self.call_after_refresh(self._focus_if_shown, event.pane.id, target)
+            self.call_after_refresh(self._focus_if_shown, event.pane, target)
 
     def _focus_target(self, pane: TabPane) -> Widget | None:
         if pane.id == "agents-tab":
@@ -396,11 +396,17 @@ class MainScreen(Screen):
         # A tab being closed (or still mounting) may hold neither: then there is nothing to focus.
         return next(iter(pane.query("#steps, #message")), None)
 
-    def _focus_if_shown(self, pane_id: str | None, target: Widget) -> None:
+    def _focus_if_shown(self, pane: TabPane, target: Widget) -> None:
         # A tab closed or left before this refresh must not take the focus: its pane would be shown again.
         tabs = self.query(TabbedContent)
-        if target.is_attached and tabs and tabs.first().active == pane_id:
-            self.set_focus(target)  # now, not after yet another message: the person may switch tabs meanwhile
+        if not (target.is_attached and tabs and tabs.first().active == pane.id):
+            return
+        focused = self.focused
+        if focused is not None and pane in focused.ancestors:
+            # The keyboard was put in this tab before the refresh (a click on its runs table, on a loaded machine
+            # where the refresh came late): it stays there. Taken back, the next enter launched a workflow.
+            return
+        self.set_focus(target)  # now, not after yet another message: the person may switch tabs meanwhile
 
     @on(MainTabPane.FocusedHidden)
     def _refocus(self, event: MainTabPane.FocusedHidden) -> None:

@@ -293,7 +293,11 @@ class RunView(Vertical):
         self._throttle.shown()
 
     async def sync(self) -> None:
-        if self._gone() or not self.steps:
+        if self._gone():
+            return
+        if not self.steps:
+            if self.run is not None:  # no step known yet (or ever: a run that cannot be watched says why here)
+                self._head()
             return
         async with self._lock:
             if self._gone():

@@ -14,9 +14,11 @@ status updates and artifact chunks show as they come.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
 from typing import Any
 
+from temporalio.exceptions import TemporalError
 from temporalio.service import RPCError
 
 from ...a2a.errors import SwitchboardError, UsageError
@@ -89,42 +91,53 @@ class AttachedRun:
 
     async def events(self) -> AsyncIterator[Any]:
         """The run as it moves: a StepEvent for each notice, and None at each look (the view redraws); a
-        RunFinished at the end."""
+        RunFinished at the end. A run that cannot be watched from here (gone from the server, its payloads
+        sealed with another key) ends the watch as "interrupted", with the reason in `where`."""
         where = self.where
         try:
-            while True:
-                try:
-                    found = await runs.records(self.client, self.run_id, len(self._records))
-                    asked = await runs.asked(self.client, self.run_id)
-                except RPCError as exc:  # the server went away (or restarts): the run is still there; look again
-                    self.where = f"{where}: unreachable ({exc.message or exc.status}), trying again"
-                    yield None
-                    await asyncio.sleep(UNREACHABLE_EVERY)
-                    continue
-                self.where = where
-                self._records += found
-                self._fold()
-                while not self._notices.empty():
-                    yield self._notices.get_nowait()
-                if self.status not in ("running", "awaiting_input"):
-                    self._follow_questions({})  # before the end is told: a reader may stop reading at it
-                    self._settle_finished()  # the last steps may have ended between two looks, unseen here
-                    streams = [task for *_, task in self._live.values() if not task.done()]
-                    if streams:
-                        await asyncio.wait(streams, timeout=WATCH_GRACE)
-                    while not self._notices.empty():
-                        yield self._notices.get_nowait()
-                    yield RunFinished(self.status, dict(self.outputs))  # type: ignore[arg-type]
-                    return
-                self._follow_questions(asked)
-                await self._follow_streams()
-                yield None
-                await asyncio.sleep(self._every)
+            async with aclosing(self._watch(where)) as watch:
+                async for event in watch:
+                    yield event
+        except (SwitchboardError, TemporalError) as exc:  # RPCError, the passing kind, is looked at again inside
+            reason = exc.message if isinstance(exc, SwitchboardError) else str(exc)
+            self.status = "interrupted"  # not watched here any more; at the server the run goes on, if it is there
+            self.where = f"{where}: not watched here: {reason}"
+            yield RunFinished("interrupted", dict(self.outputs))
         finally:
             for _, task in self._asking.values():
                 task.cancel()
             for *_, task in self._live.values():
                 task.cancel()
+
+    async def _watch(self, where: str) -> AsyncGenerator[Any, None]:
+        while True:
+            try:
+                found = await runs.records(self.client, self.run_id, len(self._records))
+                asked = await runs.asked(self.client, self.run_id)
+            except RPCError as exc:  # the server went away (or restarts): the run is still there; look again
+                self.where = f"{where}: unreachable ({exc.message or exc.status}), trying again"
+                yield None
+                await asyncio.sleep(UNREACHABLE_EVERY)
+                continue
+            self.where = where
+            self._records += found
+            self._fold()
+            while not self._notices.empty():
+                yield self._notices.get_nowait()
+            if self.status not in ("running", "awaiting_input"):
+                self._follow_questions({})  # before the end is told: a reader may stop reading at it
+                self._settle_finished()  # the last steps may have ended between two looks, unseen here
+                streams = [task for *_, task in self._live.values() if not task.done()]
+                if streams:
+                    await asyncio.wait(streams, timeout=WATCH_GRACE)
+                while not self._notices.empty():
+                    yield self._notices.get_nowait()
+                yield RunFinished(self.status, dict(self.outputs))  # type: ignore[arg-type]
+                return
+            self._follow_questions(asked)
+            await self._follow_streams()
+            yield None
+            await asyncio.sleep(self._every)
 
     def _fold(self) -> None:
         record = fold(self._records, self.run_id)
