@@ -137,3 +137,23 @@ def test_what_it_says_to_run_next_runs_as_printed(dev, tmp_path: Path):
     assert again.returncode == 2 and f"something already listens on {address}" in again.stderr
     os.kill(dev.process.pid, signal.SIGTERM)
     assert dev.process.wait(60) == 0
+
+
+def test_a_port_taken_between_its_pick_and_the_servers_bind_is_picked_again(monkeypatch):
+    """Another process may listen on a port picked free before the server binds it: the server exits, and it was
+    taken as started because the port answered (a session's server was seen gone a second after it "listened")."""
+    from switchboard.workflow.temporal import dev as dev_module
+
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        taken = squatter.getsockname()[1]
+        picks = iter([taken])  # the first pick, the server's own port, is the one taken meanwhile
+        real = dev_module.free_port
+        monkeypatch.setattr(dev_module, "free_port", lambda host="127.0.0.1": next(picks, None) or real(host))
+        server = dev_module.start_dev_server()
+        try:
+            assert server.address != f"127.0.0.1:{taken}" and server.process.poll() is None
+            assert listening(int(server.address.rsplit(":", 1)[1]))
+        finally:
+            server.stop()

@@ -107,6 +107,7 @@ def _start(
             hint="Use that one, stop it, or start this one on another --port.",
         )
     port = port or free_port(host)
+    http_port, metrics_port = free_port(host), free_port(host)
     argv = [
         temporal_binary(),
         "server",
@@ -117,9 +118,9 @@ def _start(
         "--port",
         str(port),
         "--http-port",
-        str(free_port(host)),
+        str(http_port),
         "--metrics-port",
-        str(free_port(host)),
+        str(metrics_port),
         "--log-level",
         "warn",
     ]
@@ -144,7 +145,10 @@ def _start(
                     said.seek(0)
                     tail = said.read().decode(errors="replace").strip()[-500:]
                 raise _ExitedAtOnce(process.returncode, tail, argv)
-            if _listening(host, port):
+            # All its ports, it alive after: a port picked free may be taken by another process before the server
+            # binds it; that process would answer on it while the server exits (seen once as a session's server
+            # gone a second after it "listened"). The server binds the three at once.
+            if all(_listening(host, p) for p in (port, http_port, metrics_port)) and process.poll() is None:
                 server.started_in = time.perf_counter() - started
                 return server
             time.sleep(0.02)
